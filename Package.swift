@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers (STYLE.md): C module maps and shims -> typed system wrappers (RainDaemon/System)
+// -> pure core (RainCore) -> daemon shell (RainDaemon) -> two thin executables.
+// raindctl depends on RainCore only: no libcurl, no libsystemd, linked statically.
+let package = Package(
+    name: "raind",
+    products: [
+        .executable(name: "raind", targets: ["raind"]),
+        .executable(name: "raindctl", targets: ["raindctl"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // Typed wrappers for libcurl's variadic functions, which Swift cannot call.
+        .target(name: "CCurlShims", dependencies: ["CCurl"]),
+        .target(name: "RainCore"),
+        .target(name: "RainPlaces", dependencies: ["RainCore"]),
+        .target(
+            name: "RainDaemon",
+            dependencies: ["RainCore", "RainPlaces", "CCurl", "CCurlShims", "CSystemd"]
+        ),
+        .executableTarget(name: "raind", dependencies: ["RainDaemon"]),
+        .executableTarget(
+            name: "raindctl",
+            dependencies: ["RainCore"],
+            linkerSettings: [.unsafeFlags(["-static-executable"])]
+        ),
+        .testTarget(name: "RainCoreTests", dependencies: ["RainCore"]),
+        .testTarget(name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

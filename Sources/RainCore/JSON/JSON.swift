@@ -1,0 +1,410 @@
+/// A JSON value. raind speaks JSON on its socket and reads JSON from weather
+/// providers; this type keeps both free of Foundation so the client can be a
+/// small static binary and the core stays pure.
+public enum JSON: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    /// Keys keep their insertion order so that what we write reads the way it
+    /// was built (the wire contract does not depend on order).
+    case object(JSONObject)
+
+    public static func int(_ value: Int) -> JSON { .number(Double(value)) }
+    public static func object(_ pairs: KeyValuePairs<String, JSON>) -> JSON {
+        var object = JSONObject()
+        for (key, value) in pairs { object[key] = value }
+        return .object(object)
+    }
+}
+
+/// An ordered string-keyed map for JSON objects.
+public struct JSONObject: Equatable, Sendable, Sequence {
+    public private(set) var keys: [String] = []
+    private var values: [String: JSON] = [:]
+
+    public init() {}
+
+    public subscript(key: String) -> JSON? {
+        get { values[key] }
+        set {
+            if let newValue {
+                if values.updateValue(newValue, forKey: key) == nil { keys.append(key) }
+            } else if values.removeValue(forKey: key) != nil {
+                keys.removeAll { $0 == key }
+            }
+        }
+    }
+
+    public var count: Int { keys.count }
+
+    public func makeIterator() -> AnyIterator<(key: String, value: JSON)> {
+        var index = 0
+        return AnyIterator {
+            guard index < keys.count else { return nil }
+            defer { index += 1 }
+            let key = keys[index]
+            return (key, values[key]!)  // every key in `keys` has a value
+        }
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.values == rhs.values
+    }
+}
+
+// MARK: - Access
+
+extension JSON {
+    public subscript(key: String) -> JSON? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var doubleValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    /// The number as an integer when it is one exactly.
+    public var intValue: Int? {
+        guard case .number(let value) = self, value.rounded() == value,
+            abs(value) < 9.0e15
+        else { return nil }
+        return Int(value)
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    public var arrayValue: [JSON]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    public var objectValue: JSONObject? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    public var isNull: Bool { self == .null }
+
+    /// A name for the value's kind, for error messages ("expected a string, got a number").
+    public var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+// MARK: - Writing
+
+extension JSON {
+    /// Compact JSON text.
+    public func serialized() -> String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    public func serializedBytes() -> [UInt8] { Array(serialized().utf8) }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .number(let value): out += JSON.format(number: value)
+        case .string(let value): JSON.write(string: value, to: &out)
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.write(to: &out)
+            }
+            out += "]"
+        case .object(let object):
+            out += "{"
+            var first = true
+            for (key, value) in object {
+                if !first { out += "," }
+                first = false
+                JSON.write(string: key, to: &out)
+                out += ":"
+                value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    static func format(number: Double) -> String {
+        guard number.isFinite else { return "null" }
+        if number.rounded() == number, abs(number) < 1e15 {
+            return String(Int64(number))
+        }
+        return "\(number)"
+    }
+
+    private static func write(string: String, to out: inout String) {
+        out += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
+
+// MARK: - Reading
+
+/// Why a text is not valid JSON, with the byte offset where reading stopped.
+public struct JSONParseError: Error, Equatable, CustomStringConvertible {
+    public var reason: String
+    public var offset: Int
+    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+}
+
+extension JSON {
+    /// The deepest nesting accepted; deeper input is refused rather than risking the stack.
+    public static let maximumDepth = 128
+
+    public init(parsing text: String) throws(JSONParseError) {
+        try self.init(parsing: Array(text.utf8))
+    }
+
+    public init<Bytes: Collection>(parsing bytes: Bytes) throws(JSONParseError)
+    where Bytes.Element == UInt8 {
+        var parser = JSONParser(bytes: Array(bytes))
+        self = try parser.parseDocument()
+    }
+}
+
+private struct JSONParser {
+    let bytes: [UInt8]
+    var index = 0
+    var depth = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSON {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw fail("unexpected text after the value") }
+        return value
+    }
+
+    func fail(_ reason: String) -> JSONParseError { JSONParseError(reason: reason, offset: index) }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue() throws(JSONParseError) -> JSON {
+        guard index < bytes.count else { throw fail("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw fail("unexpected character")
+        }
+    }
+
+    mutating func expect(_ word: String) throws(JSONParseError) {
+        let utf8 = word.utf8
+        guard index + utf8.count <= bytes.count,
+            bytes[index..<index + utf8.count].elementsEqual(utf8)
+        else { throw fail("unexpected word") }
+        index += utf8.count
+    }
+
+    mutating func enter() throws(JSONParseError) {
+        depth += 1
+        if depth > JSON.maximumDepth { throw fail("nested deeper than \(JSON.maximumDepth) levels") }
+    }
+
+    mutating func parseObject() throws(JSONParseError) -> JSON {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw fail("expected a quoted key")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            index += 1
+            skipWhitespace()
+            object[key] = try parseValue()
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+            throw fail("expected ',' or '}'")
+        }
+    }
+
+    mutating func parseArray() throws(JSONParseError) -> JSON {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var values: [JSON] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(values)
+        }
+        while true {
+            skipWhitespace()
+            values.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+            throw fail("expected ',' or ']'")
+        }
+    }
+
+    mutating func parseString() throws(JSONParseError) -> String {
+        index += 1  // opening quote
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flushRun(_ parser: JSONParser, _ scalars: inout String.UnicodeScalarView, upTo end: Int) throws(JSONParseError) {
+            guard runStart < end else { return }
+            guard let run = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
+                throw parser.fail("invalid UTF-8 in string")
+            }
+            scalars.append(contentsOf: run.unicodeScalars)
+        }
+        while true {
+            guard index < bytes.count else { throw fail("unterminated string") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                try flushRun(self, &scalars, upTo: index)
+                index += 1
+                return String(scalars)
+            }
+            if byte < 0x20 { throw fail("control character in string") }
+            if byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
+            try flushRun(self, &scalars, upTo: index)
+            index += 1
+            guard index < bytes.count else { throw fail("unterminated escape") }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): scalars.append("\"")
+            case UInt8(ascii: "\\"): scalars.append("\\")
+            case UInt8(ascii: "/"): scalars.append("/")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                var code = try parseHex4()
+                if (0xD800...0xDBFF).contains(code) {
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else { throw fail("unpaired surrogate") }
+                    index += 2
+                    let low = try parseHex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate") }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(code) else { throw fail("invalid \\u escape") }
+                scalars.append(scalar)
+            default: throw fail("invalid escape")
+            }
+            runStart = index
+        }
+    }
+
+    mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("short \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw fail("invalid hex digit")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    mutating func parseNumber() throws(JSONParseError) -> Double {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        func digits(_ parser: inout JSONParser) -> Int {
+            let from = parser.index
+            while parser.index < parser.bytes.count,
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.index])
+            {
+                parser.index += 1
+            }
+            return parser.index - from
+        }
+        guard digits(&self) > 0 else { throw fail("expected digits") }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits(&self) > 0 else { throw fail("expected digits after '.'") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard digits(&self) > 0 else { throw fail("expected exponent digits") }
+        }
+        // The slice is ASCII digits and signs, so it is valid UTF-8.
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let value = Double(text) else { throw fail("number out of range") }
+        return value
+    }
+}

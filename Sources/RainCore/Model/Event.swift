@@ -1,0 +1,60 @@
+/// Every change raind publishes. One enum, one publisher; subscribers get
+/// these, encoded once, in the order they happened.
+public enum Event: Equatable, Sendable {
+    case locationAdded(Location)
+    case locationRemoved(Location)
+    case locationSelected(Location)
+    case settingsChanged(Settings)
+    case weatherUpdated(LocationID, Forecast)
+    case reachabilityChanged(online: Bool)
+    case refreshStarted([LocationID])
+    case refreshFailed(LocationID, RefreshFailure)
+    case alertsChanged(LocationID, [WeatherAlert])
+
+    /// The wire name (`LocationAdded`, ...), declared once.
+    public var name: EventName {
+        switch self {
+        case .locationAdded: return .locationAdded
+        case .locationRemoved: return .locationRemoved
+        case .locationSelected: return .locationSelected
+        case .settingsChanged: return .settingsChanged
+        case .weatherUpdated: return .weatherUpdated
+        case .reachabilityChanged: return .reachabilityChanged
+        case .refreshStarted: return .refreshStarted
+        case .refreshFailed: return .refreshFailed
+        case .alertsChanged: return .alertsChanged
+        }
+    }
+}
+
+/// Event names as they appear on the wire and in `Subscribe(events:)` filters.
+public enum EventName: String, CaseIterable, Sendable {
+    case locationAdded = "LocationAdded"
+    case locationRemoved = "LocationRemoved"
+    case locationSelected = "LocationSelected"
+    case settingsChanged = "SettingsChanged"
+    case weatherUpdated = "WeatherUpdated"
+    case reachabilityChanged = "ReachabilityChanged"
+    case refreshStarted = "RefreshStarted"
+    case refreshFailed = "RefreshFailed"
+    case alertsChanged = "AlertsChanged"
+}
+
+/// Why fetching a place's weather failed, in terms a person can act on.
+public struct RefreshFailure: Equatable, Sendable, Error {
+    /// The Varlink error this maps to (`Offline`, `ProviderError`, `QuotaExhausted`, ...).
+    public var error: WeatherErrorName
+    /// What happened and what to do, never containing the API key.
+    public var message: String
+    /// HTTP status, when the provider answered.
+    public var httpStatus: Int?
+    /// When the provider asked us to wait until (Unix seconds), from `Retry-After`.
+    public var retryAfter: Double?
+
+    public init(error: WeatherErrorName, message: String, httpStatus: Int? = nil, retryAfter: Double? = nil) {
+        self.error = error
+        self.message = message
+        self.httpStatus = httpStatus
+        self.retryAfter = retryAfter
+    }
+}

@@ -1,0 +1,117 @@
+/// The saved places, sorted by name, and the selected one: the app's list of
+/// cities, as a value. Every change returns the events it caused.
+public struct LocationList: Equatable, Sendable {
+    /// Sorted by name (case-insensitively), then id.
+    public private(set) var locations: [Location]
+    public private(set) var selectedID: LocationID?
+
+    /// Two places closer than this are the same place.
+    public static let sameplaceKilometres = 1.0
+
+    public init(locations: [Location] = [], selectedID: LocationID? = nil) {
+        self.locations = locations.sorted(by: LocationList.order)
+        self.selectedID = selectedID.flatMap { id in locations.contains { $0.id == id } ? id : nil }
+    }
+
+    public var selected: Location? { selectedID.flatMap { self[$0] } }
+
+    public subscript(id: LocationID) -> Location? { locations.first { $0.id == id } }
+
+    static func order(_ a: Location, _ b: Location) -> Bool {
+        let (x, y) = (a.name.lowercased(), b.name.lowercased())
+        return x != y ? x < y : a.id < b.id
+    }
+
+    /// The saved place that is the same as `candidate`: same upstream id, or within ~1 km.
+    public func existing(matching candidate: PlaceCandidate) -> Location? {
+        if let identity = candidate.source.identity,
+            let match = locations.first(where: { $0.source.identity == identity })
+        {
+            return match
+        }
+        return locations.first {
+            GeoDistance.kilometres(
+                latitude1: $0.latitude, longitude1: $0.longitude,
+                latitude2: candidate.latitude, longitude2: candidate.longitude)
+                < LocationList.sameplaceKilometres
+        }
+    }
+
+    /// Saves a place. An existing equal place is returned instead, unchanged.
+    /// The first place saved becomes the selected one, as the app did on first launch.
+    public mutating func add(_ candidate: PlaceCandidate) -> (location: Location, events: [Event]) {
+        if let match = existing(matching: candidate) { return (match, []) }
+        let location = Location(
+            id: uniqueID(for: candidate), name: candidate.name, region: candidate.region,
+            country: candidate.country, countryCode: candidate.countryCode,
+            latitude: candidate.latitude, longitude: candidate.longitude,
+            timeZone: candidate.timeZone, source: candidate.source)
+        locations.append(location)
+        locations.sort(by: LocationList.order)
+        var events: [Event] = [.locationAdded(location)]
+        if selectedID == nil {
+            selectedID = location.id
+            events.append(.locationSelected(location))
+        }
+        return (location, events)
+    }
+
+    /// Removes a place; the selected place cannot be removed (select another first).
+    public mutating func remove(_ id: LocationID) throws(LocationListError) -> [Event] {
+        guard let location = self[id] else { throw .notFound(id.rawValue) }
+        if selectedID == id { throw .isSelected(location) }
+        locations.removeAll { $0.id == id }
+        return [.locationRemoved(location)]
+    }
+
+    /// Makes a place the selected one. Selecting the selected place changes nothing.
+    public mutating func select(_ id: LocationID) throws(LocationListError) -> [Event] {
+        guard let location = self[id] else { throw .notFound(id.rawValue) }
+        if selectedID == id { return [] }
+        selectedID = id
+        return [.locationSelected(location)]
+    }
+
+    /// Updates fields a forecast learned (the time zone), keeping the id.
+    public mutating func update(_ location: Location) {
+        guard let index = locations.firstIndex(where: { $0.id == location.id }) else { return }
+        locations[index] = location
+    }
+
+    /// Finds a place by what a person typed: its id, or its name when only one place has it
+    /// (case- and diacritic-insensitive).
+    public func resolve(_ reference: String) throws(LocationListError) -> Location {
+        if let byID = self[LocationID(reference)] { return byID }
+        let key = TextFolding.fold(reference)
+        if let byLowercasedID = locations.first(where: { $0.id.rawValue == key }) { return byLowercasedID }
+        let byName = locations.filter {
+            TextFolding.fold($0.name) == key || TextFolding.fold($0.displayName) == key
+        }
+        if byName.count == 1 { return byName[0] }
+        if byName.count > 1 { throw .ambiguous(reference, byName) }
+        throw .notFound(reference)
+    }
+
+    func uniqueID(for candidate: PlaceCandidate) -> LocationID {
+        var base = TextFolding.slug(candidate.name)
+        if base.isEmpty { base = "place" }
+        if !candidate.countryCode.isEmpty { base += "-" + candidate.countryCode.lowercased() }
+        var id = LocationID(base)
+        var suffix = 2
+        while self[id] != nil {
+            id = LocationID("\(base)-\(suffix)")
+            suffix += 1
+        }
+        return id
+    }
+}
+
+/// Why a change to the list of places was refused.
+public enum LocationListError: Error, Equatable, Sendable {
+    /// No saved place has this id or name.
+    case notFound(String)
+    /// The selected place cannot be removed.
+    case isSelected(Location)
+    /// Several saved places have this name.
+    case ambiguous(String, [Location])
+}
