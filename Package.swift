@@ -21,13 +21,14 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
-        // Typed wrappers for libcurl's variadic functions, which Swift cannot call.
-        .target(name: "CCurlShims", dependencies: ["CCurl"]),
+        // Typed wrappers for C functions Swift cannot call: libcurl's variadic ones, and
+        // GNU extensions (accept4, struct ucred) hidden from Swift's Glibc module.
+        .target(name: "CShims", dependencies: ["CCurl"]),
         .target(name: "RainCore"),
         .target(name: "RainPlaces", dependencies: ["RainCore"]),
         .target(
             name: "RainDaemon",
-            dependencies: ["RainCore", "RainPlaces", "CCurl", "CCurlShims", "CSystemd"]
+            dependencies: ["RainCore", "RainPlaces", "CCurl", "CShims", "CSystemd"]
         ),
         .executableTarget(name: "raind", dependencies: ["RainDaemon"]),
         .executableTarget(

@@ -1,1 +1,183 @@
+import Glibc
 import RainCore
+
+/// How raind was asked to run (from its command line).
+public struct DaemonOptions {
+    public var mode: DaemonPaths.Mode = .user
+    public var socketPath: String?
+    public var environment: [String: String]
+    public var logLevel: Logger.Level = .info
+
+    public init(environment: [String: String]) { self.environment = environment }
+}
+
+/// Why raind could not start, said so a person knows what to do.
+public struct StartupError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The daemon: wires the loop, the socket server, the state and the service
+/// together, and runs until SIGTERM or SIGINT.
+public final class Daemon {
+    let loop: EventLoop
+    let context: DaemonContext
+    let logger: Logger
+    let manager = ServiceManager()
+    let service: WeatherService
+    let server: VarlinkServer
+    let listener: FileDescriptor
+    /// The socket file we bound ourselves and so remove on exit; nil when activated.
+    let ownedSocketPath: String?
+    let socketPath: String
+    private var signalSources: [EventSource] = []
+
+    public init(options: DaemonOptions) throws(StartupError) {
+        logger = Logger(subsystem: "raind", threshold: options.logLevel)
+        let paths = DaemonPaths(mode: options.mode, environment: options.environment)
+        let loaded = ConfigLoader(paths: paths).load()
+        for diagnostic in loaded.diagnostics where diagnostic.severity == .warning {
+            logger.warning(diagnostic.description)
+        }
+        guard loaded.errors.isEmpty else {
+            throw StartupError(
+                loaded.errors.map(\.description).joined(separator: "\n")
+                    + "\nraind did not start: fix the configuration (check it with 'raind --check-config')")
+        }
+        do {
+            loop = try EventLoop()
+        } catch {
+            throw StartupError("cannot create the event loop: \(error)")
+        }
+        context = DaemonContext(loop: loop, configuration: loaded.configuration, paths: paths, logger: logger)
+
+        let store = StateStore(path: paths.stateFile)
+        let state = try Self.loadState(store, loop: loop, environment: options.environment, logger: logger)
+        let publisher = Publisher(maximumQueuedBytes: VarlinkServer.Limits().maximumQueuedBytes, logger: logger.scoped("publish"))
+        service = WeatherService(context: context, state: state, store: store, publisher: publisher)
+
+        if let activated = manager.activatedSocket() {
+            listener = activated
+            ownedSocketPath = nil
+            socketPath = "(activated)"
+        } else {
+            let path = options.socketPath ?? loaded.configuration.socketPath ?? paths.socket
+            listener = try Self.bindSocket(path: path, mode: options.mode, logger: logger)
+            ownedSocketPath = path
+            socketPath = path
+        }
+
+        var limits = VarlinkServer.Limits()
+        limits.maximumClients = loaded.configuration.maxClients
+        let ownUID = getuid()
+        let mode = options.mode
+        let raindGroup = Self.groupID(named: "raind")
+        server = VarlinkServer(
+            loop: loop, listener: listener, limits: limits,
+            info: .init(version: RaindVersion.string, interfaces: [WeatherInterface.name: WeatherInterface.description]),
+            logger: logger.scoped("socket"),
+            authorize: { peer in Self.access(for: peer, mode: mode, ownUID: ownUID, raindGroup: raindGroup) })
+        server.handler = { [service] request in service.handle(request) }
+    }
+
+    /// Who may do what (DESIGN.md, "Protocol"): in a user instance only the same
+    /// user and root; in the system instance everyone reads and root or group
+    /// `raind` change.
+    static func access(for peer: PeerCredentials, mode: DaemonPaths.Mode, ownUID: uid_t, raindGroup: gid_t?)
+        -> VarlinkServer.Access?
+    {
+        switch mode {
+        case .user:
+            return peer.uid == ownUID || peer.uid == 0 ? .change : nil
+        case .system:
+            if peer.uid == 0 || peer.uid == ownUID { return .change }
+            if let raindGroup, peer.gid == raindGroup || peer.groups.contains(raindGroup) { return .change }
+            return .read
+        }
+    }
+
+    static func groupID(named name: String) -> gid_t? {
+        guard let group = getgrnam(name) else { return nil }
+        return group.pointee.gr_gid
+    }
+
+    static func loadState(_ store: StateStore, loop: EventLoop, environment: [String: String], logger: Logger)
+        throws(StartupError) -> PersistentState
+    {
+        let fresh = PersistentState(settings: Settings(units: UnitSystem.defaultFor(environment: environment)))
+        do {
+            switch try store.load(now: loop.wallNow) {
+            case .missing:
+                return fresh
+            case .loaded(let state):
+                return state
+            case .quarantined(let reason, let keptAt):
+                logger.error("state file \(store.path) could not be read (\(reason)); it was kept as \(keptAt) and raind starts with no places. Repair it and move it back while raind is stopped, or remove it")
+                return fresh
+            }
+        } catch {
+            throw StartupError("cannot read the state file: \(error); check its permissions")
+        }
+    }
+
+    static func bindSocket(path: String, mode: DaemonPaths.Mode, logger: Logger) throws(StartupError) -> FileDescriptor {
+        let directory = FileIO.parentDirectory(of: path)
+        do {
+            try FileIO.makeDirectories(directory, mode: mode == .user ? 0o700 : 0o755)
+        } catch {
+            throw StartupError("cannot create the socket directory: \(error)")
+        }
+        if FileIO.exists(path) {
+            if UnixSocket.isAnswering(path: path) {
+                throw StartupError("another raind already answers at \(path); stop it first, or give this one another socket with --socket PATH")
+            }
+            logger.info("removing stale socket \(path)")
+            unlink(path)
+        }
+        do {
+            return try UnixSocket.listen(path: path, mode: mode == .user ? 0o600 : 0o660)
+        } catch {
+            throw StartupError("cannot listen on \(path): \(error)")
+        }
+    }
+
+    /// Serves until SIGTERM or SIGINT; returns the process exit code.
+    public func run() -> Int32 {
+        do {
+            try server.start()
+            for signal in [SIGTERM, SIGINT] {
+                signalSources.append(try loop.onSignal(signal) { [weak self] in self?.shutdown() })
+            }
+            signalSources.append(try loop.onSignal(SIGPIPE) {})
+        } catch {
+            logger.error("cannot start serving: \(error)")
+            return 1
+        }
+        loop.enableWatchdog()
+        logger.info("raind \(RaindVersion.string) serving on \(socketPath) (\(context.configuration.provider.rawValue))")
+        manager.ready(status: statusLine())
+        let code: Int32
+        do {
+            code = try loop.run()
+        } catch {
+            logger.error("event loop failed: \(error)")
+            return 1
+        }
+        return code
+    }
+
+    /// "3 places, online": the STATUS= line a person reads in `systemctl status`.
+    func statusLine() -> String {
+        let count = service.state.places.locations.count
+        return "\(count) place\(count == 1 ? "" : "s"), \(context.isOnline ? "online" : "offline")"
+    }
+
+    private func shutdown() {
+        logger.info("stopping")
+        manager.stopping()
+        server.stop()
+        // An activated socket belongs to the service manager and must stay.
+        if let ownedSocketPath { unlink(ownedSocketPath) }
+        loop.exit(code: 0)
+    }
+}

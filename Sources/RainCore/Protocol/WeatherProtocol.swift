@@ -31,6 +31,7 @@ public enum WeatherErrorName: String, CaseIterable, Sendable {
     case notConfigured = "NotConfigured"
     case permissionDenied = "PermissionDenied"
     case subscriberTooSlow = "SubscriberTooSlow"
+    case stateNotSaved = "StateNotSaved"
 
     public var qualifiedName: String { "\(WeatherInterface.name).\(rawValue)" }
 }
@@ -83,7 +84,7 @@ extension Location {
 extension LocationSource {
     public var json: JSON {
         switch self {
-        case .geonames(let id): return .object(["kind": .string("geonames"), "id": .int(id)])
+        case .geonames(let id): return .object(["kind": .string("geonames"), "id": .string(String(id))])
         case .geocoder(let provider, let id):
             return .object(["kind": .string("geocoder"), "provider": .string(provider), "id": .string(id)])
         case .coordinates: return .object(["kind": .string("coordinates")])
@@ -96,8 +97,9 @@ extension LocationSource {
         let reader = try WireReader(json, context: "source")
         switch try reader.string("kind") {
         case "geonames":
-            guard let id = try reader.optionalInt("id") else {
-                throw WireDecodingError(field: "source.id", reason: "missing")
+            // Written as a string; whole numbers are accepted too.
+            guard let id = reader.optional("id").flatMap({ $0.intValue ?? $0.stringValue.flatMap { Int($0) } }) else {
+                throw WireDecodingError(field: "source.id", reason: "expected a GeoNames id")
             }
             self = .geonames(id: id)
         case "geocoder":

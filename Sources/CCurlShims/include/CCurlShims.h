@@ -1,4 +1,0 @@
-#ifndef CCURLSHIMS_H
-#define CCURLSHIMS_H
-#include <curl/curl.h>
-#endif

@@ -1,0 +1,215 @@
+/// raind's configuration: `raind.conf` and `raind.conf.d/*.conf` in the
+/// systemd style. Every key and its default is documented in docs/CONFIGURATION.md.
+public struct Configuration: Equatable, Sendable {
+    public enum ProviderName: String, CaseIterable, Sendable {
+        case openMeteo = "open-meteo"
+        case pirateWeather = "pirateweather"
+    }
+
+    // [Provider]
+    public var provider: ProviderName = .openMeteo
+    /// Overrides the provider's base URL (a site proxy, a test server).
+    public var baseURL: String?
+    public var apiKeyFile: String?
+    public var connectTimeoutSeconds: Int = 10
+    public var timeoutSeconds: Int = 30
+    // [Refresh]
+    public var intervalMinutes: Int = 30
+    public var staleAfterMinutes: Int = 15
+    public var dailyBudget: Int = 500
+    // [Socket]
+    public var socketPath: String?
+    public var maxClients: Int = 64
+    // [Places]
+    /// Base URL of the online geocoder asked for names missing from the embedded data.
+    public var geocoderURL: String = "https://geocoding-api.open-meteo.com"
+    public var onlineGeocoder: Bool = true
+
+    public init() {}
+
+    /// A key the parser knows: section, name, and how to apply a value.
+    struct Key {
+        let section: String
+        let name: String
+        let expected: String
+        let apply: (inout Configuration, String) -> Bool
+    }
+
+    static let keys: [Key] = [
+        Key(section: "Provider", name: "Name", expected: "open-meteo or pirateweather") { config, value in
+            guard let name = ProviderName(rawValue: value.lowercased()) else { return false }
+            config.provider = name
+            return true
+        },
+        Key(section: "Provider", name: "BaseURL", expected: "an http:// or https:// URL") { config, value in
+            guard let url = validURL(value) else { return false }
+            config.baseURL = url
+            return true
+        },
+        Key(section: "Provider", name: "ApiKeyFile", expected: "an absolute path") { config, value in
+            guard value.hasPrefix("/") else { return false }
+            config.apiKeyFile = value
+            return true
+        },
+        Key(section: "Provider", name: "ConnectTimeoutSec", expected: "whole seconds from 1 to 300") { config, value in
+            setInt(&config.connectTimeoutSeconds, value, 1...300)
+        },
+        Key(section: "Provider", name: "TimeoutSec", expected: "whole seconds from 1 to 600") { config, value in
+            setInt(&config.timeoutSeconds, value, 1...600)
+        },
+        Key(section: "Refresh", name: "IntervalMinutes", expected: "whole minutes from 5 to 1440") { config, value in
+            setInt(&config.intervalMinutes, value, 5...1440)
+        },
+        Key(section: "Refresh", name: "StaleAfterMinutes", expected: "whole minutes from 1 to 1440") { config, value in
+            setInt(&config.staleAfterMinutes, value, 1...1440)
+        },
+        Key(section: "Refresh", name: "DailyBudget", expected: "a whole number of calls from 1 to 1000000") { config, value in
+            setInt(&config.dailyBudget, value, 1...1_000_000)
+        },
+        Key(section: "Socket", name: "Path", expected: "an absolute path") { config, value in
+            guard value.hasPrefix("/"), value.utf8.count < 108 else { return false }
+            config.socketPath = value
+            return true
+        },
+        Key(section: "Socket", name: "MaxClients", expected: "a whole number from 1 to 4096") { config, value in
+            setInt(&config.maxClients, value, 1...4096)
+        },
+        Key(section: "Places", name: "GeocoderURL", expected: "an http:// or https:// URL") { config, value in
+            guard let url = validURL(value) else { return false }
+            config.geocoderURL = url
+            return true
+        },
+        Key(section: "Places", name: "OnlineGeocoder", expected: "yes or no") { config, value in
+            guard let flag = parseBoolean(value) else { return false }
+            config.onlineGeocoder = flag
+            return true
+        },
+    ]
+
+    private static func setInt(_ field: inout Int, _ value: String, _ range: ClosedRange<Int>) -> Bool {
+        guard let number = Int(value), range.contains(number) else { return false }
+        field = number
+        return true
+    }
+
+    static func validURL(_ value: String) -> String? {
+        let lower = value.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"),
+            value.count > "https://".count, !value.contains(" ")
+        else { return nil }
+        return value.hasSuffix("/") ? String(value.dropLast()) : value
+    }
+
+    /// systemd's booleans.
+    public static func parseBoolean(_ value: String) -> Bool? {
+        switch value.lowercased() {
+        case "1", "yes", "y", "true", "t", "on": return true
+        case "0", "no", "n", "false", "f", "off": return false
+        default: return nil
+        }
+    }
+}
+
+/// One finding about a configuration file, located by file and line.
+public struct ConfigDiagnostic: Equatable, Sendable, CustomStringConvertible {
+    public enum Severity: Sendable { case warning, error }
+    public var severity: Severity
+    public var file: String
+    public var line: Int
+    public var message: String
+
+    public init(severity: Severity, file: String, line: Int, message: String) {
+        self.severity = severity
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        "\(file):\(line): \(severity == .error ? "error" : "warning"): \(message)"
+    }
+}
+
+/// Applies configuration files in order (main file, then drop-ins in lexical
+/// order); later assignments win. An empty value resets a key to its default.
+public struct ConfigParser {
+    public private(set) var configuration = Configuration()
+    public private(set) var diagnostics: [ConfigDiagnostic] = []
+
+    public init() {}
+
+    public var errors: [ConfigDiagnostic] { diagnostics.filter { $0.severity == .error } }
+
+    public mutating func apply(text: String, file: String) {
+        var section: String?
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = String(rawLine).trimmingSpaces()
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]"), line.count > 2 else {
+                    diagnose(.error, file, lineNumber, "malformed section header '\(line)' (expected [Section])")
+                    continue
+                }
+                let name = String(line.dropFirst().dropLast())
+                section = name
+                if !Configuration.keys.contains(where: { $0.section == name }) {
+                    diagnose(.warning, file, lineNumber, "unknown section [\(name)], its keys are ignored")
+                }
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                diagnose(.error, file, lineNumber, "'\(line)' is not an assignment (expected Key=value)")
+                continue
+            }
+            let key = String(line[..<equals]).trimmingSpaces()
+            let value = String(line[line.index(after: equals)...]).trimmingSpaces()
+            guard let section else {
+                diagnose(.error, file, lineNumber, "\(key)= is outside any section (put it under [Provider], [Refresh], [Socket] or [Places])")
+                continue
+            }
+            let known = Configuration.keys.contains { $0.section == section }
+            guard let spec = Configuration.keys.first(where: { $0.section == section && $0.name == key }) else {
+                if known {
+                    diagnose(.warning, file, lineNumber, "unknown key \(key)= in [\(section)], ignored")
+                }
+                continue
+            }
+            if value.isEmpty {
+                let defaults = Configuration()
+                _ = resetToDefault(spec, from: defaults)
+                continue
+            }
+            var updated = configuration
+            if spec.apply(&updated, value) {
+                configuration = updated
+            } else {
+                diagnose(.error, file, lineNumber, "[\(section)] \(key)=\(value) is not valid: expected \(spec.expected)")
+            }
+        }
+    }
+
+    private mutating func resetToDefault(_ spec: Configuration.Key, from defaults: Configuration) -> Bool {
+        switch (spec.section, spec.name) {
+        case ("Provider", "Name"): configuration.provider = defaults.provider
+        case ("Provider", "BaseURL"): configuration.baseURL = nil
+        case ("Provider", "ApiKeyFile"): configuration.apiKeyFile = nil
+        case ("Provider", "ConnectTimeoutSec"): configuration.connectTimeoutSeconds = defaults.connectTimeoutSeconds
+        case ("Provider", "TimeoutSec"): configuration.timeoutSeconds = defaults.timeoutSeconds
+        case ("Refresh", "IntervalMinutes"): configuration.intervalMinutes = defaults.intervalMinutes
+        case ("Refresh", "StaleAfterMinutes"): configuration.staleAfterMinutes = defaults.staleAfterMinutes
+        case ("Refresh", "DailyBudget"): configuration.dailyBudget = defaults.dailyBudget
+        case ("Socket", "Path"): configuration.socketPath = nil
+        case ("Socket", "MaxClients"): configuration.maxClients = defaults.maxClients
+        case ("Places", "GeocoderURL"): configuration.geocoderURL = defaults.geocoderURL
+        case ("Places", "OnlineGeocoder"): configuration.onlineGeocoder = defaults.onlineGeocoder
+        default: return false
+        }
+        return true
+    }
+
+    private mutating func diagnose(_ severity: ConfigDiagnostic.Severity, _ file: String, _ line: Int, _ message: String) {
+        diagnostics.append(ConfigDiagnostic(severity: severity, file: file, line: line, message: message))
+    }
+}

@@ -1,0 +1,133 @@
+/// Splits a byte stream into Varlink messages: JSON objects each ended by a
+/// NUL byte. A message longer than `maximumMessageSize` is refused rather than
+/// buffered, so no peer can make the daemon (or the client) grow without bound.
+public struct VarlinkFramer: Sendable {
+    public let maximumMessageSize: Int
+    private var buffer: [UInt8] = []
+    /// Where the next search for a NUL starts, so a message arriving in many
+    /// small reads is scanned once.
+    private var scanned = 0
+
+    public init(maximumMessageSize: Int) {
+        self.maximumMessageSize = maximumMessageSize
+    }
+
+    public enum Failure: Error, Equatable, Sendable {
+        case messageTooLarge(limit: Int)
+    }
+
+    public var bufferedByteCount: Int { buffer.count }
+
+    public mutating func append<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete message without its NUL, nil when more bytes are needed.
+    public mutating func nextMessage() throws(Failure) -> [UInt8]? {
+        if let end = buffer[scanned...].firstIndex(of: 0) {
+            guard end <= maximumMessageSize else { throw .messageTooLarge(limit: maximumMessageSize) }
+            let message = Array(buffer[..<end])
+            buffer.removeSubrange(...end)
+            scanned = 0
+            return message
+        }
+        scanned = buffer.count
+        if buffer.count > maximumMessageSize { throw .messageTooLarge(limit: maximumMessageSize) }
+        return nil
+    }
+
+    /// A message ready to send: the JSON text and its terminating NUL.
+    public static func frame(_ message: JSON) -> [UInt8] {
+        var bytes = message.serializedBytes()
+        bytes.append(0)
+        return bytes
+    }
+}
+
+/// A Varlink call as received.
+public struct VarlinkCall: Equatable, Sendable {
+    /// Fully qualified (`io.raind.Weather.GetStatus`).
+    public var method: String
+    public var parameters: JSONObject
+    public var more: Bool
+    public var oneway: Bool
+
+    public init(method: String, parameters: JSONObject = JSONObject(), more: Bool = false, oneway: Bool = false) {
+        self.method = method
+        self.parameters = parameters
+        self.more = more
+        self.oneway = oneway
+    }
+
+    /// Reads a call; the error says what is wrong with the message.
+    public init(message: [UInt8]) throws(WireDecodingError) {
+        let value: JSON
+        do {
+            value = try JSON(parsing: message)
+        } catch {
+            throw WireDecodingError(field: "message", reason: error.description)
+        }
+        let reader = try WireReader(value, context: "")
+        let method = try reader.string("method")
+        var parameters = JSONObject()
+        if let given = reader.optional("parameters") {
+            guard let object = given.objectValue else {
+                throw WireDecodingError(field: "parameters", reason: "expected an object, got \(given.kindName)")
+            }
+            parameters = object
+        }
+        self.init(
+            method: method, parameters: parameters,
+            more: try reader.optionalBool("more") ?? false,
+            oneway: try reader.optionalBool("oneway") ?? false)
+    }
+
+    public var json: JSON {
+        var object = JSONObject()
+        object["method"] = .string(method)
+        object["parameters"] = .object(parameters)
+        if more { object["more"] = .bool(true) }
+        if oneway { object["oneway"] = .bool(true) }
+        return .object(object)
+    }
+}
+
+/// A Varlink reply: parameters, or an error with parameters.
+public struct VarlinkReply: Equatable, Sendable {
+    public var parameters: JSON
+    /// Fully qualified error name, nil for success.
+    public var error: String?
+    public var continues: Bool
+
+    public init(parameters: JSON = .object(JSONObject()), error: String? = nil, continues: Bool = false) {
+        self.parameters = parameters
+        self.error = error
+        self.continues = continues
+    }
+
+    public static func failure(_ error: String, _ parameters: JSON) -> VarlinkReply {
+        VarlinkReply(parameters: parameters, error: error)
+    }
+
+    public var json: JSON {
+        var object = JSONObject()
+        if let error { object["error"] = .string(error) }
+        object["parameters"] = parameters
+        if continues { object["continues"] = .bool(true) }
+        return .object(object)
+    }
+
+    public init(message: [UInt8]) throws(WireDecodingError) {
+        let value: JSON
+        do {
+            value = try JSON(parsing: message)
+        } catch {
+            throw WireDecodingError(field: "reply", reason: error.description)
+        }
+        let reader = try WireReader(value, context: "reply")
+        self.init(
+            parameters: reader.optional("parameters") ?? .object(JSONObject()),
+            error: try reader.optionalString("error"),
+            continues: try reader.optionalBool("continues") ?? false)
+    }
+}

@@ -1,0 +1,52 @@
+import Glibc
+import RainCore
+
+/// Reads `raind.conf` and its drop-ins (`raind.conf.d/*.conf`, lexical order)
+/// into a `Configuration`, with every finding located by file and line.
+public struct ConfigLoader {
+    public var paths: DaemonPaths
+
+    public init(paths: DaemonPaths) { self.paths = paths }
+
+    public struct Result {
+        public var configuration: Configuration
+        public var diagnostics: [ConfigDiagnostic]
+        public var files: [String]
+        public var errors: [ConfigDiagnostic] { diagnostics.filter { $0.severity == .error } }
+    }
+
+    public func load() -> Result {
+        var parser = ConfigParser()
+        var files: [String] = []
+        var unreadable: [ConfigDiagnostic] = []
+        let candidates = [paths.configFile] + Self.dropIns(in: paths.configDropInDirectory)
+        for file in candidates {
+            switch FileIO.readFile(file, limit: 1 << 20) {
+            case .success(let bytes):
+                files.append(file)
+                parser.apply(text: String(decoding: bytes, as: UTF8.self), file: file)
+            case .failure(let error) where error.errno == ENOENT:
+                continue
+            case .failure(let error):
+                unreadable.append(ConfigDiagnostic(
+                    severity: .error, file: file, line: 0,
+                    message: "cannot read: \(error.message) (check its permissions)"))
+            }
+        }
+        return Result(configuration: parser.configuration, diagnostics: unreadable + parser.diagnostics, files: files)
+    }
+
+    /// `*.conf` files in a directory, sorted by name.
+    static func dropIns(in directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)  // d_name is NUL-terminated
+            }
+            if name.hasSuffix(".conf"), !name.hasPrefix(".") { names.append(name) }
+        }
+        return names.sorted().map { directory + "/" + $0 }
+    }
+}

@@ -1,0 +1,54 @@
+import Glibc
+
+/// Where a raind instance keeps its socket, state, cache and configuration
+/// (DESIGN.md, "Processes and files"). systemd's `$STATE_DIRECTORY` and friends
+/// win over the XDG variables, which win over the defaults.
+public struct DaemonPaths: Equatable, Sendable {
+    public enum Mode: Sendable { case user, system }
+
+    public var mode: Mode
+    public var socket: String
+    public var stateDirectory: String
+    public var cacheDirectory: String
+    public var configFile: String
+    public var configDropInDirectory: String
+    public var credentialsDirectory: String?
+
+    public var stateFile: String { stateDirectory + "/state.json" }
+
+    public init(mode: Mode, environment: [String: String]) {
+        self.mode = mode
+        let env = { (key: String) -> String? in
+            guard let value = environment[key], value.hasPrefix("/") else { return nil }
+            // systemd passes colon-separated lists when several directories are set; the first is ours.
+            return String(value.split(separator: ":").first ?? Substring(value))
+        }
+        let home = env("HOME") ?? "/"
+        switch mode {
+        case .system:
+            socket = env("RUNTIME_DIRECTORY").map { $0 + "/raind.sock" } ?? "/run/raind/raind.sock"
+            stateDirectory = env("STATE_DIRECTORY") ?? "/var/lib/raind"
+            cacheDirectory = env("CACHE_DIRECTORY") ?? "/var/cache/raind"
+            configFile = (env("CONFIGURATION_DIRECTORY") ?? "/etc/raind") + "/raind.conf"
+        case .user:
+            let runtime = env("RUNTIME_DIRECTORY")
+                ?? (env("XDG_RUNTIME_DIR") ?? "/run/user/\(getuid())") + "/raind"
+            socket = runtime + "/raind.sock"
+            stateDirectory = env("STATE_DIRECTORY") ?? (env("XDG_STATE_HOME") ?? home + "/.local/state") + "/raind"
+            cacheDirectory = env("CACHE_DIRECTORY") ?? (env("XDG_CACHE_HOME") ?? home + "/.cache") + "/raind"
+            configFile = (env("CONFIGURATION_DIRECTORY") ?? (env("XDG_CONFIG_HOME") ?? home + "/.config") + "/raind")
+                + "/raind.conf"
+        }
+        configDropInDirectory = configFile + ".d"
+        credentialsDirectory = env("CREDENTIALS_DIRECTORY")
+    }
+
+    /// The socket a client tries, in order: `$RAIND_SOCKET`, the user socket, the system socket.
+    public static func clientSocketCandidates(environment: [String: String]) -> [String] {
+        var candidates: [String] = []
+        if let explicit = environment["RAIND_SOCKET"], !explicit.isEmpty { candidates.append(explicit) }
+        candidates.append(DaemonPaths(mode: .user, environment: environment.filter { $0.key != "RUNTIME_DIRECTORY" }).socket)
+        candidates.append("/run/raind/raind.sock")
+        return candidates
+    }
+}

@@ -1,0 +1,30 @@
+import RainCore
+
+/// What the daemon's parts share: the loop, the configuration in force, the
+/// paths, and hooks back into the daemon. Lives on the loop like everything else.
+public final class DaemonContext {
+    public let loop: EventLoop
+    public internal(set) var configuration: Configuration
+    public let paths: DaemonPaths
+    public let logger: Logger
+    let startedAt: Double
+    public internal(set) var isOnline = true
+
+    /// Set by the daemon: the state changed (places, selection, settings).
+    var onStateChanged: () -> Void = {}
+    /// Set by the daemon: a subscriber attached.
+    var onSubscriberAttached: () -> Void = {}
+
+    init(loop: EventLoop, configuration: Configuration, paths: DaemonPaths, logger: Logger) {
+        self.loop = loop
+        self.configuration = configuration
+        self.paths = paths
+        self.logger = logger
+        self.startedAt = loop.monotonicNow
+    }
+
+    public var uptime: Double { loop.monotonicNow - startedAt }
+
+    func stateChanged() { onStateChanged() }
+    func subscriberAttached() { onSubscriberAttached() }
+}

@@ -1,0 +1,32 @@
+import Glibc
+
+/// Log lines to stderr with `<N>` priority prefixes, which journald reads as
+/// levels. Each line carries a subsystem tag. Never pass a secret here.
+public struct Logger: Sendable {
+    public enum Level: Int32, Comparable, Sendable {
+        case error = 3, warning = 4, notice = 5, info = 6, debug = 7
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public let subsystem: String
+    public let threshold: Level
+
+    public init(subsystem: String, threshold: Level = .info) {
+        self.subsystem = subsystem
+        self.threshold = threshold
+    }
+
+    public func scoped(_ subsystem: String) -> Logger { Logger(subsystem: subsystem, threshold: threshold) }
+
+    public func log(_ level: Level, _ message: String) {
+        guard level <= threshold else { return }
+        let line = "<\(level.rawValue)>\(subsystem): \(message)\n"
+        _ = line.withCString { fputs($0, stderr) }
+    }
+
+    public func error(_ message: String) { log(.error, message) }
+    public func warning(_ message: String) { log(.warning, message) }
+    public func notice(_ message: String) { log(.notice, message) }
+    public func info(_ message: String) { log(.info, message) }
+    public func debug(_ message: String) { log(.debug, message) }
+}

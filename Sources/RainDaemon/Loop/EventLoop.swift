@@ -1,0 +1,189 @@
+import CSystemd
+import Glibc
+
+/// epoll event bits (from <sys/epoll.h>, which Swift's Glibc module does not export).
+public struct IOEvents: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let readable = IOEvents(rawValue: 0x001)
+    public static let writable = IOEvents(rawValue: 0x004)
+    public static let error = IOEvents(rawValue: 0x008)
+    public static let hangUp = IOEvents(rawValue: 0x010)
+}
+
+/// The daemon's one event loop: libsystemd's sd-event. Everything runs on the
+/// loop's thread; every source is a file descriptor, a timer or a signal on it.
+/// Sources live as long as the `EventSource` object their owner keeps.
+public final class EventLoop {
+    let event: OpaquePointer
+
+    public init() throws(SystemError) {
+        var event: OpaquePointer?
+        try checkSystemd("sd_event_new", sd_event_new(&event))
+        // sd_event_new succeeded, so it set the pointer.
+        self.event = event!
+    }
+
+    deinit { sd_event_unref(event) }
+
+    /// Runs until `exit(code:)`; returns the exit code.
+    public func run() throws(SystemError) -> Int32 {
+        try checkSystemd("sd_event_loop", sd_event_loop(event))
+    }
+
+    public func exit(code: Int32 = 0) {
+        _ = sd_event_exit(event, code)
+    }
+
+    /// Sends WATCHDOG=1 from the loop itself at half of `WATCHDOG_USEC` when the
+    /// service manager asked for it, so a stuck loop stops pinging. Returns whether it is on.
+    @discardableResult
+    public func enableWatchdog() -> Bool {
+        sd_event_set_watchdog(event, 1) > 0
+    }
+
+    /// Monotonic time of the current loop iteration, in seconds (CLOCK_BOOTTIME:
+    /// it keeps counting through suspend, so timers due during sleep fire on resume).
+    public var monotonicNow: Double {
+        var usec: UInt64 = 0
+        _ = sd_event_now(event, CLOCK_BOOTTIME, &usec)
+        return Double(usec) / 1_000_000
+    }
+
+    /// Wall-clock time, in Unix seconds.
+    public var wallNow: Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    // MARK: Sources
+
+    /// Calls `handler` with the epoll events each time `fd` is ready for `events`.
+    public func watch(fd: Int32, events: IOEvents, handler: @escaping (IOEvents) -> Void) throws(SystemError) -> EventSource {
+        let box = EventSource.Box(io: handler)
+        var source: OpaquePointer?
+        try checkSystemd("sd_event_add_io", subject: "fd \(fd)",
+            sd_event_add_io(event, &source, fd, events.rawValue, { _, _, revents, userdata in
+                EventSource.Box.from(userdata).io?(IOEvents(rawValue: revents))
+                return 0
+            }, box.opaque))
+        return EventSource(source: source!, box: box)  // set by the successful call
+    }
+
+    /// A timer, disarmed until `EventSource.arm(at:)` or `arm(after:)`.
+    public func timer(accuracy: Double = 1, handler: @escaping () -> Void) throws(SystemError) -> EventSource {
+        let box = EventSource.Box(plain: handler)
+        var source: OpaquePointer?
+        try checkSystemd("sd_event_add_time",
+            sd_event_add_time(event, &source, CLOCK_BOOTTIME, UInt64.max, UInt64(accuracy * 1_000_000), { _, _, userdata in
+                EventSource.Box.from(userdata).plain?()
+                return 0
+            }, box.opaque))
+        let timer = EventSource(source: source!, box: box, loop: self)  // set by the successful call
+        _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
+        return timer
+    }
+
+    /// Handles a signal on the loop. The signal is blocked for the process so it
+    /// is only delivered here.
+    public func onSignal(_ signal: Int32, handler: @escaping () -> Void) throws(SystemError) -> EventSource {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        sigprocmask(SIG_BLOCK, &set, nil)
+        let box = EventSource.Box(plain: handler)
+        var source: OpaquePointer?
+        try checkSystemd("sd_event_add_signal", subject: "signal \(signal)",
+            sd_event_add_signal(event, &source, signal, { _, _, userdata in
+                EventSource.Box.from(userdata).plain?()
+                return 0
+            }, box.opaque))
+        return EventSource(source: source!, box: box)  // set by the successful call
+    }
+
+    /// Runs `handler` once at the next loop iteration, before waiting for I/O.
+    public func later(_ handler: @escaping () -> Void) {
+        let box = EventSource.Box(plain: handler)
+        var source: OpaquePointer?
+        let result = sd_event_add_defer(event, &source, { source, userdata in
+            let box = Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeRetainedValue()
+            sd_event_source_disable_unref(source)
+            box.plain?()
+            return 0
+        }, Unmanaged.passRetained(box).toOpaque())
+        // Deferred sources only fail to allocate on out-of-memory; run inline then.
+        if result < 0 { handler() }
+    }
+}
+
+/// One sd-event source and the Swift handler it calls. Releasing it removes the source.
+public final class EventSource {
+    final class Box {
+        let io: ((IOEvents) -> Void)?
+        let plain: (() -> Void)?
+        init(io: @escaping (IOEvents) -> Void) { self.io = io; self.plain = nil }
+        init(plain: @escaping () -> Void) { self.io = nil; self.plain = plain }
+        var opaque: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+        /// The box behind userdata; the source's owner keeps it alive while the source exists.
+        static func from(_ userdata: UnsafeMutableRawPointer?) -> Box {
+            Unmanaged<Box>.fromOpaque(userdata!).takeUnretainedValue()
+        }
+    }
+
+    private var source: OpaquePointer?
+    private let box: Box
+    private weak var loop: EventLoop?
+
+    init(source: OpaquePointer, box: Box, loop: EventLoop? = nil) {
+        self.source = source
+        self.box = box
+        self.loop = loop
+    }
+
+    deinit { cancel() }
+
+    /// Removes the source; its handler is not called again.
+    public func cancel() {
+        guard let source else { return }
+        sd_event_source_disable_unref(source)
+        self.source = nil
+    }
+
+    /// Changes the epoll events an I/O source waits for.
+    public func setEvents(_ events: IOEvents) {
+        guard let source else { return }
+        _ = sd_event_source_set_io_events(source, events.rawValue)
+    }
+
+    /// Arms a timer to fire once at a monotonic (CLOCK_BOOTTIME) time in seconds.
+    public func arm(at monotonicSeconds: Double) {
+        guard let source else { return }
+        _ = sd_event_source_set_time(source, UInt64(max(0, monotonicSeconds) * 1_000_000))
+        _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT))
+    }
+
+    /// Arms a timer to fire once after a delay in seconds.
+    public func arm(after seconds: Double) {
+        guard let loop else { return }
+        arm(at: loop.monotonicNow + max(0, seconds))
+    }
+
+    /// Changes how late a timer may fire, so wake-ups coalesce.
+    public func setAccuracy(_ seconds: Double) {
+        guard let source else { return }
+        _ = sd_event_source_set_time_accuracy(source, UInt64(seconds * 1_000_000))
+    }
+
+    public func disarm() {
+        guard let source else { return }
+        _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
+    }
+
+    public var isArmed: Bool {
+        guard let source else { return false }
+        var enabled: Int32 = 0
+        _ = sd_event_source_get_enabled(source, &enabled)
+        return enabled != SD_EVENT_OFF
+    }
+}

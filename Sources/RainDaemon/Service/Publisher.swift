@@ -1,0 +1,67 @@
+import RainCore
+
+/// Sends events to subscribers. Each event is encoded once and the same bytes
+/// are queued to every subscriber that asked for it; one that has let too
+/// much pile up is told `SubscriberTooSlow` and dropped, never waited for.
+public final class Publisher {
+    final class Subscription {
+        let request: VarlinkRequest
+        /// nil: every event.
+        let filter: Set<EventName>?
+        init(request: VarlinkRequest, filter: Set<EventName>?) {
+            self.request = request
+            self.filter = filter
+        }
+    }
+
+    private var subscriptions: [ObjectIdentifier: Subscription] = [:]
+    private let maximumQueuedBytes: Int
+    private let logger: Logger
+
+    public init(maximumQueuedBytes: Int, logger: Logger) {
+        self.maximumQueuedBytes = maximumQueuedBytes
+        self.logger = logger
+    }
+
+    public var count: Int { subscriptions.count }
+
+    /// Adds a subscriber whose snapshot was already sent.
+    public func add(_ request: VarlinkRequest, filter: Set<EventName>?) {
+        let key = ObjectIdentifier(request)
+        subscriptions[key] = Subscription(request: request, filter: filter)
+        request.onCancel = { [weak self] in self?.subscriptions[key] = nil }
+    }
+
+    public func publish(_ events: [Event]) {
+        for event in events { publish(event) }
+    }
+
+    public func publish(_ event: Event) {
+        guard !subscriptions.isEmpty else { return }
+        let bytes = VarlinkFramer.frame(VarlinkReply(parameters: event.json, continues: true).json)
+        for (key, subscription) in subscriptions {
+            if let filter = subscription.filter, !filter.contains(event.name) { continue }
+            guard let connection = subscription.request.connection else {
+                subscriptions[key] = nil
+                continue
+            }
+            if connection.queuedBytes + bytes.count > maximumQueuedBytes {
+                logger.warning("\(connection.description) did not read \(connection.queuedBytes) bytes of events; dropped as too slow")
+                subscriptions[key] = nil
+                subscription.request.abort(
+                    WeatherErrorName.subscriberTooSlow.qualifiedName,
+                    MethodError(
+                        .subscriberTooSlow,
+                        message: "events were not read fast enough (\(connection.queuedBytes) bytes waiting); reconnect and read continuously",
+                        ["queuedBytes": .int(connection.queuedBytes)]
+                    ).parametersJSON)
+                continue
+            }
+            subscription.request.streamFramed(bytes)
+        }
+    }
+}
+
+extension MethodError {
+    var parametersJSON: JSON { .object(parameters) }
+}

@@ -1,0 +1,58 @@
+import Glibc
+
+/// An owned file descriptor: closed exactly once, by its owner, when released.
+public final class FileDescriptor {
+    public private(set) var rawValue: Int32
+
+    public init(taking rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    deinit { close() }
+
+    public var isOpen: Bool { rawValue >= 0 }
+
+    /// Closes now. EINTR is not retried: on Linux the descriptor is gone either way.
+    public func close() {
+        guard rawValue >= 0 else { return }
+        _ = Glibc.close(rawValue)
+        rawValue = -1
+    }
+
+    /// Gives up ownership without closing (for descriptors handed to another owner).
+    public func release() -> Int32 {
+        defer { rawValue = -1 }
+        return rawValue
+    }
+
+    /// Reads what is available into `buffer` (replacing its content); 0 means end of file.
+    /// EAGAIN is thrown like any other error; callers on non-blocking descriptors check it.
+    public func read(into buffer: inout [UInt8], count: Int = 65536) throws(SystemError) -> Int {
+        buffer.removeAll(keepingCapacity: true)
+        while true {
+            let n = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { scratch -> Int in
+                let n = Glibc.read(rawValue, scratch.baseAddress, count)
+                if n > 0 { buffer.append(contentsOf: scratch[0..<n]) }
+                return n
+            }
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw SystemError("read")
+        }
+    }
+
+    /// Writes as much as the descriptor takes now; returns how many bytes went out.
+    public func write(_ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
+        while true {
+            let n = bytes.withUnsafeBytes { Glibc.send(rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            if errno == ENOTSOCK {
+                let m = bytes.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress, $0.count) }
+                if m >= 0 { return m }
+                if errno == EINTR { continue }
+            }
+            throw SystemError("write")
+        }
+    }
+}
