@@ -1,4 +1,5 @@
 import Glibc
+import RainCore
 
 /// Where a raind instance keeps its socket, state, cache and configuration
 /// (DESIGN.md, "Processes and files"). systemd's `$STATE_DIRECTORY` and friends
@@ -26,14 +27,13 @@ public struct DaemonPaths: Equatable, Sendable {
         let home = env("HOME") ?? "/"
         switch mode {
         case .system:
-            socket = env("RUNTIME_DIRECTORY").map { $0 + "/raind.sock" } ?? "/run/raind/raind.sock"
+            socket = env("RUNTIME_DIRECTORY").map { $0 + "/raind.sock" } ?? SocketLocator.systemSocket
             stateDirectory = env("STATE_DIRECTORY") ?? "/var/lib/raind"
             cacheDirectory = env("CACHE_DIRECTORY") ?? "/var/cache/raind"
             configFile = (env("CONFIGURATION_DIRECTORY") ?? "/etc/raind") + "/raind.conf"
         case .user:
-            let runtime = env("RUNTIME_DIRECTORY")
-                ?? (env("XDG_RUNTIME_DIR") ?? "/run/user/\(getuid())") + "/raind"
-            socket = runtime + "/raind.sock"
+            socket = env("RUNTIME_DIRECTORY").map { $0 + "/raind.sock" }
+                ?? SocketLocator.userSocket(environment: environment, uid: getuid())
             stateDirectory = env("STATE_DIRECTORY") ?? (env("XDG_STATE_HOME") ?? home + "/.local/state") + "/raind"
             cacheDirectory = env("CACHE_DIRECTORY") ?? (env("XDG_CACHE_HOME") ?? home + "/.cache") + "/raind"
             configFile = (env("CONFIGURATION_DIRECTORY") ?? (env("XDG_CONFIG_HOME") ?? home + "/.config") + "/raind")
@@ -41,14 +41,5 @@ public struct DaemonPaths: Equatable, Sendable {
         }
         configDropInDirectory = configFile + ".d"
         credentialsDirectory = env("CREDENTIALS_DIRECTORY")
-    }
-
-    /// The socket a client tries, in order: `$RAIND_SOCKET`, the user socket, the system socket.
-    public static func clientSocketCandidates(environment: [String: String]) -> [String] {
-        var candidates: [String] = []
-        if let explicit = environment["RAIND_SOCKET"], !explicit.isEmpty { candidates.append(explicit) }
-        candidates.append(DaemonPaths(mode: .user, environment: environment.filter { $0.key != "RUNTIME_DIRECTORY" }).socket)
-        candidates.append("/run/raind/raind.sock")
-        return candidates
     }
 }

@@ -1,0 +1,64 @@
+import RainCore
+
+struct ListCommand: ClientCommand {
+    static let name = "list"
+    static let summary = "list the saved places; * marks the selected one"
+    static let help = """
+        Usage: raindctl list [--json]
+
+        Lists the saved places sorted by name, with their ids (use an id or a
+        name wherever a PLACE is asked for). The selected place is marked *.
+
+          --json   print {"locations": [...], "selected": ID} as one JSON object
+        """
+
+    let json: Bool
+
+    init(arguments: ArgumentReader) throws(ClientError) {
+        var arguments = arguments
+        json = arguments.flag("--json")
+        try arguments.noPositionals()
+    }
+
+    func run(_ session: ClientSession) throws(ClientError) {
+        let reply = try session.connect().call(.listLocations)
+        if json {
+            Output.line(reply.serialized())
+            return
+        }
+        let selected = reply["selected"]?.stringValue
+        let locations = (reply["locations"]?.arrayValue ?? []).compactMap { try? Location(json: $0) }
+        if locations.isEmpty {
+            Output.line("No saved places. Add one: raindctl add PLACE (or --coords LAT,LON --name NAME)")
+            return
+        }
+        let rows = locations.map { location in
+            [location.id.rawValue == selected ? "*" : " ", location.id.rawValue, location.displayName,
+             Coordinates.format(latitude: location.latitude, longitude: location.longitude)]
+        }
+        for line in Output.table(rows) { Output.line(line) }
+    }
+}
+
+enum Coordinates {
+    /// "48.8534, 2.3488"
+    static func format(latitude: Double, longitude: Double) -> String {
+        "\(fixed(latitude, 4)), \(fixed(longitude, 4))"
+    }
+
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        var text = "\(rounded)"
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
+
+    /// Parses "LAT,LON".
+    static func parse(_ text: String) -> (Double, Double)? {
+        let parts = text.split(separator: ",").map { String($0).trimmingSpaces() }
+        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else { return nil }
+        return (latitude, longitude)
+    }
+}

@@ -1,0 +1,116 @@
+import Glibc
+import RainCore
+
+/// Why a command could not complete, and the exit code that says so.
+enum ClientError: Error {
+    /// The daemon could not be reached (exit 2).
+    case unreachable(String)
+    /// The daemon answered with an error (exit 1).
+    case daemon(name: String, parameters: JSON)
+    /// The command line was wrong (exit 64).
+    case usage(String)
+    /// Anything else that went wrong locally (exit 1).
+    case failed(String)
+
+    var exitCode: Int32 {
+        switch self {
+        case .unreachable: return 2
+        case .daemon, .failed: return 1
+        case .usage: return 64
+        }
+    }
+}
+
+/// A blocking Varlink connection to raind. The client is short-lived and does
+/// one thing at a time, so plain blocking reads and writes are right here.
+final class VarlinkClient {
+    private let fd: Int32
+    let path: String
+    private var framer = VarlinkFramer(maximumMessageSize: 64 << 20)
+
+    /// Connects to the first socket that answers among the candidates.
+    init(candidates: [String]) throws(ClientError) {
+        var reasons: [String] = []
+        for path in candidates {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { throw .failed("cannot create a socket: \(String(cString: strerror(errno)))") }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(path.utf8)
+            guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+                close(fd)
+                reasons.append("\(path): path too long")
+                continue
+            }
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                raw.copyBytes(from: bytes)
+                raw[bytes.count] = 0
+            }
+            let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
+            }
+            if result == 0 {
+                self.fd = fd
+                self.path = path
+                return
+            }
+            reasons.append("\(path): \(String(cString: strerror(errno)))")
+            close(fd)
+        }
+        throw .unreachable(
+            "cannot reach raind (" + reasons.joined(separator: "; ") + ").\n"
+                + "Is it running? Start it with 'systemctl --user start raind' (or 'raind' in a terminal), "
+                + "or name its socket with --socket PATH or RAIND_SOCKET.")
+    }
+
+    deinit { close(fd) }
+
+    func send(_ call: VarlinkCall) throws(ClientError) {
+        let bytes = VarlinkFramer.frame(call.json)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .unreachable("lost the connection to raind at \(path): \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+
+    /// Reads the next reply; daemon errors are returned, not thrown, so streams can tell them apart.
+    func receive() throws(ClientError) -> VarlinkReply {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            do {
+                if let message = try framer.nextMessage() {
+                    do {
+                        return try VarlinkReply(message: message)
+                    } catch {
+                        throw ClientError.failed("raind sent an unreadable reply: \(error)")
+                    }
+                }
+            } catch let error as ClientError {
+                throw error
+            } catch {
+                throw .failed("raind sent a reply larger than the client accepts")
+            }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .unreachable("lost the connection to raind at \(path): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { throw .unreachable("raind at \(path) closed the connection") }
+            framer.append(buffer[0..<n])
+        }
+    }
+
+    /// Calls a method and returns its reply parameters; an error reply is thrown.
+    func call(_ method: WeatherMethod, _ parameters: JSONObject = JSONObject()) throws(ClientError) -> JSON {
+        try send(VarlinkCall(method: method.qualifiedName, parameters: parameters))
+        let reply = try receive()
+        if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters) }
+        return reply.parameters
+    }
+}
