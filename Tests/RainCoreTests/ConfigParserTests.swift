@@ -1,0 +1,75 @@
+import XCTest
+@testable import RainCore
+
+final class ConfigParserTests: XCTestCase {
+    func testParse_readsEveryKnownKey() {
+        var parser = ConfigParser()
+        parser.apply(text: """
+            # comment
+            [Provider]
+            Name=pirateweather
+            BaseURL=http://127.0.0.1:8080/
+            ApiKeyFile=/etc/raind/key
+            TimeoutSec=5
+            [Refresh]
+            IntervalMinutes = 20
+            StaleAfterMinutes=10
+            DailyBudget=100
+            [Socket]
+            Path=/tmp/x.sock
+            [Places]
+            OnlineGeocoder=no
+            """, file: "/etc/raind/raind.conf")
+        XCTAssertEqual(parser.diagnostics, [])
+        let c = parser.configuration
+        XCTAssertEqual(c.provider, .pirateWeather)
+        XCTAssertEqual(c.baseURL, "http://127.0.0.1:8080")
+        XCTAssertEqual(c.apiKeyFile, "/etc/raind/key")
+        XCTAssertEqual(c.timeoutSeconds, 5)
+        XCTAssertEqual(c.intervalMinutes, 20)
+        XCTAssertEqual(c.staleAfterMinutes, 10)
+        XCTAssertEqual(c.dailyBudget, 100)
+        XCTAssertEqual(c.socketPath, "/tmp/x.sock")
+        XCTAssertFalse(c.onlineGeocoder)
+    }
+
+    func testParse_unknownKey_isWarningNamingFileAndLine() {
+        var parser = ConfigParser()
+        parser.apply(text: "[Refresh]\nIntervalMinutes=10\nColour=blue\n", file: "a.conf")
+        XCTAssertEqual(parser.diagnostics.count, 1)
+        XCTAssertEqual(parser.diagnostics[0].severity, .warning)
+        XCTAssertEqual(parser.diagnostics[0].description, "a.conf:3: warning: unknown key Colour= in [Refresh], ignored")
+        XCTAssertEqual(parser.configuration.intervalMinutes, 10)
+    }
+
+    func testParse_badValue_isErrorNamingValueAndExpectedForm() {
+        var parser = ConfigParser()
+        parser.apply(text: "[Refresh]\nIntervalMinutes=soon\n", file: "b.conf")
+        XCTAssertEqual(parser.errors.map(\.description), [
+            "b.conf:2: error: [Refresh] IntervalMinutes=soon is not valid: expected whole minutes from 5 to 1440"
+        ])
+        XCTAssertEqual(parser.configuration.intervalMinutes, Configuration().intervalMinutes)
+    }
+
+    func testParse_keyOutsideSection_andGarbageLine_areErrors() {
+        var parser = ConfigParser()
+        parser.apply(text: "Name=x\n[Provider\nhello\n", file: "c.conf")
+        XCTAssertEqual(parser.errors.map(\.line), [1, 2, 3])
+    }
+
+    func testDropIns_laterFileWins_andEmptyValueResets() {
+        var parser = ConfigParser()
+        parser.apply(text: "[Refresh]\nIntervalMinutes=10\nDailyBudget=9\n", file: "raind.conf")
+        parser.apply(text: "[Refresh]\nIntervalMinutes=15\n", file: "raind.conf.d/10-a.conf")
+        parser.apply(text: "[Refresh]\nDailyBudget=\n", file: "raind.conf.d/20-b.conf")
+        XCTAssertEqual(parser.configuration.intervalMinutes, 15)
+        XCTAssertEqual(parser.configuration.dailyBudget, Configuration().dailyBudget)
+    }
+
+    func testParse_rejectsNonHTTPBaseURL() {
+        var parser = ConfigParser()
+        parser.apply(text: "[Provider]\nBaseURL=ftp://example.org\n", file: "d.conf")
+        XCTAssertEqual(parser.errors.count, 1)
+        XCTAssertTrue(parser.errors[0].message.contains("expected an http:// or https:// URL"))
+    }
+}

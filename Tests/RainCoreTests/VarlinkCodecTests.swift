@@ -1,0 +1,83 @@
+import XCTest
+@testable import RainCore
+
+final class VarlinkCodecTests: XCTestCase {
+    func testFramer_splitsPipelinedMessagesAcrossReads() throws {
+        var framer = VarlinkFramer(maximumMessageSize: 1024)
+        let bytes = Array(#"{"method":"a.B"}"#.utf8) + [0] + Array(#"{"method":"a.C","more":true}"#.utf8) + [0]
+        var messages: [[UInt8]] = []
+        for byte in bytes {
+            framer.append([byte])
+            while let message = try framer.nextMessage() { messages.append(message) }
+        }
+        XCTAssertEqual(messages.count, 2)
+        XCTAssertEqual(try VarlinkCall(message: messages[1]), VarlinkCall(method: "a.C", more: true))
+    }
+
+    func testFramer_refusesOversizeMessageBeforeItsEnd() {
+        var framer = VarlinkFramer(maximumMessageSize: 16)
+        framer.append([UInt8](repeating: UInt8(ascii: "x"), count: 17))
+        XCTAssertThrowsError(try framer.nextMessage()) { error in
+            XCTAssertEqual(error as? VarlinkFramer.Failure, .messageTooLarge(limit: 16))
+        }
+    }
+
+    func testCall_withNonObjectParameters_namesTheField() {
+        XCTAssertThrowsError(try VarlinkCall(message: Array(#"{"method":"a.B","parameters":[1]}"#.utf8))) { error in
+            XCTAssertEqual((error as? WireDecodingError)?.field, "parameters")
+        }
+        XCTAssertThrowsError(try VarlinkCall(message: Array(#"{"parameters":{}}"#.utf8))) { error in
+            XCTAssertEqual((error as? WireDecodingError)?.field, "method")
+        }
+    }
+
+    func testReply_encodesContinuesAndError() {
+        XCTAssertEqual(
+            VarlinkReply(parameters: .object(["a": .int(1)]), continues: true).json.serialized(),
+            #"{"parameters":{"a":1},"continues":true}"#)
+        XCTAssertEqual(
+            VarlinkReply.failure("x.Y", .object([:])).json.serialized(),
+            #"{"error":"x.Y","parameters":{}}"#)
+    }
+
+    func testEvent_roundTripsThroughJSON() throws {
+        let paris = Location(id: LocationID("paris-fr"), name: "Paris", country: "France", countryCode: "FR",
+                             latitude: 48.85, longitude: 2.35, timeZone: "Europe/Paris", source: .geonames(id: 2988507))
+        let events: [Event] = [
+            .locationAdded(paris), .locationRemoved(paris), .locationSelected(paris),
+            .settingsChanged(Settings(units: .uk, refreshMinutes: 20)),
+            .reachabilityChanged(online: false), .refreshStarted([paris.id]),
+            .refreshFailed(paris.id, RefreshFailure(error: .offline, message: "offline")),
+            .weatherUpdated(paris.id, Forecast(provider: "open-meteo", fetchedAt: 1_700_000_000)),
+            .alertsChanged(paris.id, [WeatherAlert(title: "Storm", regions: ["Paris"])]),
+        ]
+        for event in events {
+            XCTAssertEqual(try Event(json: JSON(parsing: event.json.serialized())), event)
+        }
+    }
+
+    func testPersistentState_roundTripsAndRejectsNewerVersion() throws {
+        var places = LocationList()
+        _ = places.add(PlaceCandidate(name: "Oslo", countryCode: "NO", latitude: 59.9, longitude: 10.7, source: .current(approximate: true)))
+        let state = PersistentState(places: places, settings: Settings(units: .si, refreshMinutes: 15))
+        XCTAssertEqual(try PersistentState(bytes: state.bytes), state)
+        XCTAssertThrowsError(try PersistentState(bytes: Array(#"{"version":99,"settings":{"units":"si"}}"#.utf8))) { error in
+            XCTAssertTrue("\(error)".contains("newer raind"))
+        }
+    }
+
+    func testInterfaceDescription_isExactlyTheIDLFile() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let idl = try String(contentsOf: root.appendingPathComponent("protocol/io.raind.Weather.varlink"), encoding: .utf8)
+        XCTAssertEqual(WeatherInterface.description, idl, "run scripts/embed-interface after editing the IDL")
+    }
+
+    func testInterfaceDescription_declaresEveryMethodAndError() {
+        for method in WeatherMethod.allCases {
+            XCTAssertTrue(WeatherInterface.description.contains("method \(method.rawValue)("), method.rawValue)
+        }
+        for error in WeatherErrorName.allCases {
+            XCTAssertTrue(WeatherInterface.description.contains("error \(error.rawValue) ("), error.rawValue)
+        }
+    }
+}

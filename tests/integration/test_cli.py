@@ -1,0 +1,128 @@
+"""The real raindctl against the real raind: the commands of the first slice."""
+import json
+import subprocess
+import time
+
+from raindtest import RAINDCTL, wait_for
+
+
+def add(daemon, lat, lon, name):
+    return daemon.ctl("add", "--coords", f"{lat},{lon}", "--name", name, check=True)
+
+
+def test_add_list_select_remove(daemon):
+    out = add(daemon, 48.8534, 2.3488, "Paris").stdout
+    assert "Added Paris as paris" in out
+    add(daemon, 51.5085, -0.1257, "London")
+    add(daemon, 52.3740, 4.8897, "Amsterdam")
+    listing = daemon.ctl("list", check=True).stdout.splitlines()
+    assert [line.split()[1] if line.startswith("*") else line.split()[0] for line in listing] == [
+        "amsterdam", "london", "paris"]
+    assert listing[2].startswith("*"), "the first place added is selected"
+
+    assert "Selected London (london)" in daemon.ctl("set-location", "London", check=True).stdout
+    listed = json.loads(daemon.ctl("list", "--json", check=True).stdout)
+    assert listed["selected"] == "london"
+
+    refused = daemon.ctl("remove", "london")
+    assert refused.returncode == 1
+    assert "selected place and cannot be removed" in refused.stderr
+    assert "set-location" in refused.stderr, "the error says what to do"
+
+    assert daemon.ctl("remove", "paris", check=True).returncode == 0
+    assert [l["id"] for l in json.loads(daemon.ctl("list", "--json").stdout)["locations"]] == ["amsterdam", "london"]
+
+
+def test_add_existing_place_returns_it(daemon):
+    add(daemon, 48.8534, 2.3488, "Paris")
+    again = daemon.ctl("add", "--coords", "48.856,2.352", "--name", "Paris centre", check=True)
+    assert "Already saved: Paris as paris" in again.stdout
+    assert len(daemon.state()["locations"]) == 1
+
+
+def test_units_set_and_show(daemon):
+    assert daemon.ctl("units", "fahrenheit", check=True).stdout.strip() == "Units: us"
+    assert daemon.ctl("units", check=True).stdout.strip() == "us"
+    assert daemon.state()["settings"]["units"] == "us"
+    bad = daemon.ctl("units", "kelvin")
+    assert bad.returncode == 64 and "kelvin" in bad.stderr
+
+
+def test_default_units_follow_locale(daemon_factory):
+    daemon = daemon_factory(extra_env={"LANG": "en_US.UTF-8"})
+    assert daemon.ctl("units", check=True).stdout.strip() == "us"
+
+
+def test_unknown_place_is_reported_with_exit_1(daemon):
+    result = daemon.ctl("set-location", "Atlantis")
+    assert result.returncode == 1
+    assert "no saved place is called 'Atlantis'" in result.stderr
+
+
+def test_subscribe_sees_each_event(daemon):
+    sub = subprocess.Popen([RAINDCTL, "--socket", str(daemon.socket), "subscribe", "--json"],
+                           stdout=subprocess.PIPE, text=True, env=daemon.env)
+    try:
+        snapshot = json.loads(sub.stdout.readline())
+        assert snapshot["event"] == "Snapshot" and snapshot["locations"] == []
+        add(daemon, 48.8534, 2.3488, "Paris")
+        add(daemon, 51.5085, -0.1257, "London")
+        daemon.ctl("set-location", "london", check=True)
+        daemon.ctl("remove", "paris", check=True)
+        daemon.ctl("units", "uk", check=True)
+        events = [json.loads(sub.stdout.readline()) for _ in range(6)]
+    finally:
+        sub.terminate()
+        sub.wait()
+    assert [e["event"] for e in events] == [
+        "LocationAdded", "LocationSelected", "LocationAdded", "LocationSelected", "LocationRemoved",
+        "SettingsChanged"]
+    assert events[0]["location"]["name"] == "Paris"
+    assert events[4]["location"]["id"] == "paris"
+    assert events[5]["settings"]["units"] == "uk"
+
+
+def test_subscribe_for_people_prints_one_line_per_event(daemon):
+    sub = subprocess.Popen([RAINDCTL, "subscribe"], stdout=subprocess.PIPE, text=True,
+                           env={**daemon.env, "RAIND_SOCKET": str(daemon.socket)})
+    try:
+        assert "Snapshot 0 places" in sub.stdout.readline()
+        add(daemon, 48.8534, 2.3488, "Paris")
+        assert "LocationAdded paris Paris" in sub.stdout.readline()
+    finally:
+        sub.terminate()
+        sub.wait()
+
+
+def test_status_shows_selected_and_budget(daemon):
+    add(daemon, 48.8534, 2.3488, "Paris")
+    out = daemon.ctl("status", check=True).stdout
+    assert "Selected:" in out and "Paris (paris)" in out
+    assert "of 500 today" in out
+    status = json.loads(daemon.ctl("status", "--json", check=True).stdout)
+    assert status["locations"] == 1 and status["units"] == "si"
+
+
+def test_usage_errors_exit_64_and_help_goes_to_stdout(daemon):
+    for args in (["add"], ["add", "--coords", "north"], ["add", "--coords", "91,0", "--name", "x"],
+                 ["list", "--bogus"], ["nonsense"], ["remove"]):
+        result = daemon.ctl(*args)
+        assert result.returncode == 64, (args, result)
+        assert result.stderr.startswith("raindctl: "), result.stderr
+    for command in ("status", "list", "add", "remove", "set-location", "units", "subscribe"):
+        result = daemon.ctl(command, "--help", check=True)
+        assert result.stdout.startswith("Usage: raindctl " + command), result.stdout
+    assert "Commands:" in daemon.ctl("--help", check=True).stdout
+
+
+def test_unreachable_daemon_exits_2(tmp_path):
+    result = subprocess.run([RAINDCTL, "--socket", str(tmp_path / "none.sock"), "status"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "cannot reach raind" in result.stderr and "systemctl --user start raind" in result.stderr
+
+
+def test_client_finds_user_socket_from_xdg_runtime_dir(daemon):
+    env = {k: v for k, v in daemon.env.items()}
+    result = subprocess.run([RAINDCTL, "status", "--json"], env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
