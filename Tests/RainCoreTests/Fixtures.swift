@@ -2,7 +2,9 @@ import Foundation
 import XCTest
 
 /// Finds test data next to the sources: `Tests/Fixtures/` for recorded and
-/// hand-made provider responses, `Tests/RainCoreTests/Golden/` for expected output.
+/// hand-made provider responses, `Tests/Fixtures/Golden/` for expected output.
+/// (Data files inside a test target's directory would have to be declared in
+/// Package.swift, or SwiftPM warns about them; `Tests/Fixtures` is no target.)
 enum Fixtures {
     /// `.../Tests/RainCoreTests`, from this file's own path.
     static var testsDirectory: String {
@@ -17,7 +19,7 @@ enum Fixtures {
         return parts.joined(separator: "/") + "/Fixtures"
     }
 
-    static var goldenDirectory: String { testsDirectory + "/Golden" }
+    static var goldenDirectory: String { fixturesDirectory + "/Golden" }
 
     static func bytes(_ name: String) throws -> [UInt8] {
         let path = fixturesDirectory + "/" + name
