@@ -257,3 +257,24 @@ final class OpenMeteoProviderTests: XCTestCase {
         XCTAssertTrue(reason.contains("\"tomorrow\""), reason)
     }
 }
+
+extension OpenMeteoProviderTests {
+    func testParse_absurdOffset_isInvalidValueNotACrash() throws {
+        let error = try XCTUnwrap(parseError(#"{"utc_offset_seconds":1e300,"daily":{"time":[0]}}"#))
+        XCTAssertEqual(error.field, "utc_offset_seconds")
+        guard case .invalidValue = error.problem else { return XCTFail("\(error)") }
+    }
+
+    func testParse_malformedWeatherCode_givesNoSummary() throws {
+        let forecast = try parse(#"{"hourly":{"time":[0,1,2],"weather_code":[1e300,2.5,-1]}}"#)
+        XCTAssertEqual(forecast.hourly.map(\.summary), ["", "", ""])
+        XCTAssertEqual(forecast.hourly.map(\.icon), ["", "", ""])
+    }
+
+    func testParse_hugeTimes_presentWithoutTrapping() throws {
+        let forecast = try parse(#"{"utc_offset_seconds":0,"daily":{"time":[1e300,-1e300]}}"#)
+        let text = ForecastPresenter(forecast: forecast, placeName: "X", units: .si, now: -1e300).dailyView()
+        XCTAssertTrue(text.hasPrefix("X, next"), text)
+        XCTAssertEqual(AgeText.describe(ageSeconds: 1e300), "11574074074 days ago")
+    }
+}

@@ -199,3 +199,11 @@ final class PirateWeatherProviderTests: XCTestCase {
         XCTAssertTrue(error.description.hasPrefix("pirateweather response is not JSON"))
     }
 }
+
+extension PirateWeatherProviderTests {
+    func testParse_offsetBeyondEighteenHours_isInvalidValue() throws {
+        let error = try XCTUnwrap(parseError(#"{"offset":25,"currently":{"time":0}}"#))
+        XCTAssertEqual(error.field, "offset")
+        XCTAssertEqual(error.description, "pirateweather response field offset: UTC offset 25.0 is outside ±18 hours")
+    }
+}

@@ -5,7 +5,8 @@
 public enum AgeText {
     public static func describe(ageSeconds: Double) -> String {
         guard ageSeconds.isFinite, ageSeconds >= 60 else { return "just now" }
-        let seconds = Int(ageSeconds)
+        // Capped so a corrupt timestamp reads as very old instead of trapping.
+        let seconds = Int(min(ageSeconds, 1e15))
         if seconds < 3600 { return "\(seconds / 60) min ago" }
         if seconds < 86_400 { return "\(seconds / 3600) h ago" }
         let days = seconds / 86_400

@@ -28,8 +28,11 @@ public struct CivilDateTime: Equatable, Sendable {
 
     /// The local wall-clock time at `unixSeconds` in a place `utcOffsetSeconds`
     /// ahead of UTC. Fractions of a second are dropped (towards the past).
+    /// Times beyond ±10^13 s (±300,000 years) are clamped to that range and a
+    /// non-finite time reads as the epoch, so corrupt data cannot trap.
     public init(unixSeconds: Double, utcOffsetSeconds: Int) {
-        let whole = unixSeconds.isFinite ? Int(unixSeconds.rounded(.down)) : 0
+        let limit = 1e13
+        let whole = unixSeconds.isFinite ? Int(min(max(unixSeconds, -limit), limit).rounded(.down)) : 0
         let local = whole + utcOffsetSeconds
         let days = Self.floorDivide(local, 86_400)
         let secondOfDay = local - days * 86_400

@@ -74,7 +74,7 @@ public enum OpenMeteo {
         if root.value["error"]?.boolValue == true {
             throw root.error(.providerReported(try root.string("reason") ?? "no reason given"), at: "reason")
         }
-        let offset = try root.number("utc_offset_seconds").map { Int($0.rounded()) } ?? 0
+        let offset = try ProviderOffset.seconds(root["utc_offset_seconds"], scale: 1) ?? 0
         var forecast = Forecast(
             provider: providerName, fetchedAt: fetchedAt, timeZone: try root.string("timezone") ?? "",
             utcOffsetSeconds: offset)
@@ -119,7 +119,7 @@ public enum OpenMeteo {
         let bearing = try table.column("wind_direction_10m", .plain, alias: "winddirection_10m")
         let isDay = try table.column("is_day", .plain)
         return table.times.indices.map { index in
-            let weather = code[index].map { WeatherCode(Int($0)) }
+            let weather = code[index].flatMap(WeatherCode.init(number:))
             return HourlyForecast(
                 time: table.times[index], summary: weather?.summary ?? "",
                 icon: weather?.icon(isDay: isDay[index].map { $0 != 0 }) ?? "",
@@ -140,7 +140,7 @@ public enum OpenMeteo {
         let sunrise = try table.column("sunrise", .time)
         let sunset = try table.column("sunset", .time)
         return table.times.indices.map { index in
-            let weather = code[index].map { WeatherCode(Int($0)) }
+            let weather = code[index].flatMap(WeatherCode.init(number:))
             return DailyForecast(
                 time: table.times[index], summary: weather?.summary ?? "", icon: weather?.icon() ?? "",
                 temperatureMin: minimum[index], temperatureMax: maximum[index], windSpeed: wind[index],
@@ -159,7 +159,7 @@ public enum OpenMeteo {
         {
             try table.column(name, kind, alias: alias).first ?? nil
         }
-        let weather = try value("weather_code", .plain, alias: "weathercode").map { WeatherCode(Int($0)) }
+        let weather = try value("weather_code", .plain, alias: "weathercode").flatMap(WeatherCode.init(number:))
         let isDay = try value("is_day", .plain).map { $0 != 0 }
         // Current sums cover the step before `time` (`interval` seconds,
         // 15 minutes today); scale to a rate per hour.
@@ -194,7 +194,7 @@ public enum OpenMeteo {
         func value(_ name: String, _ kind: OpenMeteoTable.Kind) throws(ProviderParseError) -> Double? {
             try table.column(name, kind).first ?? nil
         }
-        let weather = try value("weathercode", .plain).map { WeatherCode(Int($0)) }
+        let weather = try value("weathercode", .plain).flatMap(WeatherCode.init(number:))
         let isDay = try value("is_day", .plain).map { $0 != 0 }
         return CurrentConditions(
             time: time, summary: weather?.summary ?? "", icon: weather?.icon(isDay: isDay) ?? "",

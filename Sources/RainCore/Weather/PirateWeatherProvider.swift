@@ -56,10 +56,9 @@ public enum PirateWeather {
             throw root.error(
                 .invalidValue("unknown unit system \"\(unitsName)\" (expected us, si, ca, uk2)"), at: "flags.units")
         }
-        let offsetHours = try root.number("offset") ?? 0
         var forecast = Forecast(
             provider: providerName, fetchedAt: fetchedAt, timeZone: try root.string("timezone") ?? "",
-            utcOffsetSeconds: Int((offsetHours * 3600).rounded()))
+            utcOffsetSeconds: try ProviderOffset.seconds(root["offset"], scale: 3600) ?? 0)
         let reader = PointReader(units: units)
         if let currently {
             forecast.current = try reader.current(currently)

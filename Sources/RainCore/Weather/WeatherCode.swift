@@ -5,6 +5,13 @@ public struct WeatherCode: Equatable, Hashable, Sendable {
 
     public init(_ rawValue: Int) { self.rawValue = rawValue }
 
+    /// The code a provider sent as a JSON number; nil unless it is a whole
+    /// number in 0...255 (a malformed code is no weather, not a crash).
+    public init?(number: Double) {
+        guard number.isFinite, number == number.rounded(), (0...255).contains(number) else { return nil }
+        self.init(Int(number))
+    }
+
     /// Whether Open-Meteo documents this code. Unknown codes still get a summary and an icon.
     public var isKnown: Bool { Self.descriptions[rawValue] != nil }
 
