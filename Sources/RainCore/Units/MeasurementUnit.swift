@@ -1,0 +1,86 @@
+/// A unit raind reads from providers or shows to people, with its exact
+/// conversion to and from the model's base unit for its `Quantity`.
+///
+/// One table serves both directions: providers convert what they receive
+/// (`toBase`), presentation converts what it shows (`fromBase`).
+public enum MeasurementUnit: String, CaseIterable, Sendable {
+    case celsius, fahrenheit
+    case metresPerSecond, kilometresPerHour, milesPerHour, knots
+    case millimetresPerHour, inchesPerHour
+    case millimetres, centimetres, inches
+    case hectopascals, millibars
+    case kilometres, metres, miles, feet
+
+    /// What the unit measures.
+    public var quantity: Quantity {
+        switch self {
+        case .celsius, .fahrenheit: return .temperature
+        case .metresPerSecond, .kilometresPerHour, .milesPerHour, .knots: return .windSpeed
+        case .millimetresPerHour, .inchesPerHour: return .precipitationIntensity
+        case .millimetres, .centimetres, .inches: return .precipitationAccumulation
+        case .hectopascals, .millibars: return .pressure
+        case .kilometres, .metres, .miles, .feet: return .visibility
+        }
+    }
+
+    /// The short label people read after a number (`mph`, `km/h`, `°F`).
+    /// Also the unit names in raind's JSON output.
+    public var symbol: String {
+        switch self {
+        case .celsius: return "°C"
+        case .fahrenheit: return "°F"
+        case .metresPerSecond: return "m/s"
+        case .kilometresPerHour: return "km/h"
+        case .milesPerHour: return "mph"
+        case .knots: return "kn"
+        case .millimetresPerHour: return "mm/h"
+        case .inchesPerHour: return "in/h"
+        case .millimetres: return "mm"
+        case .centimetres: return "cm"
+        case .inches: return "in"
+        case .hectopascals: return "hPa"
+        case .millibars: return "mb"
+        case .kilometres: return "km"
+        case .metres: return "m"
+        case .miles: return "mi"
+        case .feet: return "ft"
+        }
+    }
+
+    /// Converts a value in this unit to the base unit of its quantity.
+    public func toBase(_ value: Double) -> Double {
+        switch self {
+        case .fahrenheit: return (value - 32) * 5 / 9
+        default: return value * factor
+        }
+    }
+
+    /// Converts a value in the base unit of this unit's quantity to this unit.
+    public func fromBase(_ value: Double) -> Double {
+        switch self {
+        case .fahrenheit: return value * 9 / 5 + 32
+        default: return value / factor
+        }
+    }
+
+    /// How many base units one of this unit is (linear units only).
+    private var factor: Double {
+        switch self {
+        case .celsius, .fahrenheit: return 1
+        case .metresPerSecond: return 1
+        case .kilometresPerHour: return 1 / 3.6
+        case .milesPerHour: return 0.44704  // exact: 1609.344 m / 3600 s
+        case .knots: return 1852.0 / 3600.0
+        case .millimetresPerHour: return 1
+        case .inchesPerHour: return 25.4
+        case .millimetres: return 1
+        case .centimetres: return 10
+        case .inches: return 25.4
+        case .hectopascals, .millibars: return 1  // 1 mb is 1 hPa
+        case .kilometres: return 1
+        case .metres: return 0.001
+        case .miles: return 1.609344
+        case .feet: return 0.0003048
+        }
+    }
+}

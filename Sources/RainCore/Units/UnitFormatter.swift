@@ -1,0 +1,89 @@
+/// Converts the model's SI values into one unit system and writes them the
+/// way the app did: whole degrees with a bare degree sign (`72°`), whole wind
+/// speeds with the unit attached (`5mph`, `3m/s`, `11km/h`), whole percent
+/// (`30%`).
+///
+/// Rounding is half away from zero, and a value that rounds to zero is never
+/// negative (`-0.4` °C is `0°`, not `-0°`). Precision per quantity:
+/// temperature, wind, pressure: whole numbers; visibility: whole above 10,
+/// one decimal below; precipitation: two decimals in inches, one in
+/// millimetres. Trailing zeros are dropped (`0mm/h`, `0.4mm/h`, `0.02in/h`).
+/// A missing value is written as `missing` (`--`).
+public struct UnitFormatter: Sendable {
+    public var system: UnitSystem
+
+    /// What a missing value (nil, NaN, infinite) is shown as.
+    public static let missing = "--"
+
+    public init(system: UnitSystem) {
+        self.system = system
+    }
+
+    /// The unit this formatter shows `quantity` in.
+    public func unit(for quantity: Quantity) -> MeasurementUnit {
+        system.unit(for: quantity)
+    }
+
+    /// The label for `quantity` in this system (`°F`, `mph`, `hPa`), for
+    /// JSON output and column headers. Temperature labels carry the letter
+    /// even though `temperature(_:)` writes only the degree sign.
+    public func label(for quantity: Quantity) -> String {
+        unit(for: quantity).symbol
+    }
+
+    /// `value` (in the model's base unit for `quantity`) in this system's unit, unrounded.
+    public func convert(_ value: Double, _ quantity: Quantity) -> Double {
+        unit(for: quantity).fromBase(value)
+    }
+
+    /// `value` (in the model's base unit for `quantity`) converted, rounded and labelled.
+    public func format(_ value: Double?, _ quantity: Quantity) -> String {
+        guard let value, value.isFinite else { return Self.missing }
+        let unit = unit(for: quantity)
+        let converted = unit.fromBase(value)
+        let digits = Self.fractionDigits(for: unit, value: converted)
+        guard let number = DecimalText.format(converted, fractionDigits: digits) else { return Self.missing }
+        return quantity == .temperature ? number + "°" : number + unit.symbol
+    }
+
+    /// `72°` from °C.
+    public func temperature(_ celsius: Double?) -> String { format(celsius, .temperature) }
+
+    /// `5mph`, `3m/s`, `11km/h` from m/s.
+    public func windSpeed(_ metresPerSecond: Double?) -> String { format(metresPerSecond, .windSpeed) }
+
+    /// `0.02in/h`, `0.4mm/h` from mm/h.
+    public func precipitationIntensity(_ millimetresPerHour: Double?) -> String {
+        format(millimetresPerHour, .precipitationIntensity)
+    }
+
+    /// `0.1in`, `2.5mm` from mm.
+    public func precipitationAccumulation(_ millimetres: Double?) -> String {
+        format(millimetres, .precipitationAccumulation)
+    }
+
+    /// `1013hPa`, `1013mb` from hPa.
+    public func pressure(_ hectopascals: Double?) -> String { format(hectopascals, .pressure) }
+
+    /// `16km`, `6.2mi` from km.
+    public func visibility(_ kilometres: Double?) -> String { format(kilometres, .visibility) }
+
+    /// `30%` from a fraction in 0...1 (clamped to it), the same in every system.
+    public static func percent(_ fraction: Double?) -> String {
+        guard let fraction, fraction.isFinite else { return missing }
+        let clamped = min(max(fraction, 0), 1)
+        return (DecimalText.format(clamped * 100, fractionDigits: 0) ?? missing) + "%"
+    }
+
+    /// `30%`, for symmetry with the other instance methods.
+    public func percent(_ fraction: Double?) -> String { Self.percent(fraction) }
+
+    private static func fractionDigits(for unit: MeasurementUnit, value: Double) -> Int {
+        switch unit {
+        case .inchesPerHour, .inches: return 2
+        case .millimetresPerHour, .millimetres, .centimetres: return 1
+        case .kilometres, .miles: return abs(value) < 10 ? 1 : 0
+        default: return 0
+        }
+    }
+}

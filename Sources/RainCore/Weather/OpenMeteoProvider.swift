@@ -1,0 +1,213 @@
+/// Open-Meteo (https://open-meteo.com), raind's default provider: free, no
+/// key. Builds the request path and normalizes the response into a
+/// `Forecast` in SI units.
+///
+/// The request asks for wind in m/s and Unix times (`timeformat=unixtime`),
+/// which spares raind time zone arithmetic; the parser nevertheless reads
+/// what the response says rather than what was asked: every value is
+/// converted from the unit named in its `*_units` block (°F, km/h, mp/h, kn,
+/// inch, ft, ...), and times may be Unix seconds or ISO 8601 local times
+/// (`2026-10-03T12:30`, made absolute with `utc_offset_seconds`). Nulls,
+/// absent variables, absent blocks and unknown fields are tolerated; both the
+/// `current` block and the older `current_weather` block are understood.
+public enum OpenMeteo {
+    /// The provider's name in configuration and in `Forecast.provider`.
+    public static let providerName = "open-meteo"
+
+    /// Where requests go unless `[Provider] BaseURL=` says otherwise.
+    public static let defaultBaseURL = "https://api.open-meteo.com"
+
+    /// Variables requested for `current`.
+    public static let currentVariables = [
+        "temperature_2m", "apparent_temperature", "relative_humidity_2m", "is_day", "precipitation",
+        "precipitation_probability", "weather_code", "cloud_cover", "pressure_msl", "wind_speed_10m",
+        "wind_direction_10m", "wind_gusts_10m", "visibility", "uv_index",
+    ]
+
+    /// Variables requested for `hourly` (48 hours from the current hour).
+    public static let hourlyVariables = [
+        "temperature_2m", "apparent_temperature", "precipitation_probability", "precipitation",
+        "weather_code", "wind_speed_10m", "wind_direction_10m", "is_day",
+    ]
+
+    /// Variables requested for `daily` (7 days from today).
+    public static let dailyVariables = [
+        "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum",
+        "precipitation_probability_max", "wind_speed_10m_max", "sunrise", "sunset",
+    ]
+
+    /// Hours of hourly forecast requested.
+    public static let forecastHours = 48
+    /// Days of daily forecast requested.
+    public static let forecastDays = 7
+
+    /// Path and query of the forecast request, to append to the base URL
+    /// (`https://api.open-meteo.com` + `/v1/forecast?latitude=52.2215&...`).
+    /// Coordinates are written with four decimals (about 11 m), trailing
+    /// zeros dropped. `timezone=auto` makes Open-Meteo report the place's
+    /// time zone and UTC offset; `wind_speed_unit=ms` (the current spelling
+    /// of `windspeed_unit`) and `timeformat=unixtime` keep the response close
+    /// to the model.
+    public static func forecastPath(latitude: Double, longitude: Double) -> String {
+        let query: [(String, String)] = [
+            ("latitude", ProviderQuery.coordinate(latitude)),
+            ("longitude", ProviderQuery.coordinate(longitude)),
+            ("current", currentVariables.joined(separator: ",")),
+            ("hourly", hourlyVariables.joined(separator: ",")),
+            ("daily", dailyVariables.joined(separator: ",")),
+            ("forecast_hours", String(forecastHours)),
+            ("forecast_days", String(forecastDays)),
+            ("timezone", "auto"),
+            ("wind_speed_unit", "ms"),
+            ("timeformat", "unixtime"),
+        ]
+        return "/v1/forecast?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+    }
+
+    /// Normalizes a `/v1/forecast` response body. `fetchedAt` is when raind
+    /// received it (Unix seconds). Throws when the body is not JSON, is an
+    /// Open-Meteo error object (`{"error": true, "reason": ...}`), holds none
+    /// of `current`, `current_weather`, `hourly`, `daily`, or has a field of
+    /// the wrong type or in an unknown unit.
+    public static func parseForecast(_ body: [UInt8], fetchedAt: Double) throws(ProviderParseError) -> Forecast {
+        let root = try ProviderJSON.parse(body, provider: providerName)
+        if root.value["error"]?.boolValue == true {
+            throw root.error(.providerReported(try root.string("reason") ?? "no reason given"), at: "reason")
+        }
+        let offset = try ProviderOffset.seconds(root["utc_offset_seconds"], scale: 1) ?? 0
+        var forecast = Forecast(
+            provider: providerName, fetchedAt: fetchedAt, timeZone: try root.string("timezone") ?? "",
+            utcOffsetSeconds: offset)
+
+        let hourlyBlock = try root.object("hourly")
+        let dailyBlock = try root.object("daily")
+        let currentBlock = try root.object("current")
+        let legacyBlock = try root.object("current_weather")
+        guard hourlyBlock != nil || dailyBlock != nil || currentBlock != nil || legacyBlock != nil else {
+            throw root.error(.missing, at: "current, hourly, daily")
+        }
+
+        if let hourlyBlock {
+            let table = try OpenMeteoTable(block: hourlyBlock, units: try root.object("hourly_units"), offset: offset)
+            forecast.hourly = try parseHourly(table)
+        }
+        if let dailyBlock {
+            let table = try OpenMeteoTable(block: dailyBlock, units: try root.object("daily_units"), offset: offset)
+            forecast.daily = try parseDaily(table)
+        }
+        if let currentBlock {
+            let table = try OpenMeteoTable(
+                single: currentBlock, units: try root.object("current_units"), offset: offset)
+            forecast.current = try parseCurrent(table, hourly: forecast.hourly)
+        } else if let legacyBlock {
+            let table = try OpenMeteoTable(
+                single: legacyBlock, units: try root.object("current_weather_units"), offset: offset)
+            forecast.current = try parseLegacyCurrent(table, hourly: forecast.hourly)
+        }
+        return forecast
+    }
+
+    // MARK: - Blocks
+
+    private static func parseHourly(_ table: OpenMeteoTable) throws(ProviderParseError) -> [HourlyForecast] {
+        let temperature = try table.column("temperature_2m", .quantity(.temperature))
+        let apparent = try table.column("apparent_temperature", .quantity(.temperature))
+        let probability = try table.column("precipitation_probability", .percent)
+        let precipitation = try table.column("precipitation", .quantity(.precipitationIntensity))
+        let code = try table.column("weather_code", .plain, alias: "weathercode")
+        let wind = try table.column("wind_speed_10m", .quantity(.windSpeed), alias: "windspeed_10m")
+        let bearing = try table.column("wind_direction_10m", .plain, alias: "winddirection_10m")
+        let isDay = try table.column("is_day", .plain)
+        return table.times.indices.map { index in
+            let weather = code[index].flatMap(WeatherCode.init(number:))
+            return HourlyForecast(
+                time: table.times[index], summary: weather?.summary ?? "",
+                icon: weather?.icon(isDay: isDay[index].map { $0 != 0 }) ?? "",
+                temperature: temperature[index], apparentTemperature: apparent[index],
+                windSpeed: wind[index], windBearing: bearing[index],
+                // An hourly sum in mm over one hour is a rate in mm/h.
+                precipIntensity: precipitation[index], precipProbability: probability[index] ?? 0)
+        }
+    }
+
+    private static func parseDaily(_ table: OpenMeteoTable) throws(ProviderParseError) -> [DailyForecast] {
+        let code = try table.column("weather_code", .plain, alias: "weathercode")
+        let maximum = try table.column("temperature_2m_max", .quantity(.temperature))
+        let minimum = try table.column("temperature_2m_min", .quantity(.temperature))
+        let wind = try table.column("wind_speed_10m_max", .quantity(.windSpeed), alias: "windspeed_10m_max")
+        let probability = try table.column("precipitation_probability_max", .percent)
+        let total = try table.column("precipitation_sum", .quantity(.precipitationAccumulation))
+        let sunrise = try table.column("sunrise", .time)
+        let sunset = try table.column("sunset", .time)
+        return table.times.indices.map { index in
+            let weather = code[index].flatMap(WeatherCode.init(number:))
+            return DailyForecast(
+                time: table.times[index], summary: weather?.summary ?? "", icon: weather?.icon() ?? "",
+                temperatureMin: minimum[index], temperatureMax: maximum[index], windSpeed: wind[index],
+                precipProbability: probability[index] ?? 0, precipAccumulation: total[index],
+                sunrise: sunrise[index], sunset: sunset[index])
+        }
+    }
+
+    private static func parseCurrent(_ table: OpenMeteoTable, hourly: [HourlyForecast]) throws(ProviderParseError)
+        -> CurrentConditions?
+    {
+        guard let time = table.times.first else { return nil }
+        let hour = self.hour(containing: time, in: hourly)
+        func value(_ name: String, _ kind: OpenMeteoTable.Kind, alias: String? = nil) throws(ProviderParseError)
+            -> Double?
+        {
+            try table.column(name, kind, alias: alias).first ?? nil
+        }
+        let weather = try value("weather_code", .plain, alias: "weathercode").flatMap(WeatherCode.init(number:))
+        let isDay = try value("is_day", .plain).map { $0 != 0 }
+        // Current sums cover the step before `time` (`interval` seconds,
+        // 15 minutes today); scale to a rate per hour.
+        let interval = try table.block.number("interval").flatMap { $0 > 0 ? $0 : nil } ?? 3600
+        let precipitation = try value("precipitation", .quantity(.precipitationIntensity)).map {
+            $0 * 3600 / interval
+        }
+        return CurrentConditions(
+            time: time, summary: weather?.summary ?? "", icon: weather?.icon(isDay: isDay) ?? "",
+            temperature: try value("temperature_2m", .quantity(.temperature), alias: "temperature"),
+            apparentTemperature: try value("apparent_temperature", .quantity(.temperature))
+                ?? hour?.apparentTemperature,
+            humidity: try value("relative_humidity_2m", .percent),
+            windSpeed: try value("wind_speed_10m", .quantity(.windSpeed), alias: "windspeed_10m"),
+            windGust: try value("wind_gusts_10m", .quantity(.windSpeed), alias: "windgusts_10m"),
+            windBearing: try value("wind_direction_10m", .plain, alias: "winddirection_10m"),
+            precipIntensity: precipitation,
+            precipProbability: try value("precipitation_probability", .percent) ?? hour?.precipProbability ?? 0,
+            pressure: try value("pressure_msl", .quantity(.pressure)),
+            visibility: try value("visibility", .quantity(.visibility)),
+            uvIndex: try value("uv_index", .plain),
+            cloudCover: try value("cloud_cover", .percent, alias: "cloudcover"))
+    }
+
+    /// `current_weather` (Open-Meteo's older form): temperature, wind, code,
+    /// day flag. Feels-like and rain chance come from the hour containing it.
+    private static func parseLegacyCurrent(_ table: OpenMeteoTable, hourly: [HourlyForecast])
+        throws(ProviderParseError) -> CurrentConditions?
+    {
+        guard let time = table.times.first else { return nil }
+        let hour = self.hour(containing: time, in: hourly)
+        func value(_ name: String, _ kind: OpenMeteoTable.Kind) throws(ProviderParseError) -> Double? {
+            try table.column(name, kind).first ?? nil
+        }
+        let weather = try value("weathercode", .plain).flatMap(WeatherCode.init(number:))
+        let isDay = try value("is_day", .plain).map { $0 != 0 }
+        return CurrentConditions(
+            time: time, summary: weather?.summary ?? "", icon: weather?.icon(isDay: isDay) ?? "",
+            temperature: try value("temperature", .quantity(.temperature)),
+            apparentTemperature: hour?.apparentTemperature,
+            windSpeed: try value("windspeed", .quantity(.windSpeed)),
+            windBearing: try value("winddirection", .plain),
+            precipIntensity: hour?.precipIntensity,
+            precipProbability: hour?.precipProbability ?? 0)
+    }
+
+    /// The hour of `hourly` that contains `time`, used to fill what a current block lacks.
+    private static func hour(containing time: Double, in hourly: [HourlyForecast]) -> HourlyForecast? {
+        hourly.last { $0.time <= time && time < $0.time + 3600 }
+    }
+}

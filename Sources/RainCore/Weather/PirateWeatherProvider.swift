@@ -1,0 +1,189 @@
+/// Pirate Weather (https://pirateweather.net), which speaks the Forecast API
+/// (Dark Sky) format. Needs an API key, which goes into the request path:
+/// callers must never log the path unredacted.
+///
+/// The request asks for SI units, but the parser converts whatever
+/// `flags.units` says (`us`, `si`, `ca`, `uk2`, `uk`) so recorded responses,
+/// proxies and older servers all work:
+///
+/// | units | temperature | wind | precipitation | accumulation | visibility |
+/// | --- | --- | --- | --- | --- | --- |
+/// | us | °F | mph | in/h | in | mi |
+/// | si | °C | m/s | mm/h | cm | km |
+/// | ca | °C | km/h | mm/h | cm | km |
+/// | uk2 | °C | mph | mm/h | cm | mi |
+///
+/// Pressure is hPa (millibars) in every system. Accumulation follows the
+/// Forecast API's documented units (centimetres outside `us`) and is stored
+/// in millimetres. A missing `flags.units` means `us`, the API's default.
+public enum PirateWeather {
+    /// The provider's name in configuration and in `Forecast.provider`.
+    public static let providerName = "pirateweather"
+
+    /// Where requests go unless `[Provider] BaseURL=` says otherwise.
+    public static let defaultBaseURL = "https://api.pirateweather.net"
+
+    /// Path and query of the forecast request, to append to the base URL:
+    /// `/forecast/KEY/LAT,LON?units=si&exclude=minutely`. The key is
+    /// percent-encoded; coordinates have four decimals.
+    public static func forecastPath(apiKey: String, latitude: Double, longitude: Double) -> String {
+        "/forecast/\(ProviderQuery.percentEncoded(apiKey))/"
+            + "\(ProviderQuery.coordinate(latitude)),\(ProviderQuery.coordinate(longitude))"
+            + "?units=si&exclude=minutely"
+    }
+
+    /// Normalizes a forecast response body into SI units. `fetchedAt` is when
+    /// raind received it (Unix seconds). Throws when the body is not JSON,
+    /// is an error object (`{"error": ...}` / `{"message": ...}`), holds none
+    /// of `currently`, `hourly`, `daily`, names unknown units, or has a
+    /// field of the wrong type. A missing `precipProbability` is 0.
+    public static func parseForecast(_ body: [UInt8], fetchedAt: Double) throws(ProviderParseError) -> Forecast {
+        let root = try ProviderJSON.parse(body, provider: providerName)
+        let currently = try root.object("currently")
+        let hourly = try root.object("hourly")
+        let daily = try root.object("daily")
+        guard currently != nil || hourly != nil || daily != nil else {
+            for key in ["error", "message", "detail"] {
+                if let message = root.value[key]?.stringValue {
+                    throw root.error(.providerReported(message), at: key)
+                }
+            }
+            throw root.error(.missing, at: "currently, hourly, daily")
+        }
+
+        let unitsName = try root.object("flags")?.string("units") ?? "us"
+        guard let units = PirateWeatherUnits(flag: unitsName) else {
+            throw root.error(
+                .invalidValue("unknown unit system \"\(unitsName)\" (expected us, si, ca, uk2)"), at: "flags.units")
+        }
+        var forecast = Forecast(
+            provider: providerName, fetchedAt: fetchedAt, timeZone: try root.string("timezone") ?? "",
+            utcOffsetSeconds: try ProviderOffset.seconds(root["offset"], scale: 3600) ?? 0)
+        let reader = PointReader(units: units)
+        if let currently {
+            forecast.current = try reader.current(currently)
+        }
+        if let hourly {
+            forecast.hourly = try (hourly.array("data") ?? []).map { point throws(ProviderParseError) in
+                try reader.hour(point)
+            }
+        }
+        if let daily {
+            forecast.daily = try (daily.array("data") ?? []).map { point throws(ProviderParseError) in
+                try reader.day(point)
+            }
+        }
+        forecast.alerts = try (root.array("alerts") ?? []).map { alert throws(ProviderParseError) in
+            try reader.alert(alert)
+        }
+        return forecast
+    }
+
+    /// Reads data points in one unit system into SI values.
+    private struct PointReader {
+        let units: PirateWeatherUnits
+
+        func measure(_ point: ProviderJSON, _ key: String, _ quantity: Quantity) throws(ProviderParseError)
+            -> Double?
+        {
+            try point.number(key).map(units.unit(for: quantity).toBase)
+        }
+
+        func time(_ point: ProviderJSON) throws(ProviderParseError) -> Double {
+            guard let time = try point.number("time") else { throw point.error(.missing, at: point.childPath("time")) }
+            return time
+        }
+
+        func current(_ point: ProviderJSON) throws(ProviderParseError) -> CurrentConditions {
+            CurrentConditions(
+                time: try time(point), summary: try point.string("summary") ?? "",
+                icon: try point.string("icon") ?? "",
+                temperature: try measure(point, "temperature", .temperature),
+                apparentTemperature: try measure(point, "apparentTemperature", .temperature),
+                humidity: try point.number("humidity"),
+                windSpeed: try measure(point, "windSpeed", .windSpeed),
+                windGust: try measure(point, "windGust", .windSpeed),
+                windBearing: try point.number("windBearing"),
+                precipIntensity: try measure(point, "precipIntensity", .precipitationIntensity),
+                precipProbability: try point.number("precipProbability") ?? 0,
+                pressure: try measure(point, "pressure", .pressure),
+                visibility: try measure(point, "visibility", .visibility),
+                uvIndex: try point.number("uvIndex"),
+                cloudCover: try point.number("cloudCover"))
+        }
+
+        func hour(_ point: ProviderJSON) throws(ProviderParseError) -> HourlyForecast {
+            HourlyForecast(
+                time: try time(point), summary: try point.string("summary") ?? "",
+                icon: try point.string("icon") ?? "",
+                temperature: try measure(point, "temperature", .temperature),
+                apparentTemperature: try measure(point, "apparentTemperature", .temperature),
+                windSpeed: try measure(point, "windSpeed", .windSpeed),
+                windBearing: try point.number("windBearing"),
+                precipIntensity: try measure(point, "precipIntensity", .precipitationIntensity),
+                precipProbability: try point.number("precipProbability") ?? 0)
+        }
+
+        func day(_ point: ProviderJSON) throws(ProviderParseError) -> DailyForecast {
+            // temperatureMin/Max cover the calendar day; Low/High (overnight
+            // low, daytime high) stand in when a server sends only those.
+            let low = try measure(point, "temperatureLow", .temperature)
+            let high = try measure(point, "temperatureHigh", .temperature)
+            return DailyForecast(
+                time: try time(point), summary: try point.string("summary") ?? "",
+                icon: try point.string("icon") ?? "",
+                temperatureMin: try measure(point, "temperatureMin", .temperature) ?? low,
+                temperatureMax: try measure(point, "temperatureMax", .temperature) ?? high,
+                windSpeed: try measure(point, "windSpeed", .windSpeed),
+                precipProbability: try point.number("precipProbability") ?? 0,
+                precipAccumulation: try measure(point, "precipAccumulation", .precipitationAccumulation),
+                sunrise: try point.number("sunriseTime"), sunset: try point.number("sunsetTime"))
+        }
+
+        func alert(_ alert: ProviderJSON) throws(ProviderParseError) -> WeatherAlert {
+            let regions = try (alert.array("regions") ?? []).map { region throws(ProviderParseError) -> String in
+                guard let text = region.value.stringValue else {
+                    throw region.error(.wrongType(expected: "a string", got: region.value.kindName))
+                }
+                return text
+            }
+            return WeatherAlert(
+                title: try alert.string("title") ?? "", severity: try alert.string("severity") ?? "",
+                regions: regions, start: try alert.number("time"), end: try alert.number("expires"),
+                description: try alert.string("description") ?? "", uri: try alert.string("uri") ?? "")
+        }
+    }
+}
+
+/// The Forecast API's unit systems as they appear in `flags.units`.
+enum PirateWeatherUnits: String {
+    case us, si, ca, uk2
+
+    init?(flag: String) {
+        switch flag {
+        case "us": self = .us
+        case "si": self = .si
+        case "ca": self = .ca
+        case "uk2", "uk": self = .uk2
+        default: return nil
+        }
+    }
+
+    /// The unit values of `quantity` arrive in.
+    func unit(for quantity: Quantity) -> MeasurementUnit {
+        switch (quantity, self) {
+        case (.temperature, .us): return .fahrenheit
+        case (.temperature, _): return .celsius
+        case (.windSpeed, .us), (.windSpeed, .uk2): return .milesPerHour
+        case (.windSpeed, .si): return .metresPerSecond
+        case (.windSpeed, .ca): return .kilometresPerHour
+        case (.precipitationIntensity, .us): return .inchesPerHour
+        case (.precipitationIntensity, _): return .millimetresPerHour
+        case (.precipitationAccumulation, .us): return .inches
+        case (.precipitationAccumulation, _): return .centimetres
+        case (.pressure, _): return .hectopascals
+        case (.visibility, .us), (.visibility, .uk2): return .miles
+        case (.visibility, _): return .kilometres
+        }
+    }
+}

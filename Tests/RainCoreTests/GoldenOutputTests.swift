@@ -1,0 +1,121 @@
+import Foundation
+import XCTest
+@testable import RainCore
+
+/// The `now`, `hourly` and `daily` views and the status line for every
+/// fixture in every unit system, compared exactly with the files under
+/// `Tests/Fixtures/Golden/`. Run with `RAIND_UPDATE_GOLDEN=1` to rewrite them after an
+/// intended change, then review the diff.
+final class GoldenOutputTests: XCTestCase {
+    private struct Case {
+        var name: String
+        var fixture: String
+        var placeName: String
+        var parse: ([UInt8], Double) throws -> Forecast
+        var fetchedAt: Double
+        var now: Double
+        var isStale: Bool = false
+    }
+
+    private let cases: [Case] = [
+        // Now 12:35 on 3 October in Enschede, after the fixture's three hours: the hourly view is empty.
+        Case(
+            name: "openmeteo-enschede", fixture: "openmeteo-forecast-enschede.json", placeName: "Enschede",
+            parse: { try OpenMeteo.parseForecast($0, fetchedAt: $1) }, fetchedAt: 1_791_023_520,
+            now: 1_791_023_700),
+        Case(
+            name: "openmeteo-paris", fixture: "openmeteo-forecast-paris-unixtime.json", placeName: "Paris",
+            parse: { try OpenMeteo.parseForecast($0, fetchedAt: $1) }, fetchedAt: 1_768_466_880,
+            now: 1_768_467_600),
+        Case(
+            name: "pirateweather-san-francisco", fixture: "pirateweather-forecast-san-francisco.json",
+            placeName: "San Francisco", parse: { try PirateWeather.parseForecast($0, fetchedAt: $1) },
+            fetchedAt: 1_759_697_300, now: 1_759_697_400),
+        Case(
+            name: "pirateweather-boston", fixture: "pirateweather-forecast-boston-si.json", placeName: "Boston",
+            parse: { try PirateWeather.parseForecast($0, fetchedAt: $1) }, fetchedAt: 1_768_936_100,
+            now: 1_768_936_100 + 3 * 3600 + 300, isStale: true),
+    ]
+
+    private func render(_ presenter: ForecastPresenter) -> String {
+        """
+        == status line ==
+        \(presenter.statusLine())
+        == now ==
+        \(presenter.nowView())== hourly --hours 12 ==
+        \(presenter.hourlyView(hours: 12))== daily ==
+        \(presenter.dailyView())
+        """
+    }
+
+    func testViews_matchGoldenFiles_inEveryUnitSystem() throws {
+        let update = ProcessInfo.processInfo.environment["RAIND_UPDATE_GOLDEN"] == "1"
+        for testCase in cases {
+            let forecast = try testCase.parse(try Fixtures.bytes(testCase.fixture), testCase.fetchedAt)
+            for units in UnitSystem.allCases {
+                let presenter = ForecastPresenter(
+                    forecast: forecast, placeName: testCase.placeName, units: units, now: testCase.now,
+                    isStale: testCase.isStale)
+                let actual = render(presenter)
+                let path = Fixtures.goldenDirectory + "/\(testCase.name).\(units.rawValue).txt"
+                if update {
+                    try FileManager.default.createDirectory(
+                        atPath: Fixtures.goldenDirectory, withIntermediateDirectories: true)
+                    try Data(actual.utf8).write(to: URL(fileURLWithPath: path))
+                    continue
+                }
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    XCTFail("golden file \(path) is missing; run the tests with RAIND_UPDATE_GOLDEN=1 to create it")
+                    continue
+                }
+                let expected = String(decoding: data, as: UTF8.self)
+                XCTAssertEqual(
+                    actual, expected,
+                    "output for \(testCase.name) in \(units.rawValue) differs from \(path); "
+                        + "if the change is intended, rerun with RAIND_UPDATE_GOLDEN=1 and review the diff")
+            }
+        }
+    }
+
+    /// The normalized forecast of every fixture, as the wire JSON, compared
+    /// with golden files: catches any change in normalization, not only the
+    /// values the provider tests assert.
+    func testNormalization_matchesGoldenFiles() throws {
+        let update = ProcessInfo.processInfo.environment["RAIND_UPDATE_GOLDEN"] == "1"
+        for testCase in cases {
+            let forecast = try testCase.parse(try Fixtures.bytes(testCase.fixture), testCase.fetchedAt)
+            // The wire form reads back to the same forecast.
+            XCTAssertEqual(try Forecast(json: try JSON(parsing: forecast.json.serialized())), forecast)
+            let actual = Self.pretty(forecast.json)
+            let path = Fixtures.goldenDirectory + "/\(testCase.name).forecast.json"
+            if update {
+                try Data(actual.utf8).write(to: URL(fileURLWithPath: path))
+                continue
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                XCTFail("golden file \(path) is missing; run the tests with RAIND_UPDATE_GOLDEN=1 to create it")
+                continue
+            }
+            XCTAssertEqual(
+                actual, String(decoding: data, as: UTF8.self), "normalization of \(testCase.fixture) changed")
+        }
+    }
+
+    /// One member per line, so golden diffs are readable. Numbers are rounded
+    /// to 6 decimals so the files do not depend on the last bit of a conversion.
+    private static func pretty(_ value: JSON, indent: String = "") -> String {
+        let inner = indent + "  "
+        switch value {
+        case .array(let items) where !items.isEmpty:
+            return "[\n" + items.map { inner + pretty($0, indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
+        case .object(let object) where object.count > 0:
+            return "{\n"
+                + object.map { inner + JSON.string($0.key).serialized() + ": " + pretty($0.value, indent: inner) }
+                .joined(separator: ",\n") + "\n\(indent)}"
+        case .number(let number):
+            return DecimalText.format(number, fractionDigits: 6) ?? "null"
+        default:
+            return value.serialized()
+        }
+    }
+}
