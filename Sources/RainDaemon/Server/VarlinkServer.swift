@@ -14,7 +14,7 @@ public final class VarlinkServer {
         public var maximumMessageSize = 64 * 1024
         public var maximumClients = 64
         /// Bytes a client may leave unread before it is dropped as too slow.
-        public var maximumQueuedBytes = 4 * 1024 * 1024
+        public var maximumQueuedBytes = 1024 * 1024
         public init() {}
     }
 

@@ -23,6 +23,9 @@ public final class WeatherService {
         .subscribe: Method(access: .read, parameters: ["events"], handler: { $0.subscribe }),
     ]
 
+    /// Longer names are refused: they would only bloat every event and listing.
+    static let maximumNameLength = 200
+
     let context: DaemonContext
     public private(set) var state: PersistentState
     let store: StateStore
@@ -152,6 +155,9 @@ public final class WeatherService {
         }
         guard let name, !name.isEmpty else {
             throw MethodError.invalidParameter("name", "a name is needed for a place given by coordinates")
+        }
+        guard name.count <= Self.maximumNameLength else {
+            throw MethodError.invalidParameter("name", "longer than \(Self.maximumNameLength) characters")
         }
         let candidate = PlaceCandidate(name: name, latitude: latitude, longitude: longitude, source: .coordinates)
         try add(candidate, approximate: false, request: request)
