@@ -1,0 +1,28 @@
+/// The rules of freshness, from the configuration (docs/SCHEDULING.md).
+public struct RefreshPolicy: Equatable, Sendable {
+    /// How often the selected place refreshes (`IntervalMinutes=`).
+    public var interval: Double
+    /// Data older than this is stale: "became active" triggers refresh it (`StaleAfterMinutes=`).
+    public var staleAfter: Double
+    /// Upstream calls allowed per UTC day (`DailyBudget=`).
+    public var dailyBudget: Int
+    /// First retry delay after a failure; doubles with each further failure...
+    public var backoffBase: Double = 60
+    /// ...up to this ceiling.
+    public var backoffCeiling: Double = 3600
+    /// Scheduled refreshes are delayed by a random 0...jitter fraction of their
+    /// interval, so many machines do not hit the provider in the same second.
+    public var jitterFraction: Double = 0.1
+
+    public init(interval: Double, staleAfter: Double, dailyBudget: Int) {
+        self.interval = interval
+        self.staleAfter = staleAfter
+        self.dailyBudget = dailyBudget
+    }
+
+    /// Places other than the selected one refresh three times less often, and
+    /// at least hourly apart: they are looked at less, and each costs a call.
+    public var backgroundInterval: Double { max(3 * interval, 3600) }
+
+    public func interval(selected: Bool) -> Double { selected ? interval : backgroundInterval }
+}

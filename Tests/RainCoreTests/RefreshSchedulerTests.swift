@@ -1,0 +1,126 @@
+import XCTest
+@testable import RainCore
+
+/// The scheduler with a fake clock: `now` is just a number the test moves.
+final class RefreshSchedulerTests: XCTestCase {
+    let paris = LocationID("paris"), oslo = LocationID("oslo")
+    var policy: RefreshPolicy {
+        var policy = RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 10)
+        policy.jitterFraction = 0.1
+        return policy
+    }
+
+    func scheduler() -> RefreshScheduler {
+        var scheduler = RefreshScheduler(policy: policy)
+        scheduler.track([paris, oslo])
+        return scheduler
+    }
+
+    func testNewPlaces_areStaleAndDueAtOnce() {
+        let s = scheduler()
+        XCTAssertTrue(s.isStale(paris, now: 1000))
+        XCTAssertEqual(s.dueRefreshes([paris, oslo], now: 1000), [paris, oslo])
+        XCTAssertEqual(s.nextWake([paris, oslo], now: 1000), 1000)
+    }
+
+    func testSuccess_schedulesSelectedOnIntervalWithJitter_othersLessOften() {
+        var s = scheduler()
+        s.started(paris, now: 0); s.succeeded(paris, now: 0, expiresAt: nil, selected: true)
+        s.started(oslo, now: 0); s.succeeded(oslo, now: 0, expiresAt: nil, selected: false)
+        let parisDue = s.places[paris]!.nextDue!
+        let osloDue = s.places[oslo]!.nextDue!
+        XCTAssertTrue((1800...1980).contains(parisDue), "\(parisDue)")
+        XCTAssertTrue((5400...5940).contains(osloDue), "\(osloDue)")
+        XCTAssertEqual(s.dueRefreshes([paris, oslo], now: 1700), [])
+        XCTAssertEqual(s.nextWake([paris, oslo], now: 10), parisDue)
+        XCTAssertEqual(s.dueRefreshes([paris, oslo], now: parisDue), [paris])
+    }
+
+    func testProviderExpiryLaterThanInterval_isHonoured() {
+        var s = scheduler()
+        s.started(paris, now: 0)
+        s.succeeded(paris, now: 0, expiresAt: 3600, selected: true)
+        XCTAssertGreaterThanOrEqual(s.places[paris]!.nextDue!, 3600)
+    }
+
+    func testStaleRefreshes_skipFreshAndInFlightPlaces() {
+        var s = scheduler()
+        s.started(paris, now: 0); s.succeeded(paris, now: 0, expiresAt: nil, selected: true)
+        s.started(oslo, now: 0)
+        XCTAssertEqual(s.staleRefreshes([paris, oslo], now: 100), [], "paris fresh, oslo in flight")
+        XCTAssertEqual(s.staleRefreshes([paris, oslo], now: 901), [paris])
+    }
+
+    func testFailures_backOffExponentiallyUpToCeiling() {
+        var s = scheduler()
+        s.reconfigure(RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 100))
+        var delays: [Double] = []
+        var now = 0.0
+        for _ in 0..<10 {
+            s.started(paris, now: now)
+            s.failed(paris, now: now, failure: RefreshFailure(error: .providerError, message: "500", httpStatus: 500))
+            let until = s.places[paris]!.retryNotBefore!
+            delays.append(until - now)
+            now = until
+        }
+        XCTAssertEqual(delays[0], 60, accuracy: 6.01)
+        XCTAssertEqual(delays[1], 120, accuracy: 12.01)
+        XCTAssertEqual(delays[2], 240, accuracy: 24.01)
+        XCTAssertTrue(delays.allSatisfy { $0 <= 3600 * 1.1 }, "\(delays)")
+        XCTAssertEqual(delays.last!, 3600, accuracy: 360.01)
+        guard case .backingOff? = s.refusal(for: paris, now: now - 1) else { return XCTFail("expected backoff") }
+        XCTAssertNil(s.refusal(for: paris, now: now))
+    }
+
+    func testRetryAfter_laterThanBackoff_wins() {
+        var s = scheduler()
+        s.started(paris, now: 0)
+        s.failed(paris, now: 0, failure: RefreshFailure(error: .providerError, message: "429", httpStatus: 429, retryAfter: 7200))
+        XCTAssertEqual(s.places[paris]!.retryNotBefore, 7200)
+        XCTAssertEqual(s.nextWake([paris], now: 10), 7200)
+    }
+
+    func testUnauthorized_stopsEverythingUntilReconfigured() {
+        var s = scheduler()
+        s.started(paris, now: 0)
+        s.failed(paris, now: 0, failure: RefreshFailure(error: .providerError, message: "bad key", httpStatus: 401))
+        guard case .unauthorized? = s.refusal(for: oslo, now: 99_999) else { return XCTFail("expected unauthorized") }
+        XCTAssertNil(s.nextWake([paris, oslo], now: 10), "no wake-ups while the key is refused")
+        s.reconfigure(policy)
+        XCTAssertNil(s.refusal(for: oslo, now: 99_999))
+    }
+
+    func testBudget_isEnforcedAndResetsAtUTCMidnight() {
+        var s = scheduler()
+        let day = 20_000 * 86400.0
+        for i in 0..<10 { s.started(i % 2 == 0 ? paris : oslo, now: day + Double(i)); s.abandoned(paris); s.abandoned(oslo) }
+        XCTAssertEqual(s.callsUsed(now: day + 100), 10)
+        XCTAssertEqual(s.refusal(for: paris, now: day + 100), .quotaExhausted(resetsAt: day + 86400))
+        XCTAssertEqual(s.nextWake([paris], now: day + 100), day + 86400)
+        XCTAssertEqual(s.callsUsed(now: day + 86400), 0)
+        XCTAssertNil(s.refusal(for: paris, now: day + 86400))
+    }
+
+    func testOffline_refusesAndSleeps_thenStalePlacesRefreshOnReturn() {
+        var s = scheduler()
+        s.setOnline(false)
+        XCTAssertEqual(s.refusal(for: paris, now: 0), .offline)
+        XCTAssertNil(s.nextWake([paris], now: 0))
+        XCTAssertEqual(s.staleRefreshes([paris, oslo], now: 0), [])
+        s.setOnline(true)
+        XCTAssertEqual(s.staleRefreshes([paris, oslo], now: 0), [paris, oslo])
+    }
+
+    func testOfflineFailure_marksUnreachable() {
+        var s = scheduler()
+        s.started(paris, now: 0)
+        s.failed(paris, now: 0, failure: RefreshFailure(error: .offline, message: "no route"))
+        XCTAssertFalse(s.online)
+    }
+
+    func testTrack_forgetsRemovedPlaces() {
+        var s = scheduler()
+        s.track([paris])
+        XCTAssertNil(s.places[oslo])
+    }
+}
