@@ -24,7 +24,7 @@ public final class PlaceDirectory {
 
     /// The file the places are read from.
     public let path: String
-    private let file: PlaceFile
+    let file: PlaceFile
     private var editDistance = EditDistance()
 
     /// Maps and checks the place file at `path`.
@@ -121,6 +121,13 @@ public final class PlaceDirectory {
             return .unique(best.candidate)
         }
         return .ambiguous(Array(rivals.prefix(10)))
+    }
+
+    /// The place at `index` (0..<count) in GeoNames id order, for walking
+    /// the whole table. An index out of range is a bug and traps.
+    public func place(at index: Int) -> PlaceCandidate {
+        precondition(index >= 0 && index < count, "place index \(index) outside 0..<\(count)")
+        return candidate(index)
     }
 
     /// The place with this GeoNames id, if the data has it.
@@ -323,7 +330,7 @@ public final class PlaceDirectory {
         return nil
     }
 
-    private func candidate(_ index: Int) -> PlaceCandidate {
+    func candidate(_ index: Int) -> PlaceCandidate {
         let country = file.placeCountry(index)
         return PlaceCandidate(
             name: file.placeName(index),
