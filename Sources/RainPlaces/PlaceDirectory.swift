@@ -25,7 +25,7 @@ public final class PlaceDirectory {
     /// The file the places are read from.
     public let path: String
     let file: PlaceFile
-    private var editDistance = EditDistance()
+    private let editDistance = EditDistance()
 
     /// Maps and checks the place file at `path`.
     /// - Throws: `PlaceDataError` naming the file and the problem when it is
@@ -251,13 +251,14 @@ public final class PlaceDirectory {
     private func collectNearSpellings(_ key: [UInt8], qualifiers: [[UInt8]], into hits: inout [Int: Hit]) {
         guard key.count >= 4 else { return }
         let limit = key.count <= 5 ? 1 : key.count <= 8 ? 2 : 3
+        editDistance.prepare(key, limit: limit)
         var lastOffset = -1
         var lastDistance: Int?
         for index in 0..<file.names.count {
             let offset = file.nameKeyOffset(index)
             if offset != lastOffset {
                 lastOffset = offset
-                lastDistance = editDistance.distance(key, file.nameKey(index), limit: limit)
+                lastDistance = editDistance.distance(to: file.nameKey(index))
             }
             guard let distance = lastDistance else { continue }
             let place = file.namePlace(index)
