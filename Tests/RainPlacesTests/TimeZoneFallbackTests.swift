@@ -27,6 +27,7 @@ final class TimeZoneFallbackTests: XCTestCase {
         XCTAssertEqual(places.mostPopulous(inTimeZone: "Asia/Calcutta")?.name, "Mumbai")
         XCTAssertEqual(places.mostPopulous(inTimeZone: "Asia/Saigon")?.name, "Ho Chi Minh City")
         XCTAssertEqual(places.mostPopulous(inTimeZone: "US/Pacific")?.name, "Los Angeles")
+        XCTAssertEqual(places.mostPopulous(inTimeZone: "Europe/Kiev")?.name, "Kyiv")
     }
 
     func testMostPopulous_inAZoneWithoutPlaces_isNil() throws {
