@@ -31,6 +31,8 @@ let package = Package(
             dependencies: ["RainCore", "RainPlaces", "CCurl", "CShims", "CSystemd"]
         ),
         .executableTarget(name: "raind", dependencies: ["RainDaemon"]),
+        // Search and reverse-lookup latency against a linear-scan yardstick (docs/PERFORMANCE.md).
+        .executableTarget(name: "places-bench", dependencies: ["RainPlaces", "RainCore"], path: "bench/places"),
         .executableTarget(
             name: "raindctl",
             dependencies: ["RainCore"],
@@ -38,6 +40,12 @@ let package = Package(
         ),
         .testTarget(name: "RainCoreTests", dependencies: ["RainCore"]),
         .testTarget(name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore"]),
+        .testTarget(
+            name: "RainPlacesTests",
+            dependencies: ["RainPlaces", "RainCore"],
+            // Read through #filePath, so the table stays a plain file of the repository.
+            exclude: ["search-quality.tsv"]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )

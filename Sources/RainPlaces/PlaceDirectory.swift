@@ -1,0 +1,348 @@
+import Glibc
+import RainCore
+
+/// The embedded geocoder: finds places by name, names coordinates, and
+/// guesses a place from a time zone, all offline from the GeoNames cities of
+/// 15,000 people or more (data © GeoNames, CC BY 4.0).
+///
+/// The data file is mapped, not loaded: opening checks it and then gives its
+/// pages back, a lookup touches only the pages it reads (a few dozen), and
+/// `dropResidentPages()` returns those too — call it from an idle timer so a
+/// daemon that is not searching carries no place data in memory.
+///
+/// Not thread-safe: use it from one thread (the daemon's event loop).
+public final class PlaceDirectory {
+    /// The data file's name inside a data directory.
+    public static let fileName = "places.bin"
+    /// Environment variable naming the directory that holds `places.bin`.
+    public static let dataDirectoryVariable = "RAIND_DATA_DIR"
+    /// Where packages install the data, searched in order.
+    public static let installedDirectories = ["/usr/share/raind", "/usr/local/share/raind"]
+    /// The first result is `unique` only when at least this many times as
+    /// populous as the runner-up found the same way (see `resolve`).
+    public static let clearWinnerPopulationRatio = 15.0
+
+    /// The file the places are read from.
+    public let path: String
+    let file: PlaceFile
+    private let editDistance = EditDistance()
+
+    /// Maps and checks the place file at `path`.
+    /// - Throws: `PlaceDataError` naming the file and the problem when it is
+    ///   missing, unreadable, damaged or of another format version.
+    public init(path: String) throws {
+        self.path = path
+        file = try PlaceFile(path: path)
+    }
+
+    /// The place file to use: `$RAIND_DATA_DIR/places.bin` when that variable
+    /// is set (even if the file is missing, so the error names it), else the
+    /// first installed copy, else the repository's `data/places.bin` of the
+    /// source tree this was built from; nil when there is none.
+    public static func locateDataFile(environment: [String: String]) -> String? {
+        if let directory = environment[dataDirectoryVariable], !directory.isEmpty {
+            return directory + "/" + fileName
+        }
+        for directory in installedDirectories where isReadable(directory + "/" + fileName) {
+            return directory + "/" + fileName
+        }
+        let buildTree = buildTreeDataFile
+        return isReadable(buildTree) ? buildTree : nil
+    }
+
+    /// `data/places.bin` in the source tree this file was compiled from.
+    public static var buildTreeDataFile: String {
+        // #filePath is <repo>/Sources/RainPlaces/PlaceDirectory.swift.
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/data/" + fileName
+    }
+
+    private static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+    /// Number of places in the data.
+    public var count: Int { file.places.count }
+
+    /// Gives back the memory of the data pages read so far; later lookups
+    /// read them again (from the page cache: microseconds). Cheap to call.
+    public func dropResidentPages() { file.dropResidentPages() }
+
+    // MARK: Forward search
+
+    /// Places whose names match `query`, best first.
+    ///
+    /// Matching folds case, diacritics and punctuation ("sao paulo" finds São
+    /// Paulo), knows other names ("Munich", "Cologne"), and reads what follows
+    /// a comma as a division or a country, by name or code ("Portland, OR",
+    /// "Portland, Oregon", "Paris, FR", "London, Canada", "Paris, US-TX");
+    /// without a comma, trailing words are tried that way when the whole does
+    /// not match ("portland oregon"). A GeoNames id (`2988507`,
+    /// `geonames:2988507`) finds that place. Exact names outrank names begun,
+    /// and more populous places outrank smaller ones; when nothing matches,
+    /// near spellings are returned (kind `.nearSpelling`).
+    public func search(_ query: String, limit: Int = 10) -> [PlaceMatch] {
+        var matches = ranked(query, limit: limit, nearSpellings: false)
+        if matches.isEmpty { matches = suggestions(for: query, limit: limit) }
+        return matches
+    }
+
+    /// Places whose names are a few edits away from `query` ("Zurihc" →
+    /// Zürich, "Lodnon" → London), fewest edits first, then most populous.
+    /// Allowed edits: 1 for names of 4–5 letters, 2 up to 8, 3 beyond; none
+    /// below 4. Qualifiers after a comma filter as in `search`; when they
+    /// rule out everything, the name alone is tried.
+    public func suggestions(for query: String, limit: Int = 5) -> [PlaceMatch] {
+        let parsed = PlaceQuery(query, key: { PlaceKey.make($0, file: file) })
+        var hits: [Int: Hit] = [:]
+        collectNearSpellings(parsed.name, qualifiers: parsed.qualifiers, into: &hits)
+        if hits.isEmpty && !parsed.qualifiers.isEmpty {
+            let unqualified = ranked(String(query.prefix { $0 != "," }), limit: limit, nearSpellings: true)
+            if !unqualified.isEmpty { return unqualified }
+        }
+        return sorted(hits, limit: limit)
+    }
+
+    /// The place `query` names, if that is clear.
+    ///
+    /// Only names and other names (and, failing those, names begun) count;
+    /// the best of them is `unique` when nothing else matches that way or it
+    /// is at least `clearWinnerPopulationRatio` (15) times as populous as the
+    /// runner-up — "Paris" is Paris, France (86 times Paris, Texas), "London"
+    /// is London, England (21 times London, Ontario) — and otherwise the
+    /// matches of that kind are `ambiguous` ("Portland": Oregon is only ten
+    /// times Maine; "Springfield"). No match at all gives `notFound` with
+    /// near spellings. Qualifiers narrow first: "Portland, ME" is unique.
+    public func resolve(_ query: String) -> PlaceResolution {
+        let matches = ranked(query, limit: 20, nearSpellings: false)
+        guard let best = matches.first else { return .notFound(suggestions: suggestions(for: query)) }
+        let rivals = matches.filter { $0.kind.band == best.kind.band }
+        guard rivals.count > 1 else { return .unique(best.candidate) }
+        if best.score - rivals[1].score >= log10(PlaceDirectory.clearWinnerPopulationRatio) {
+            return .unique(best.candidate)
+        }
+        return .ambiguous(Array(rivals.prefix(10)))
+    }
+
+    /// The place at `index` (0..<count) in GeoNames id order, for walking
+    /// the whole table. An index out of range is a bug and traps.
+    public func place(at index: Int) -> PlaceCandidate {
+        precondition(index >= 0 && index < count, "place index \(index) outside 0..<\(count)")
+        return candidate(index)
+    }
+
+    /// The place with this GeoNames id, if the data has it.
+    public func place(geonameID: Int) -> PlaceCandidate? {
+        index(ofGeonameID: geonameID).map(candidate)
+    }
+
+    // MARK: Reverse lookups
+
+    /// The place nearest to a position by great-circle distance, through a
+    /// k-d tree of points on the unit sphere (about 20–60 places examined,
+    /// not 34,000), so it is right across ±180° longitude and near the
+    /// poles. Any longitude is accepted (190° is −170°). Nil when the
+    /// latitude is outside −90…90 or a coordinate is not a number.
+    public func nearest(latitude: Double, longitude: Double) -> PlaceCandidate? {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, count > 0 else { return nil }
+        var search = NearestSearch(file: file, latitude: latitude, longitude: longitude)
+        search.run()
+        return candidate(search.bestPlace)
+    }
+
+    /// The most populous place whose time zone is `zone`, the best guess of
+    /// where a machine set to that zone is ("Europe/Paris" → Paris).
+    ///
+    /// Accepts what `$TZ` and `/etc/localtime` give: `Europe/Paris`,
+    /// `:Europe/Paris`, `/usr/share/zoneinfo/Europe/Paris`, and old or new
+    /// names of the same zone (`Asia/Calcutta`, `Europe/Kyiv`) known to the
+    /// tzdata the data was built with. Nil for zones without places
+    /// (`UTC`, `Etc/GMT+3`).
+    public func mostPopulous(inTimeZone zone: String) -> PlaceCandidate? {
+        let wanted = PlaceQuery.zoneName(zone)
+        if let index = binarySearch(count: file.zones.count, wanted, file.zoneName) {
+            return candidate(file.zoneMostPopulous(index))
+        }
+        if let alias = binarySearch(count: file.zoneAliases.count, wanted, file.zoneAliasName) {
+            return candidate(file.zoneMostPopulous(file.zoneAliasTarget(alias)))
+        }
+        return nil
+    }
+
+    // MARK: Internals
+
+    private struct Hit {
+        var place: Int
+        var score: Double
+        var kind: PlaceMatch.Kind
+    }
+
+    private func ranked(_ query: String, limit: Int, nearSpellings: Bool) -> [PlaceMatch] {
+        let parsed = PlaceQuery(query, key: { PlaceKey.make($0, file: file) })
+        if let id = parsed.identifier, let index = index(ofGeonameID: id) {
+            let hit = Hit(place: index, score: 40 + populationScore(index), kind: .identifier)
+            return sorted([index: hit], limit: limit)
+        }
+        var hits: [Int: Hit] = [:]
+        if parsed.qualifiers.isEmpty {
+            collect(parsed.name, qualifiers: [], into: &hits)
+        } else {
+            // "Washington, D.C." may be a whole name before it is a name and a qualifier.
+            collect(parsed.whole, qualifiers: [], into: &hits)
+            collect(parsed.name, qualifiers: parsed.qualifiers, into: &hits)
+        }
+        if hits.isEmpty && !parsed.hasComma {
+            for (name, qualifier) in parsed.trailingWordSplits {
+                collect(name, qualifiers: [qualifier], into: &hits)
+            }
+        }
+        if hits.isEmpty && nearSpellings {
+            collectNearSpellings(parsed.name, qualifiers: parsed.qualifiers, into: &hits)
+        }
+        return sorted(hits, limit: limit)
+    }
+
+    private func sorted(_ hits: [Int: Hit], limit: Int) -> [PlaceMatch] {
+        let ordered = hits.values.sorted { a, b in
+            if a.score != b.score { return a.score > b.score }
+            let (popA, popB) = (file.placePopulation(a.place), file.placePopulation(b.place))
+            if popA != popB { return popA > popB }
+            return file.placeID(a.place) < file.placeID(b.place)
+        }
+        return ordered.prefix(max(0, limit)).map {
+            PlaceMatch(candidate: candidate($0.place), score: $0.score, kind: $0.kind)
+        }
+    }
+
+    private func record(_ hit: Hit, into hits: inout [Int: Hit]) {
+        if let existing = hits[hit.place], existing.score >= hit.score { return }
+        hits[hit.place] = hit
+    }
+
+    private func populationScore(_ place: Int) -> Double {
+        log10(Double(max(1, file.placePopulation(place))))
+    }
+
+    /// Names equal to `key` (kinds `.name`, `.alternateName`), then names
+    /// beginning with it (`.prefix`, for keys of 3 bytes or more). Equal
+    /// keys sort first in the index, so one forward scan finds both.
+    private func collect(_ key: [UInt8], qualifiers: [[UInt8]], into hits: inout [Int: Hit]) {
+        guard !key.isEmpty else { return }
+        var index = lowerBound(key)
+        while index < file.names.count {
+            let name = file.nameKey(index)
+            guard PlaceKey.hasPrefix(name, key) else { break }
+            let exact = name.count == key.count
+            if !exact && key.count < 3 { break }
+            let place = file.namePlace(index)
+            let alternate = file.nameIsAlternate(index)
+            if let penalty = qualifierPenalty(place, qualifiers) {
+                let kind: PlaceMatch.Kind = exact ? (alternate ? .alternateName : .name) : .prefix
+                // Other names begun are weak evidence: old names, long official forms.
+                let alternatePenalty = alternate ? (exact ? 0.3 : 1.0) : 0
+                let score = Double(10 * kind.band) + populationScore(place) - alternatePenalty - penalty
+                record(Hit(place: place, score: score, kind: kind), into: &hits)
+            }
+            index += 1
+        }
+    }
+
+    /// Every name within the allowed edits of `key`: a scan of the name keys
+    /// (each distinct key measured once, most rejected on length alone).
+    private func collectNearSpellings(_ key: [UInt8], qualifiers: [[UInt8]], into hits: inout [Int: Hit]) {
+        guard key.count >= 4 else { return }
+        let limit = key.count <= 5 ? 1 : key.count <= 8 ? 2 : 3
+        editDistance.prepare(key, limit: limit)
+        var lastOffset = -1
+        var lastDistance: Int?
+        for index in 0..<file.names.count {
+            let offset = file.nameKeyOffset(index)
+            if offset != lastOffset {
+                lastOffset = offset
+                lastDistance = editDistance.distance(to: file.nameKey(index))
+            }
+            guard let distance = lastDistance else { continue }
+            let place = file.namePlace(index)
+            guard let penalty = qualifierPenalty(place, qualifiers) else { continue }
+            let alternate = file.nameIsAlternate(index)
+            let score = 10 + populationScore(place) - 2.5 * Double(distance) - (alternate ? 0.3 : 0) - penalty
+            record(Hit(place: place, score: score, kind: .nearSpelling), into: &hits)
+        }
+    }
+
+    /// Nil when a qualifier names neither the place's division nor its
+    /// country; else the penalty for qualifiers matched only by their
+    /// beginning (3 letters or more: "Tex" for Texas).
+    private func qualifierPenalty(_ place: Int, _ qualifiers: [[UInt8]]) -> Double? {
+        guard !qualifiers.isEmpty else { return 0 }
+        let countryKeys = file.countryQualifiers(file.placeCountry(place))
+        var divisionKeys = 0..<0
+        if let division = file.placeDivision(place) { divisionKeys = file.divisionQualifiers(division) }
+        var penalty = 0.0
+        for qualifier in qualifiers {
+            var best: Double?
+            for range in [countryKeys, divisionKeys] {
+                for index in range {
+                    let key = file.qualifierKey(index)
+                    if PlaceKey.equals(key, qualifier) {
+                        best = 0
+                        break
+                    }
+                    if qualifier.count >= 3, PlaceKey.hasPrefix(key, qualifier) { best = min(best ?? 0.2, 0.2) }
+                }
+                if best == 0 { break }
+            }
+            guard let found = best else { return nil }
+            penalty += found
+        }
+        return penalty
+    }
+
+    private func lowerBound(_ key: [UInt8]) -> Int {
+        var low = 0
+        var high = file.names.count
+        while low < high {
+            let middle = (low + high) / 2
+            if PlaceKey.compare(file.nameKey(middle), key) < 0 { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    private func index(ofGeonameID id: Int) -> Int? {
+        var low = 0
+        var high = file.places.count
+        while low < high {
+            let middle = (low + high) / 2
+            let found = file.placeID(middle)
+            if found == id { return middle }
+            if found < id { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    private func binarySearch(count: Int, _ wanted: String, _ name: (Int) -> String) -> Int? {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            let found = name(middle)
+            if found == wanted { return middle }
+            if PlaceKey.utf8Less(found, wanted) { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    func candidate(_ index: Int) -> PlaceCandidate {
+        let country = file.placeCountry(index)
+        return PlaceCandidate(
+            name: file.placeName(index),
+            region: file.placeDivision(index).map(file.divisionName) ?? "",
+            country: file.countryName(country),
+            countryCode: file.countryCode(country),
+            latitude: file.placeLatitude(index),
+            longitude: file.placeLongitude(index),
+            timeZone: file.zoneName(file.placeZone(index)),
+            population: file.placePopulation(index),
+            source: .geonames(id: file.placeID(index))
+        )
+    }
+}

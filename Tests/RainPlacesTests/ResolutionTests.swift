@@ -1,0 +1,79 @@
+import RainCore
+import XCTest
+
+@testable import RainPlaces
+
+final class ResolutionTests: XCTestCase {
+    private func uniqueID(_ resolution: PlaceResolution) -> Int? {
+        if case .unique(let place) = resolution { return PlaceTestSupport.geonamesID(place) }
+        return nil
+    }
+
+    func testResolve_paris_isParisFrance_becauseItDwarfsParisTexas() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        XCTAssertEqual(uniqueID(places.resolve("Paris")), 2988507)
+        XCTAssertEqual(uniqueID(places.resolve("paris")), 2988507)
+    }
+
+    func testResolve_london_isLondonEngland() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        XCTAssertEqual(uniqueID(places.resolve("London")), 2643743)
+    }
+
+    func testResolve_springfield_isAmbiguous_withEveryUSSpringfield() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        guard case .ambiguous(let matches) = places.resolve("Springfield") else {
+            return XCTFail("Springfield should be ambiguous, got \(places.resolve("Springfield"))")
+        }
+        let regions = Set(matches.filter { $0.candidate.name == "Springfield" }.map(\.candidate.region))
+        XCTAssertTrue(regions.isSuperset(of: ["Missouri", "Massachusetts", "Illinois", "Oregon", "Ohio"]), "\(regions)")
+        XCTAssertEqual(matches.first?.candidate.region, "Missouri", "most populous first")
+    }
+
+    func testResolve_portland_isAmbiguous_becauseOregonIsOnlyTenTimesMaine() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        guard case .ambiguous(let matches) = places.resolve("Portland") else {
+            return XCTFail("Portland should be ambiguous")
+        }
+        XCTAssertEqual(Array(matches.prefix(2).map(\.candidate.region)), ["Oregon", "Maine"])
+    }
+
+    func testResolve_withRegionOrCountry_isUnique() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        XCTAssertEqual(uniqueID(places.resolve("Portland, ME")), 4975802)
+        XCTAssertEqual(uniqueID(places.resolve("Portland, Oregon")), 5746545)
+        XCTAssertEqual(uniqueID(places.resolve("Springfield, IL")), 4250542)
+        XCTAssertEqual(uniqueID(places.resolve("Paris, US-TX")), 4717560)
+        XCTAssertEqual(uniqueID(places.resolve("London, Canada")), 6058560)
+    }
+
+    func testResolve_geonamesID_isUnique() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        XCTAssertEqual(uniqueID(places.resolve("4717560")), 4717560)
+        XCTAssertEqual(uniqueID(places.resolve("geonames:4717560")), 4717560)
+        XCTAssertEqual(places.place(geonameID: 4717560)?.region, "Texas")
+        XCTAssertNil(places.place(geonameID: 1))
+    }
+
+    func testResolve_typo_isNotFound_withTheIntendedPlaceSuggested() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        guard case .notFound(let suggestions) = places.resolve("Zurihc") else {
+            return XCTFail("a misspelling must not be added without asking")
+        }
+        XCTAssertEqual(suggestions.first?.candidate.name, "Zürich")
+    }
+
+    func testResolve_nonsense_isNotFound_withoutSuggestions() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        XCTAssertEqual(places.resolve("qqqqqqqqqqqq"), .notFound(suggestions: []))
+        XCTAssertEqual(places.resolve(""), .notFound(suggestions: []))
+    }
+
+    func testResolve_qualifierThatRulesOutEverything_suggestsThePlaceElsewhere() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        guard case .notFound(let suggestions) = places.resolve("Paris, Germany") else {
+            return XCTFail("there is no Paris in Germany")
+        }
+        XCTAssertEqual(suggestions.first.flatMap { PlaceTestSupport.geonamesID($0.candidate) }, 2988507)
+    }
+}
