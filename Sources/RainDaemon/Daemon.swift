@@ -54,7 +54,8 @@ public final class Daemon {
         let store = StateStore(path: paths.stateFile)
         let state = try Self.loadState(store, loop: loop, environment: options.environment, logger: logger)
         let publisher = Publisher(maximumQueuedBytes: VarlinkServer.Limits().maximumQueuedBytes, logger: logger.scoped("publish"))
-        service = WeatherService(context: context, state: state, store: store, publisher: publisher)
+        let places = PlaceLookup(loop: loop, environment: options.environment, logger: logger.scoped("places"))
+        service = WeatherService(context: context, places: places, state: state, store: store, publisher: publisher)
 
         if let activated = manager.activatedSocket() {
             listener = activated

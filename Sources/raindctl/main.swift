@@ -6,7 +6,7 @@ import RainCore
 
 let commands: [any ClientCommand.Type] = [
     StatusCommand.self, ListCommand.self, AddCommand.self, RemoveCommand.self,
-    SetLocationCommand.self, UnitsCommand.self, SubscribeCommand.self,
+    SetLocationCommand.self, UnitsCommand.self, SubscribeCommand.self, SearchCommand.self,
 ]
 
 func mainHelp() -> String {

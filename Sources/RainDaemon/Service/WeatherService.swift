@@ -19,6 +19,7 @@ public final class WeatherService {
             handler: { $0.addLocation }),
         .removeLocation: Method(access: .change, parameters: ["id"], handler: { $0.removeLocation }),
         .selectLocation: Method(access: .change, parameters: ["id"], handler: { $0.selectLocation }),
+        .searchPlaces: Method(access: .read, parameters: ["query", "limit"], handler: { $0.searchPlaces }),
         .setSettings: Method(access: .change, parameters: ["units", "refreshMinutes"], handler: { $0.setSettings }),
         .subscribe: Method(access: .read, parameters: ["events"], handler: { $0.subscribe }),
     ]
@@ -27,13 +28,17 @@ public final class WeatherService {
     static let maximumNameLength = 200
 
     let context: DaemonContext
+    let places: PlaceLookup
     public private(set) var state: PersistentState
     let store: StateStore
     let publisher: Publisher
     let logger: Logger
 
-    public init(context: DaemonContext, state: PersistentState, store: StateStore, publisher: Publisher) {
+    public init(
+        context: DaemonContext, places: PlaceLookup, state: PersistentState, store: StateStore, publisher: Publisher
+    ) {
         self.context = context
+        self.places = places
         self.state = state
         self.store = store
         self.publisher = publisher
@@ -139,28 +144,149 @@ public final class WeatherService {
     }
 
     func addLocation(_ request: VarlinkRequest, _ parameters: WireReader) throws(MethodError) {
+        let query = try decode { () throws(WireDecodingError) in try parameters.optionalString("query") }?.trimmingSpaces()
         let latitude = try decode { () throws(WireDecodingError) in try parameters.optionalDouble("latitude") }
         let longitude = try decode { () throws(WireDecodingError) in try parameters.optionalDouble("longitude") }
         let name = try decode { () throws(WireDecodingError) in try parameters.optionalString("name") }?.trimmingSpaces()
-        guard let latitude, let longitude else {
+        let current = try decode { () throws(WireDecodingError) in try parameters.optionalBool("current") } ?? false
+        let ways = [query != nil, latitude != nil || longitude != nil, current].filter { $0 }.count
+        guard ways == 1 else {
             throw MethodError.invalidParameter(
-                latitude == nil ? "latitude" : "longitude",
-                "give latitude and longitude together (decimal degrees)")
+                ways == 0 ? "query" : "current",
+                "give exactly one of: query (a place name), latitude with longitude, or current=true")
         }
-        guard (-90...90).contains(latitude) else {
-            throw MethodError.invalidParameter("latitude", "\(latitude) is outside -90...90")
+        if let name {
+            guard !name.isEmpty, name.count <= Self.maximumNameLength else {
+                throw MethodError.invalidParameter("name", "must be 1 to \(Self.maximumNameLength) characters")
+            }
         }
-        guard (-180...180).contains(longitude) else {
-            throw MethodError.invalidParameter("longitude", "\(longitude) is outside -180...180")
+        if let query {
+            try addPlace(named: query, request: request)
+        } else if current {
+            let place = try places.placeInSystemTimeZone()
+            var candidate = place
+            candidate.source = .current(approximate: true)
+            try add(candidate, approximate: true, request: request)
+        } else {
+            guard let latitude, let longitude else {
+                throw MethodError.invalidParameter(
+                    latitude == nil ? "latitude" : "longitude", "give latitude and longitude together (decimal degrees)")
+            }
+            guard (-90...90).contains(latitude) else {
+                throw MethodError.invalidParameter("latitude", "\(latitude) is outside -90...90")
+            }
+            guard (-180...180).contains(longitude) else {
+                throw MethodError.invalidParameter("longitude", "\(longitude) is outside -180...180")
+            }
+            try add(try namedCandidate(latitude: latitude, longitude: longitude, name: name), approximate: false, request: request)
         }
-        guard let name, !name.isEmpty else {
-            throw MethodError.invalidParameter("name", "a name is needed for a place given by coordinates")
+    }
+
+    /// A place at coordinates, named as given or after the nearest known place
+    /// (its region and country are kept when it is near enough to belong there).
+    func namedCandidate(latitude: Double, longitude: Double, name: String?) throws(MethodError) -> PlaceCandidate {
+        var candidate = PlaceCandidate(name: name ?? "", latitude: latitude, longitude: longitude, source: .coordinates)
+        let nearest = name == nil ? try places.directory().nearest(latitude: latitude, longitude: longitude) : try? places.directory().nearest(latitude: latitude, longitude: longitude)
+        if let nearest {
+            let distance = GeoDistance.kilometres(
+                latitude1: latitude, longitude1: longitude, latitude2: nearest.latitude, longitude2: nearest.longitude)
+            if distance <= Self.sameRegionKilometres {
+                candidate.region = nearest.region
+                candidate.country = nearest.country
+                candidate.countryCode = nearest.countryCode
+                candidate.timeZone = nearest.timeZone
+            }
+            if name == nil, distance <= Self.sameRegionKilometres {
+                candidate.name = distance <= Self.namedAfterKilometres ? nearest.name : "Near \(nearest.name)"
+            }
         }
-        guard name.count <= Self.maximumNameLength else {
-            throw MethodError.invalidParameter("name", "longer than \(Self.maximumNameLength) characters")
+        if candidate.name.isEmpty {
+            candidate.name = "\(Self.rounded(latitude)), \(Self.rounded(longitude))"
         }
-        let candidate = PlaceCandidate(name: name, latitude: latitude, longitude: longitude, source: .coordinates)
-        try add(candidate, approximate: false, request: request)
+        return candidate
+    }
+
+    /// Within this distance a place is named after the nearest known place...
+    static let namedAfterKilometres = 25.0
+    /// ...and within this one it takes that place's region and country, and is
+    /// "Near" it; farther out, coordinates name it.
+    static let sameRegionKilometres = 100.0
+
+    static func rounded(_ value: Double) -> String {
+        let scaled = (value * 100).rounded() / 100
+        return "\(scaled)"
+    }
+
+    /// Adds the place a name means, or explains why it cannot.
+    func addPlace(named query: String, request: VarlinkRequest) throws(MethodError) {
+        guard !query.isEmpty, query.count <= Self.maximumNameLength else {
+            throw MethodError.invalidParameter("query", "must be 1 to \(Self.maximumNameLength) characters")
+        }
+        switch try places.directory().resolve(query) {
+        case .unique(let candidate):
+            try add(candidate, approximate: false, request: request)
+        case .ambiguous(let matches):
+            let listed = matches.prefix(8).map(\.candidate)
+            throw MethodError(
+                .ambiguousPlace,
+                message: "'\(query)' could mean several places: "
+                    + listed.map(Self.describe).joined(separator: "; ")
+                    + ". Be more precise, like \"\(Self.example(listed[0]))\", or use a GeoNames id shown by 'raindctl search'",
+                ["query": .string(query), "candidates": .array(listed.map(Self.candidateJSON))])
+        case .notFound(let suggestions):
+            let listed = suggestions.prefix(5).map(\.candidate)
+            throw MethodError(
+                .placeNotFound,
+                message: "no place called '\(query)' is known"
+                    + (listed.isEmpty ? "" : "; did you mean " + listed.map(Self.describe).joined(separator: ", ") + "?")
+                    + " A place missing from the data can be added by coordinates (--coords LAT,LON --name NAME)",
+                ["query": .string(query), "suggestions": .array(listed.map(Self.candidateJSON))])
+        }
+    }
+
+    /// "Paris, Texas, US (pop. 24,171, geonames:4717560)": what tells candidates apart.
+    static func describe(_ candidate: PlaceCandidate) -> String {
+        var parts = [candidate.name]
+        if !candidate.region.isEmpty { parts.append(candidate.region) }
+        parts.append(candidate.countryCode.isEmpty ? candidate.country : candidate.countryCode)
+        var text = parts.joined(separator: ", ")
+        var extra: [String] = []
+        if candidate.population > 0 { extra.append("pop. \(groupedThousands(candidate.population))") }
+        if let identity = candidate.source.identity { extra.append(identity) }
+        if !extra.isEmpty { text += " (" + extra.joined(separator: ", ") + ")" }
+        return text
+    }
+
+    static func example(_ candidate: PlaceCandidate) -> String {
+        let qualifier = candidate.region.isEmpty ? candidate.countryCode : candidate.region
+        return "\(candidate.name), \(qualifier)"
+    }
+
+    static func groupedThousands(_ number: Int) -> String {
+        var digits = String(number)
+        var groups: [String] = []
+        while digits.count > 3 {
+            groups.insert(String(digits.suffix(3)), at: 0)
+            digits.removeLast(3)
+        }
+        groups.insert(digits, at: 0)
+        return groups.joined(separator: ",")
+    }
+
+    static func candidateJSON(_ candidate: PlaceCandidate) -> JSON { candidate.json }
+
+    func searchPlaces(_ request: VarlinkRequest, _ parameters: WireReader) throws(MethodError) {
+        guard let query = try decode({ () throws(WireDecodingError) in try parameters.optionalString("query") })?.trimmingSpaces(),
+            !query.isEmpty, query.count <= Self.maximumNameLength
+        else {
+            throw MethodError.invalidParameter("query", "give a place name of 1 to \(Self.maximumNameLength) characters")
+        }
+        let limit = try decode { () throws(WireDecodingError) in try parameters.optionalInt("limit") } ?? 10
+        guard (1...100).contains(limit) else {
+            throw MethodError.invalidParameter("limit", "\(limit) is outside 1...100")
+        }
+        let matches = try places.directory().search(query, limit: limit)
+        request.reply(.object(["candidates": .array(matches.map { $0.candidate.json })]))
     }
 
     func add(_ candidate: PlaceCandidate, approximate: Bool, request: VarlinkRequest) throws(MethodError) {

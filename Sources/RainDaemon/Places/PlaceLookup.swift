@@ -1,0 +1,88 @@
+import Glibc
+import RainCore
+import RainPlaces
+
+/// The embedded place data, opened on first use and kept mapped; a minute
+/// after the last lookup its pages are handed back to the kernel, so an idle
+/// daemon does not carry the place table in memory.
+public final class PlaceLookup {
+    /// How long after the last lookup the pages are dropped.
+    static let idleRelease: Double = 60
+
+    private let loop: EventLoop
+    private let environment: [String: String]
+    private let logger: Logger
+    private var opened: PlaceDirectory?
+    private var releaseTimer: EventSource?
+
+    public init(loop: EventLoop, environment: [String: String], logger: Logger) {
+        self.loop = loop
+        self.environment = environment
+        self.logger = logger
+    }
+
+    /// The place data, opening it if needed.
+    func directory() throws(MethodError) -> PlaceDirectory {
+        if releaseTimer == nil {
+            releaseTimer = try? loop.timer(accuracy: 5) { [weak self] in self?.opened?.dropResidentPages() }
+        }
+        releaseTimer?.arm(after: Self.idleRelease)
+        if let opened { return opened }
+        guard let path = PlaceDirectory.locateDataFile(environment: environment) else {
+            throw MethodError(
+                .placeNotFound,
+                message: "the place data (places.bin) is not installed; reinstall raind, set RAIND_DATA_DIR, or add the place by coordinates (--coords LAT,LON --name NAME)",
+                ["query": .string(""), "suggestions": .array([])])
+        }
+        do {
+            let directory = try PlaceDirectory(path: path)
+            logger.debug("place data opened: \(path) (\(directory.count) places)")
+            opened = directory
+            return directory
+        } catch {
+            logger.error("cannot use the place data: \(error)")
+            throw MethodError(
+                .placeNotFound,
+                message: "the place data cannot be used (\(error)); reinstall raind, or add the place by coordinates",
+                ["query": .string(""), "suggestions": .array([])])
+        }
+    }
+
+    /// The most populous place in the machine's time zone: the position
+    /// estimate when GeoClue cannot tell.
+    func placeInSystemTimeZone() throws(MethodError) -> PlaceCandidate {
+        guard let zone = Self.systemTimeZone(environment: environment) else {
+            throw MethodError(
+                .placeNotFound,
+                message: "cannot tell where this machine is: no GeoClue and no time zone (TZ, /etc/localtime); add the place by name or coordinates",
+                ["query": .string("current"), "suggestions": .array([])])
+        }
+        guard let place = try directory().mostPopulous(inTimeZone: zone) else {
+            throw MethodError(
+                .placeNotFound,
+                message: "no known place in time zone \(zone); add the place by name or coordinates",
+                ["query": .string("current"), "suggestions": .array([])])
+        }
+        return place
+    }
+
+    /// The machine's time zone: `$TZ`, else the target of /etc/localtime, else /etc/timezone.
+    static func systemTimeZone(environment: [String: String]) -> String? {
+        if var tz = environment["TZ"], !tz.isEmpty {
+            if tz.hasPrefix(":") { tz.removeFirst() }
+            if let range = tz.firstRange(of: "zoneinfo/") { tz = String(tz[range.upperBound...]) }
+            if !tz.isEmpty { return tz }
+        }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/etc/localtime", &buffer, buffer.count - 1)
+        if length > 0 {
+            let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let range = target.firstRange(of: "zoneinfo/") { return String(target[range.upperBound...]) }
+        }
+        if case .success(let bytes) = FileIO.readFile("/etc/timezone", limit: 4096) {
+            let zone = String(decoding: bytes, as: UTF8.self).trimmingSpaces()
+            if !zone.isEmpty { return zone }
+        }
+        return nil
+    }
+}
