@@ -25,6 +25,7 @@ public final class Daemon {
     let logger: Logger
     let manager = ServiceManager()
     let service: WeatherService
+    let refresher: Refresher
     let server: VarlinkServer
     let listener: FileDescriptor
     /// The socket file we bound ourselves and so remove on exit; nil when activated.
@@ -55,7 +56,22 @@ public final class Daemon {
         let state = try Self.loadState(store, loop: loop, environment: options.environment, logger: logger)
         let publisher = Publisher(maximumQueuedBytes: VarlinkServer.Limits().maximumQueuedBytes, logger: logger.scoped("publish"))
         let places = PlaceLookup(loop: loop, environment: options.environment, logger: logger.scoped("places"))
-        service = WeatherService(context: context, places: places, state: state, store: store, publisher: publisher)
+        let source = WeatherSource(configuration: loaded.configuration, credentialsDirectory: paths.credentialsDirectory)
+        if let problem = source.configurationProblem { logger.warning(problem.message) }
+        do {
+            let http = try HTTPClient(
+                loop: loop,
+                userAgent: "raind/\(RaindVersion.string) (+\(RaindVersion.projectURL))",
+                logger: logger.scoped("http"))
+            refresher = try Refresher(
+                context: context, source: source, http: http,
+                cache: ForecastCache(directory: paths.cacheDirectory, logger: logger.scoped("cache")),
+                publisher: publisher, places: state.places, refreshMinutes: state.settings.refreshMinutes)
+        } catch {
+            throw StartupError("cannot set up HTTP: \(error)")
+        }
+        service = WeatherService(
+            context: context, places: places, refresher: refresher, state: state, store: store, publisher: publisher)
 
         if let activated = manager.activatedSocket() {
             listener = activated
@@ -79,6 +95,11 @@ public final class Daemon {
             logger: logger.scoped("socket"),
             authorize: { peer in Self.access(for: peer, mode: mode, ownUID: ownUID, raindGroup: raindGroup) })
         server.handler = { [service] request in service.handle(request) }
+        context.onStateChanged = { [weak self] in self?.updateStatus() }
+        context.onWeatherChanged = { [weak self] in self?.updateStatus() }
+        context.onSubscriberAttached = { [refresher] in refresher.refreshIfStale(reason: "a subscriber attached") }
+        // Cached data first: clients get it the moment the socket serves.
+        refresher.restore()
     }
 
     /// Who may do what (DESIGN.md, "Protocol"): in a user instance only the same
@@ -149,6 +170,10 @@ public final class Daemon {
             for signal in [SIGTERM, SIGINT] {
                 signalSources.append(try loop.onSignal(signal) { [weak self] in self?.shutdown() })
             }
+            signalSources.append(try loop.onSignal(SIGHUP) { [weak self] in self?.reload() })
+            signalSources.append(try loop.onSignal(SIGUSR1) { [refresher] in
+                refresher.refreshIfStale(reason: "SIGUSR1")
+            })
             signalSources.append(try loop.onSignal(SIGPIPE) {})
         } catch {
             logger.error("cannot start serving: \(error)")
@@ -157,6 +182,8 @@ public final class Daemon {
         loop.enableWatchdog()
         logger.info("raind \(RaindVersion.string) serving on \(socketPath) (\(context.configuration.provider.rawValue))")
         manager.ready(status: statusLine())
+        // Places without fresh data are fetched now that the socket serves.
+        refresher.refreshIfStale(reason: "start")
         let code: Int32
         do {
             code = try loop.run()
@@ -167,15 +194,55 @@ public final class Daemon {
         return code
     }
 
-    /// "3 places, online": the STATUS= line a person reads in `systemctl status`.
+    /// "3 places, updated 4 min ago, online": the STATUS= line a person reads in `systemctl status`.
     func statusLine() -> String {
         let count = service.state.places.locations.count
-        return "\(count) place\(count == 1 ? "" : "s"), \(context.isOnline ? "online" : "offline")"
+        var parts = ["\(count) place\(count == 1 ? "" : "s")"]
+        if let last = refresher.lastSuccess {
+            parts.append("updated " + AgeText.describe(ageSeconds: max(0, loop.wallNow - last)))
+        }
+        parts.append(refresher.isOnline ? "online" : "offline")
+        return parts.joined(separator: ", ")
+    }
+
+    private var lastStatus = ""
+
+    private func updateStatus() {
+        let line = statusLine()
+        guard line != lastStatus else { return }
+        lastStatus = line
+        manager.status(line)
+    }
+
+    /// SIGHUP: reads the configuration again, keeping state and clients. A
+    /// configuration with errors is refused and the old one stays in force.
+    private func reload() {
+        manager.reloading()
+        let loaded = ConfigLoader(paths: context.paths).load()
+        for diagnostic in loaded.diagnostics { logger.log(diagnostic.severity == .error ? .error : .warning, diagnostic.description) }
+        if loaded.errors.isEmpty {
+            if loaded.configuration.socketPath != context.configuration.socketPath
+                || loaded.configuration.maxClients != context.configuration.maxClients
+            {
+                logger.notice("[Socket] changes take effect when raind restarts")
+            }
+            context.configuration = loaded.configuration
+            let source = WeatherSource(configuration: loaded.configuration, credentialsDirectory: context.paths.credentialsDirectory)
+            if let problem = source.configurationProblem { logger.warning(problem.message) }
+            refresher.reconfigure(source: source, refreshMinutes: service.state.settings.refreshMinutes)
+            logger.info("configuration reloaded")
+            refresher.refreshIfStale(reason: "reload")
+        } else {
+            logger.error("configuration not reloaded: \(loaded.errors.count) error(s); the previous configuration stays in force")
+        }
+        lastStatus = ""
+        manager.ready(status: statusLine())
     }
 
     private func shutdown() {
         logger.info("stopping")
         manager.stopping()
+        refresher.cancelAll()
         server.stop()
         // An activated socket belongs to the service manager and must stay.
         if let ownedSocketPath { unlink(ownedSocketPath) }

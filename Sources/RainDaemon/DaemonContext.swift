@@ -8,10 +8,11 @@ public final class DaemonContext {
     public let paths: DaemonPaths
     public let logger: Logger
     let startedAt: Double
-    public internal(set) var isOnline = true
 
     /// Set by the daemon: the state changed (places, selection, settings).
     var onStateChanged: () -> Void = {}
+    /// Set by the daemon: a forecast or reachability changed.
+    var onWeatherChanged: () -> Void = {}
     /// Set by the daemon: a subscriber attached.
     var onSubscriberAttached: () -> Void = {}
 
@@ -27,4 +28,5 @@ public final class DaemonContext {
 
     func stateChanged() { onStateChanged() }
     func subscriberAttached() { onSubscriberAttached() }
+    func weatherChanged() { onWeatherChanged() }
 }

@@ -11,11 +11,13 @@ enum ClientError: Error {
     case usage(String)
     /// Anything else that went wrong locally (exit 1).
     case failed(String)
+    /// Part of the work failed and was already reported (exit 1).
+    case daemonPartial
 
     var exitCode: Int32 {
         switch self {
         case .unreachable: return 2
-        case .daemon, .failed: return 1
+        case .daemon, .failed, .daemonPartial: return 1
         case .usage: return 64
         }
     }

@@ -6,7 +6,8 @@ import RainCore
 
 let commands: [any ClientCommand.Type] = [
     StatusCommand.self, ListCommand.self, AddCommand.self, RemoveCommand.self,
-    SetLocationCommand.self, UnitsCommand.self, SubscribeCommand.self, SearchCommand.self,
+    SetLocationCommand.self, UnitsCommand.self, RefreshCommand.self, NowCommand.self, HourlyCommand.self,
+    DailyCommand.self, SearchCommand.self, SubscribeCommand.self,
 ]
 
 func mainHelp() -> String {
@@ -35,6 +36,8 @@ func exitWith(_ error: ClientError) -> Never {
         Output.error(message)
     case .daemon(let name, let parameters):
         Output.error(Output.describe(errorName: name, parameters: parameters))
+    case .daemonPartial:
+        break
     }
     exit(error.exitCode)
 }

@@ -103,19 +103,31 @@ final class RefreshSchedulerTests: XCTestCase {
 
     func testOffline_refusesAndSleeps_thenStalePlacesRefreshOnReturn() {
         var s = scheduler()
-        s.setOnline(false)
+        s.setNetworkUp(false)
         XCTAssertEqual(s.refusal(for: paris, now: 0), .offline)
         XCTAssertNil(s.nextWake([paris], now: 0))
         XCTAssertEqual(s.staleRefreshes([paris, oslo], now: 0), [])
-        s.setOnline(true)
+        s.setNetworkUp(true)
         XCTAssertEqual(s.staleRefreshes([paris, oslo], now: 0), [paris, oslo])
     }
 
-    func testOfflineFailure_marksUnreachable() {
+    func testUnreachableProvider_isReportedButRetriedWithBackoff_andSuccessRestoresIt() {
         var s = scheduler()
         s.started(paris, now: 0)
-        s.failed(paris, now: 0, failure: RefreshFailure(error: .offline, message: "no route"))
+        s.failed(paris, now: 0, failure: RefreshFailure(error: .offline, message: "connection refused"))
         XCTAssertFalse(s.online)
+        guard case .backingOff? = s.refusal(for: paris, now: 1) else { return XCTFail("expected backoff") }
+        XCTAssertNil(s.refusal(for: paris, now: 1, ignoringBackoff: true), "a person's refresh may try again")
+        s.started(paris, now: 100)
+        s.succeeded(paris, now: 100, expiresAt: nil, selected: true)
+        XCTAssertTrue(s.online)
+    }
+
+    func testPersonsRefresh_stillHonoursRetryAfter() {
+        var s = scheduler()
+        s.started(paris, now: 0)
+        s.failed(paris, now: 0, failure: RefreshFailure(error: .providerError, message: "429", httpStatus: 429, retryAfter: 500))
+        XCTAssertEqual(s.refusal(for: paris, now: 10, ignoringBackoff: true), .backingOff(until: 500, s.places[paris]!.lastFailure))
     }
 
     func testTrack_forgetsRemovedPlaces() {

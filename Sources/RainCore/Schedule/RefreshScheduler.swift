@@ -29,7 +29,15 @@ public struct RefreshScheduler: Sendable {
 
     public var policy: RefreshPolicy
     public private(set) var places: [LocationID: PlaceState] = [:]
-    public private(set) var online = true
+    /// Whether the machine has a network route (from the network monitor). No
+    /// request is made without one.
+    public private(set) var networkUp = true
+    /// Whether the last request reached the provider. A failure to connect
+    /// does not stop requests (backoff paces them, and the next success
+    /// restores this), it only changes what is reported.
+    public private(set) var providerReachable = true
+    /// What is reported as reachability: a route, and the provider answering.
+    public var online: Bool { networkUp && providerReachable }
     public private(set) var unauthorized: RefreshFailure?
     public private(set) var callsToday = 0
     /// Start (Unix seconds, UTC midnight) of the day `callsToday` counts.
@@ -58,7 +66,12 @@ public struct RefreshScheduler: Sendable {
         places[id] = state
     }
 
-    public mutating func setOnline(_ online: Bool) { self.online = online }
+    /// The network monitor's view. A network coming back is assumed to reach
+    /// the provider until a request says otherwise.
+    public mutating func setNetworkUp(_ up: Bool) {
+        if up && !networkUp { providerReachable = true }
+        networkUp = up
+    }
 
     /// A configuration reload: new rules, and another chance for refused credentials.
     public mutating func reconfigure(_ policy: RefreshPolicy) {
@@ -83,6 +96,7 @@ public struct RefreshScheduler: Sendable {
         state.lastFailure = nil
         state.nextDue = scheduledDue(after: now, expiresAt: expiresAt, selected: selected, jitter: true)
         places[id] = state
+        providerReachable = true
     }
 
     /// The request failed. Backs off exponentially with jitter up to the ceiling,
@@ -101,7 +115,8 @@ public struct RefreshScheduler: Sendable {
         state.retryNotBefore = notBefore
         places[id] = state
         if failure.httpStatus == 401 || failure.httpStatus == 403 { unauthorized = failure }
-        if failure.error == .offline { online = false }
+        // The provider answered (with an error) unless the request never reached it.
+        providerReachable = failure.error != .offline
     }
 
     /// The request ended without an answer worth counting (cancelled on removal or shutdown).
@@ -118,12 +133,17 @@ public struct RefreshScheduler: Sendable {
     }
 
     /// Whether a request for `id` may go out now, and if not, why.
+    /// `ignoringBackoff` (a person asked) skips our own backoff, never the
+    /// provider's `Retry-After`.
     public func refusal(for id: LocationID, now: Double, ignoringBackoff: Bool = false) -> Refusal? {
-        if !online { return .offline }
+        if !networkUp { return .offline }
         if let unauthorized { return .unauthorized(unauthorized) }
         if callsUsed(now: now) >= policy.dailyBudget { return .quotaExhausted(resetsAt: dayStart(now) + 86400) }
-        if !ignoringBackoff, let state = places[id], let notBefore = state.retryNotBefore, notBefore > now {
-            return .backingOff(until: notBefore, state.lastFailure)
+        if let state = places[id], let notBefore = state.retryNotBefore, notBefore > now {
+            if !ignoringBackoff { return .backingOff(until: notBefore, state.lastFailure) }
+            if let retryAfter = state.lastFailure?.retryAfter, retryAfter > now {
+                return .backingOff(until: retryAfter, state.lastFailure)
+            }
         }
         return nil
     }
@@ -148,7 +168,7 @@ public struct RefreshScheduler: Sendable {
     /// a backoff, the budget's reset when it is exhausted; nil when nothing can
     /// happen without an outside event (offline, unauthorized, no places).
     public func nextWake(_ ids: [LocationID], now: Double) -> Double? {
-        if !online || unauthorized != nil { return nil }
+        if !networkUp || unauthorized != nil { return nil }
         if callsUsed(now: now) >= policy.dailyBudget { return dayStart(now) + 86400 }
         var earliest: Double?
         for id in ids {

@@ -54,4 +54,21 @@ public struct MethodError: Error {
                 ["id": .string(reference)])
         }
     }
+
+    /// A refresh failure as the error the IDL declares for it.
+    public init(_ failure: RefreshFailure, callsToday: Int, dailyBudget: Int) {
+        switch failure.error {
+        case .quotaExhausted:
+            self.init(.quotaExhausted, message: failure.message, [
+                "callsToday": .int(callsToday), "dailyBudget": .int(dailyBudget),
+                "retryAfter": JSON(failure.retryAfter),
+            ])
+        case .providerError:
+            self.init(.providerError, message: failure.message, [
+                "httpStatus": failure.httpStatus.map(JSON.int) ?? .null, "retryAfter": JSON(failure.retryAfter),
+            ])
+        default:
+            self.init(failure.error, message: failure.message)
+        }
+    }
 }

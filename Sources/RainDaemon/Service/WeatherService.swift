@@ -21,6 +21,8 @@ public final class WeatherService {
         .selectLocation: Method(access: .change, parameters: ["id"], handler: { $0.selectLocation }),
         .searchPlaces: Method(access: .read, parameters: ["query", "limit"], handler: { $0.searchPlaces }),
         .setSettings: Method(access: .change, parameters: ["units", "refreshMinutes"], handler: { $0.setSettings }),
+        .refresh: Method(access: .change, parameters: ["id", "all"], handler: { $0.refresh }),
+        .getForecast: Method(access: .read, parameters: ["id"], handler: { $0.getForecast }),
         .subscribe: Method(access: .read, parameters: ["events"], handler: { $0.subscribe }),
     ]
 
@@ -29,16 +31,19 @@ public final class WeatherService {
 
     let context: DaemonContext
     let places: PlaceLookup
+    let refresher: Refresher
     public private(set) var state: PersistentState
     let store: StateStore
     let publisher: Publisher
     let logger: Logger
 
     public init(
-        context: DaemonContext, places: PlaceLookup, state: PersistentState, store: StateStore, publisher: Publisher
+        context: DaemonContext, places: PlaceLookup, refresher: Refresher, state: PersistentState,
+        store: StateStore, publisher: Publisher
     ) {
         self.context = context
         self.places = places
+        self.refresher = refresher
         self.state = state
         self.store = store
         self.publisher = publisher
@@ -102,8 +107,13 @@ public final class WeatherService {
                 message: "could not write \(store.path) (\(error.message)); nothing was changed. Check free space and permissions",
                 ["path": .string(store.path)])
         }
+        let old = state
         state = newState
         publisher.publish(events)
+        if old.settings.refreshMinutes != newState.settings.refreshMinutes {
+            refresher.reconfigure(source: refresher.source, refreshMinutes: newState.settings.refreshMinutes)
+        }
+        if old.places != newState.places { refresher.placesChanged(newState.places) }
         context.stateChanged()
     }
 
@@ -118,15 +128,15 @@ public final class WeatherService {
         status["version"] = .string(RaindVersion.string)
         status["uptimeSeconds"] = .number(context.uptime)
         status["provider"] = .string(context.configuration.provider.rawValue)
-        status["online"] = .bool(context.isOnline)
+        status["online"] = .bool(refresher.isOnline)
         status["units"] = .string(state.settings.units.rawValue)
         status["refreshMinutes"] = .int(state.settings.refreshMinutes ?? context.configuration.intervalMinutes)
         status["locations"] = .int(state.places.locations.count)
         status["selected"] = state.places.selected?.json ?? .null
-        status["lastRefresh"] = .null
-        status["lastError"] = .null
-        status["nextRefresh"] = .null
-        status["callsToday"] = .int(0)
+        status["lastRefresh"] = JSON(refresher.lastSuccess)
+        status["lastError"] = refresher.lastFailure?.json ?? .null
+        status["nextRefresh"] = JSON(refresher.nextWake)
+        status["callsToday"] = .int(refresher.callsToday)
         status["dailyBudget"] = .int(context.configuration.dailyBudget)
         status["subscribers"] = .int(publisher.count)
         return .object(status)
@@ -326,11 +336,19 @@ public final class WeatherService {
         request.reply(.object(["location": location.json]))
     }
 
-    /// The saved place named by the `id` parameter (an id or a unique name).
-    func resolve(_ parameters: WireReader) throws(MethodError) -> Location {
-        guard let reference = try decode({ () throws(WireDecodingError) in try parameters.optionalString("id") }),
-            !reference.isEmpty
-        else {
+    /// The saved place named by the `id` parameter (an id or a unique name);
+    /// with `selectedByDefault`, the selected place when none is named.
+    func resolve(_ parameters: WireReader, selectedByDefault: Bool = false) throws(MethodError) -> Location {
+        let reference = try decode { () throws(WireDecodingError) in try parameters.optionalString("id") }
+        if reference == nil, selectedByDefault {
+            guard let selected = state.places.selected else {
+                throw MethodError(
+                    .locationNotFound, message: "no place is saved yet; add one with 'raindctl add PLACE'",
+                    ["id": .string("")])
+            }
+            return selected
+        }
+        guard let reference, !reference.isEmpty else {
             throw MethodError.invalidParameter("id", "missing: give a place's id or name")
         }
         do {
@@ -361,6 +379,48 @@ public final class WeatherService {
         request.reply(.object(["settings": state.settings.json]))
     }
 
+    func refresh(_ request: VarlinkRequest, _ parameters: WireReader) throws(MethodError) {
+        let all = try decode { () throws(WireDecodingError) in try parameters.optionalBool("all") } ?? false
+        if all, parameters.optional("id") != nil {
+            throw MethodError.invalidParameter("all", "give either id or all=true, not both")
+        }
+        let ids = all ? state.places.locations.map(\.id) : [try resolve(parameters, selectedByDefault: true).id]
+        guard !ids.isEmpty else {
+            request.reply(.object(["updated": .array([]), "failed": .array([])]))
+            return
+        }
+        let callsBudget = (refresher.callsToday, context.configuration.dailyBudget)
+        refresher.refresh(ids) { results in
+            let updated = ids.filter { results[$0].map { $0 == nil } ?? false }
+            let failed = ids.filter { !updated.contains($0) }
+            if updated.isEmpty, let first = failed.first, let failure = results[first] ?? nil {
+                let error = MethodError(failure, callsToday: callsBudget.0, dailyBudget: callsBudget.1)
+                request.fail(error.name, .object(error.parameters))
+                return
+            }
+            request.reply(.object([
+                "updated": .array(updated.map { .string($0.rawValue) }),
+                "failed": .array(failed.map { .string($0.rawValue) }),
+            ]))
+        }
+    }
+
+    func getForecast(_ request: VarlinkRequest, _ parameters: WireReader) throws(MethodError) {
+        let location = try resolve(parameters, selectedByDefault: true)
+        var reply = JSONObject()
+        reply["location"] = location.json
+        if let cached = refresher.forecast(for: location.id) {
+            reply["forecast"] = cached.forecast.json
+            reply["ageSeconds"] = .number(cached.age)
+            reply["stale"] = .bool(cached.stale)
+        } else {
+            reply["forecast"] = .null
+            reply["ageSeconds"] = .null
+            reply["stale"] = .bool(true)
+        }
+        request.reply(.object(reply))
+    }
+
     func subscribe(_ request: VarlinkRequest, _ parameters: WireReader) throws(MethodError) {
         guard request.call.more else {
             throw MethodError(service: .expectedMore, [:])
@@ -384,6 +444,7 @@ public final class WeatherService {
         snapshot["status"] = statusJSON()
         snapshot["locations"] = .array(state.places.locations.map(\.json))
         snapshot["selected"] = state.places.selectedID.map { .string($0.rawValue) } ?? .null
+        snapshot["forecast"] = state.places.selectedID.flatMap { refresher.forecast(for: $0)?.forecast.json } ?? .null
         request.stream(.object(snapshot))
         publisher.add(request, filter: filter)
         context.subscriberAttached()

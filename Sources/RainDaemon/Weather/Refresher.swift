@@ -1,0 +1,291 @@
+import RainCore
+
+/// Keeps every saved place's forecast fresh: serves cached data at once,
+/// fetches on the scheduler's timer and on "became active" moments, joins
+/// requests already under way, and publishes what happens. All on the loop.
+public final class Refresher {
+    /// A person's refresh of data younger than this is answered from the
+    /// cache: a burst of refresh commands costs at most one request per place.
+    static let minimumSpacing: Double = 60
+
+    public typealias Completion = (RefreshFailure?) -> Void
+
+    private let context: DaemonContext
+    private(set) var source: WeatherSource
+    private let http: HTTPClient
+    private let cache: ForecastCache
+    private let publisher: Publisher
+    private let logger: Logger
+    private(set) var scheduler: RefreshScheduler
+    /// The saved places and the selection, as the service last told.
+    private var list: LocationList
+
+    public private(set) var forecasts: [LocationID: CachedForecast] = [:]
+    private var inFlight: [LocationID: (transfer: HTTPTransfer?, waiters: [Completion])] = [:]
+    private var timer: EventSource?
+    public private(set) var lastSuccess: Double?
+    public private(set) var lastFailure: RefreshFailure?
+    public private(set) var nextWake: Double?
+
+    init(
+        context: DaemonContext, source: WeatherSource, http: HTTPClient, cache: ForecastCache,
+        publisher: Publisher, places: LocationList, refreshMinutes: Int?
+    ) throws(SystemError) {
+        self.context = context
+        self.source = source
+        self.http = http
+        self.cache = cache
+        self.publisher = publisher
+        self.list = places
+        self.logger = context.logger.scoped("refresh")
+        self.scheduler = RefreshScheduler(
+            policy: Self.policy(context.configuration, refreshMinutes: refreshMinutes),
+            seed: UInt64(truncatingIfNeeded: Int(context.loop.wallNow * 1000)))
+        self.timer = try context.loop.timer(accuracy: 1) { [weak self] in self?.timerFired() }
+    }
+
+    static func policy(_ configuration: Configuration, refreshMinutes: Int?) -> RefreshPolicy {
+        RefreshPolicy(
+            interval: Double((refreshMinutes ?? configuration.intervalMinutes) * 60),
+            staleAfter: Double(configuration.staleAfterMinutes * 60),
+            dailyBudget: configuration.dailyBudget)
+    }
+
+    var now: Double { context.loop.wallNow }
+    public var isOnline: Bool { scheduler.online }
+    public var callsToday: Int { scheduler.callsUsed(now: now) }
+
+    // MARK: Start, configuration, places
+
+    /// Loads the cache for the saved places, so clients get data at once.
+    func restore() {
+        scheduler.track(list.locations.map(\.id))
+        for location in list.locations {
+            guard let cached = cache.load(location) else { continue }
+            forecasts[location.id] = cached
+            scheduler.restored(
+                location.id, fetchedAt: cached.forecast.fetchedAt, expiresAt: cached.forecast.expiresAt,
+                selected: location.id == list.selectedID)
+            lastSuccess = max(lastSuccess ?? 0, cached.forecast.fetchedAt)
+        }
+        reschedule()
+    }
+
+    /// A new configuration or refresh setting: new rules, and another chance
+    /// for a refused key.
+    func reconfigure(source: WeatherSource, refreshMinutes: Int?) {
+        let providerChanged = source.provider != self.source.provider
+        self.source = source
+        scheduler.reconfigure(Self.policy(context.configuration, refreshMinutes: refreshMinutes))
+        if providerChanged {
+            // Data from another provider stays served, but is fetched anew.
+            for id in forecasts.keys { scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: false) }
+        }
+        reschedule()
+    }
+
+    /// The places changed: forget removed ones, fetch added or selected ones that have no fresh data.
+    func placesChanged(_ list: LocationList) {
+        self.list = list
+        let ids = Set(list.locations.map(\.id))
+        for id in forecasts.keys where !ids.contains(id) {
+            forecasts[id] = nil
+            cache.remove(id)
+        }
+        for (id, flight) in inFlight where !ids.contains(id) {
+            flight.transfer?.cancel()
+            inFlight[id] = nil
+            scheduler.abandoned(id)
+        }
+        scheduler.track(list.locations.map(\.id))
+        refreshIfStale(reason: "places changed")
+    }
+
+    // MARK: Triggers
+
+    /// A "became active" moment: fetch what is stale, nothing else.
+    public func refreshIfStale(reason: String) {
+        let ids = scheduler.staleRefreshes(list.locations.map(\.id), now: now)
+        guard !ids.isEmpty else {
+            reschedule()
+            return
+        }
+        logger.debug("\(reason): refreshing \(ids.map(\.rawValue).joined(separator: ", "))")
+        fetch(ids, explicit: false, completion: nil)
+    }
+
+    public func setNetworkUp(_ up: Bool) {
+        let wasOnline = scheduler.online
+        scheduler.setNetworkUp(up)
+        publishReachability(wasOnline: wasOnline)
+        if up { refreshIfStale(reason: "network back") } else { reschedule() }
+    }
+
+    private func timerFired() {
+        let ids = scheduler.dueRefreshes(list.locations.map(\.id), now: now)
+        if ids.isEmpty {
+            reschedule()
+        } else {
+            fetch(ids, explicit: false, completion: nil)
+        }
+    }
+
+    // MARK: Fetching
+
+    /// Refreshes places; `completion` gets each place's failure (nil for success)
+    /// once all are done. `explicit` marks a person's request: it skips our
+    /// backoff (never the provider's Retry-After) and is answered from data
+    /// younger than a minute.
+    func refresh(_ ids: [LocationID], completion: @escaping ([LocationID: RefreshFailure?]) -> Void) {
+        fetch(ids, explicit: true, completion: completion)
+    }
+
+    private func fetch(_ ids: [LocationID], explicit: Bool, completion: (([LocationID: RefreshFailure?]) -> Void)?) {
+        var results: [LocationID: RefreshFailure?] = [:]
+        var pending = ids.count
+        let finishOne: (LocationID, RefreshFailure?) -> Void = { id, failure in
+            results[id] = .some(failure)
+            pending -= 1
+            if pending == 0 { completion?(results) }
+        }
+        var started: [LocationID] = []
+        for id in ids {
+            guard let location = list[id] else {
+                finishOne(id, RefreshFailure(error: .providerError, message: "\(id) is no longer saved"))
+                continue
+            }
+            if inFlight[id] != nil {
+                inFlight[id]?.waiters.append { finishOne(id, $0) }
+                continue
+            }
+            if explicit, let cached = forecasts[id], now - cached.forecast.fetchedAt < Self.minimumSpacing {
+                finishOne(id, nil)
+                continue
+            }
+            if let problem = source.configurationProblem {
+                finishOne(id, problem)
+                continue
+            }
+            if let refusal = scheduler.refusal(for: id, now: now, ignoringBackoff: explicit) {
+                finishOne(id, failure(for: refusal))
+                continue
+            }
+            inFlight[id] = (nil, [{ finishOne(id, $0) }])
+            started.append(id)
+            start(location, selected: id == list.selectedID)
+        }
+        if !started.isEmpty { publisher.publish(.refreshStarted(started)) }
+        reschedule()
+    }
+
+    private func start(_ location: Location, selected: Bool) {
+        let id = location.id
+        let request = source.request(for: location, cached: forecasts[id])
+        scheduler.started(id, now: now)
+        logger.debug("GET \(request.redactedURL)")
+        let transfer = http.get(request) { [weak self] result in
+            self?.finished(location, selected: selected, result: result)
+        }
+        if inFlight[id] != nil { inFlight[id]?.transfer = transfer }
+    }
+
+    private func finished(_ location: Location, selected: Bool, result: Result<HTTPResponse, HTTPFailure>) {
+        let id = location.id
+        guard let flight = inFlight.removeValue(forKey: id) else { return }
+        let wasOnline = scheduler.online
+        let time = now
+        var failure: RefreshFailure?
+        switch source.interpret(result, for: location, now: time) {
+        case .fresh(let cached):
+            let previousAlerts = forecasts[id]?.forecast.alerts ?? []
+            forecasts[id] = cached
+            cache.store(cached, for: id)
+            scheduler.succeeded(id, now: time, expiresAt: cached.forecast.expiresAt, selected: selected)
+            lastSuccess = time
+            publisher.publish(.weatherUpdated(id, cached.forecast))
+            if cached.forecast.alerts != previousAlerts {
+                publisher.publish(.alertsChanged(id, cached.forecast.alerts))
+            }
+        case .notModified(let expiresAt):
+            if var cached = forecasts[id] {
+                cached.forecast.fetchedAt = time
+                cached.forecast.expiresAt = expiresAt
+                forecasts[id] = cached
+                cache.store(cached, for: id)
+                publisher.publish(.weatherUpdated(id, cached.forecast))
+            }
+            scheduler.succeeded(id, now: time, expiresAt: expiresAt, selected: selected)
+            lastSuccess = time
+        case .failed(let problem):
+            failure = problem
+            scheduler.failed(id, now: time, failure: problem)
+            lastFailure = problem
+            logger.warning("refreshing \(id) failed: \(problem.message)")
+            publisher.publish(.refreshFailed(id, problem))
+        }
+        publishReachability(wasOnline: wasOnline)
+        for waiter in flight.waiters { waiter(failure) }
+        reschedule()
+        context.weatherChanged()
+    }
+
+    /// Cancels every transfer (shutdown).
+    func cancelAll() {
+        for (id, flight) in inFlight {
+            flight.transfer?.cancel()
+            scheduler.abandoned(id)
+        }
+        inFlight.removeAll()
+        timer?.disarm()
+    }
+
+    private func publishReachability(wasOnline: Bool) {
+        if scheduler.online != wasOnline {
+            publisher.publish(.reachabilityChanged(online: scheduler.online))
+            context.weatherChanged()
+        }
+    }
+
+    /// Arms the timer for the scheduler's next wake-up, with slack so wake-ups coalesce.
+    private func reschedule() {
+        nextWake = scheduler.nextWake(list.locations.map(\.id), now: now)
+        guard let nextWake else {
+            timer?.disarm()
+            return
+        }
+        let delay = max(0, nextWake - now)
+        timer?.setAccuracy(min(30, max(1, delay / 20)))
+        timer?.arm(after: delay)
+    }
+
+    func failure(for refusal: RefreshScheduler.Refusal) -> RefreshFailure {
+        switch refusal {
+        case .offline:
+            return RefreshFailure(
+                error: .offline,
+                message: "the network is down, so raind makes no requests; cached data is still served and refreshed when the network returns")
+        case .unauthorized(let failure):
+            return failure
+        case .quotaExhausted(let resetsAt):
+            return RefreshFailure(
+                error: .quotaExhausted,
+                message: "the daily budget of \(scheduler.policy.dailyBudget) upstream calls is used up; it resets at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)",
+                retryAfter: resetsAt)
+        case .backingOff(let until, let last):
+            let wait = Int((until - now).rounded(.up))
+            return RefreshFailure(
+                error: last?.error ?? .providerError,
+                message: "the provider failed recently (\(last?.message ?? "unknown error")); raind retries in \(wait) s",
+                httpStatus: last?.httpStatus, retryAfter: until)
+        }
+    }
+
+    // MARK: Reading
+
+    /// A place's cached forecast, its age in seconds and whether it is stale.
+    func forecast(for id: LocationID) -> (forecast: Forecast, age: Double, stale: Bool)? {
+        guard let cached = forecasts[id] else { return nil }
+        let age = max(0, now - cached.forecast.fetchedAt)
+        return (cached.forecast, age, scheduler.isStale(id, now: now))
+    }
+}

@@ -1,0 +1,163 @@
+import RainCore
+
+/// The configured weather provider: how to ask it for a place's forecast,
+/// and what its answers mean. The API key lives here and nowhere else; only
+/// redacted URLs leave.
+public struct WeatherSource {
+    public let provider: Configuration.ProviderName
+    let baseURL: String
+    let apiKey: String?
+    let connectTimeout: Int
+    let totalTimeout: Int
+    /// Why no request can be made with this configuration (a missing key); nil when ready.
+    public let configurationProblem: RefreshFailure?
+    /// Largest forecast body accepted; a larger one is an error, not memory growth.
+    static let maximumBodyBytes = 4 << 20
+
+    /// Builds the source from the configuration; a missing key for a provider
+    /// that needs one is a `NotConfigured` failure kept for every request.
+    init(configuration: Configuration, credentialsDirectory: String?) {
+        self.provider = configuration.provider
+        self.connectTimeout = configuration.connectTimeoutSeconds
+        self.totalTimeout = configuration.timeoutSeconds
+        switch configuration.provider {
+        case .openMeteo:
+            baseURL = configuration.baseURL ?? OpenMeteo.defaultBaseURL
+            apiKey = nil
+            configurationProblem = nil
+        case .pirateWeather:
+            baseURL = configuration.baseURL ?? PirateWeather.defaultBaseURL
+            let (key, problem) = Self.readKey(configuration: configuration, credentialsDirectory: credentialsDirectory)
+            apiKey = key
+            configurationProblem = problem
+        }
+    }
+
+    /// `$CREDENTIALS_DIRECTORY/api-key` (systemd `LoadCredential=`), else `ApiKeyFile=`.
+    static func readKey(configuration: Configuration, credentialsDirectory: String?) -> (String?, RefreshFailure?) {
+        var tried: [String] = []
+        for path in [credentialsDirectory.map { $0 + "/api-key" }, configuration.apiKeyFile].compactMap({ $0 }) {
+            tried.append(path)
+            guard case .success(let bytes) = FileIO.readFile(path, limit: 4096) else { continue }
+            let key = String(decoding: bytes, as: UTF8.self).trimmingSpaces()
+            if !key.isEmpty, !key.contains(where: { $0 == "/" || $0 == " " || $0 == "?" || $0 == "#" }) {
+                return (key, nil)
+            }
+            return (nil, RefreshFailure(
+                error: .notConfigured,
+                message: "the API key in \(path) is empty or malformed; put the key alone in that file and reload raind"))
+        }
+        let looked = tried.isEmpty ? "no key file is configured" : "no readable key in " + tried.joined(separator: " or ")
+        return (nil, RefreshFailure(
+            error: .notConfigured,
+            message: "pirateweather needs an API key and \(looked); set [Provider] ApiKeyFile= or LoadCredential=api-key:..., then reload raind (or use Name=open-meteo, which needs none)"))
+    }
+
+    func request(for location: Location, cached: CachedForecast?) -> HTTPRequest {
+        let url: String
+        let redacted: String
+        switch provider {
+        case .openMeteo:
+            url = baseURL + OpenMeteo.forecastPath(latitude: location.latitude, longitude: location.longitude)
+            redacted = url
+        case .pirateWeather:
+            let key = apiKey ?? ""
+            url = baseURL + PirateWeather.forecastPath(apiKey: key, latitude: location.latitude, longitude: location.longitude)
+            redacted = baseURL + PirateWeather.forecastPath(
+                apiKey: URLRedaction.placeholder, latitude: location.latitude, longitude: location.longitude)
+        }
+        var headers: [String: String] = [:]
+        if let etag = cached?.etag { headers["If-None-Match"] = etag }
+        if let lastModified = cached?.lastModified { headers["If-Modified-Since"] = lastModified }
+        return HTTPRequest(
+            url: url, redactedURL: redacted, headers: headers,
+            connectTimeout: .seconds(connectTimeout), totalTimeout: .seconds(totalTimeout),
+            maxBodyBytes: Self.maximumBodyBytes)
+    }
+
+    /// What came back, as a forecast to keep or a failure a person can act on.
+    enum Outcome {
+        case fresh(CachedForecast)
+        /// 304: the cached data is still current.
+        case notModified(expiresAt: Double?)
+        case failed(RefreshFailure)
+    }
+
+    func interpret(_ result: Result<HTTPResponse, HTTPFailure>, for location: Location, now: Double) -> Outcome {
+        let response: HTTPResponse
+        switch result {
+        case .failure(let failure):
+            return .failed(Self.failure(from: failure))
+        case .success(let answer):
+            response = answer
+        }
+        let policy = HTTPCachePolicy(headers: response.headers)
+        let expiresAt = policy.freshUntil(now: now)
+        let retryAfter = response[header: "retry-after"].flatMap {
+            HTTPCachePolicy.retryAfter($0, now: now, serverDate: response[header: "date"])
+        }
+        let name = provider.rawValue
+        switch response.status {
+        case 200:
+            do {
+                var forecast: Forecast
+                switch provider {
+                case .openMeteo: forecast = try OpenMeteo.parseForecast(response.body, fetchedAt: now)
+                case .pirateWeather: forecast = try PirateWeather.parseForecast(response.body, fetchedAt: now)
+                }
+                forecast.expiresAt = expiresAt
+                return .fresh(CachedForecast(
+                    forecast: forecast, latitude: location.latitude, longitude: location.longitude,
+                    etag: response[header: "etag"], lastModified: response[header: "last-modified"]))
+            } catch {
+                return .failed(RefreshFailure(
+                    error: .providerError,
+                    message: "\(name) sent an unusable forecast (\(error)); raind keeps the cached data and retries later",
+                    httpStatus: 200))
+            }
+        case 304:
+            return .notModified(expiresAt: expiresAt)
+        case 401, 403:
+            return .failed(RefreshFailure(
+                error: .providerError,
+                message: "\(name) refused the request (HTTP \(response.status)): the API key is wrong or not allowed; fix it, then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
+                httpStatus: response.status))
+        case 404:
+            return .failed(RefreshFailure(
+                error: .providerError,
+                message: "\(name) answered 404 Not Found; check [Provider] BaseURL= (it should be the provider's base, without a path)",
+                httpStatus: 404))
+        case 429:
+            return .failed(RefreshFailure(
+                error: .providerError,
+                message: "\(name) is rate-limiting raind (HTTP 429)" + Self.waitText(retryAfter, now: now),
+                httpStatus: 429, retryAfter: retryAfter))
+        case 500...599:
+            return .failed(RefreshFailure(
+                error: .providerError,
+                message: "\(name) failed (HTTP \(response.status))" + Self.waitText(retryAfter, now: now)
+                    + "; raind keeps the cached data and retries later",
+                httpStatus: response.status, retryAfter: retryAfter))
+        default:
+            return .failed(RefreshFailure(
+                error: .providerError,
+                message: "\(name) answered HTTP \(response.status), which raind does not expect; check [Provider] BaseURL=",
+                httpStatus: response.status, retryAfter: retryAfter))
+        }
+    }
+
+    static func waitText(_ retryAfter: Double?, now: Double) -> String {
+        guard let retryAfter else { return "" }
+        return "; it asked raind to wait \(Int((retryAfter - now).rounded(.up))) s"
+    }
+
+    /// Transport failures: those that mean the provider was not reached count as `Offline`.
+    static func failure(from failure: HTTPFailure) -> RefreshFailure {
+        switch failure.kind {
+        case .dnsFailed, .connectFailed:
+            return RefreshFailure(error: .offline, message: failure.message)
+        default:
+            return RefreshFailure(error: .providerError, message: failure.message)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import RainCore
+
+/// `now`, `hourly` and `daily`: the app's three views, from the cached forecast.
+struct ForecastView {
+    enum Kind { case now, hourly(hours: Int), daily }
+
+    let kind: Kind
+    let place: String?
+    let json: Bool
+
+    func run(_ session: ClientSession) throws(ClientError) {
+        let client = try session.connect()
+        var parameters = JSONObject()
+        if let place { parameters["id"] = .string(place) }
+        let reply = try client.call(.getForecast, parameters)
+        if json {
+            Output.line(reply.serialized())
+            return
+        }
+        guard let locationJSON = reply["location"], let location = try? Location(json: locationJSON) else {
+            throw .failed("raind's reply had no location: \(reply.serialized())")
+        }
+        guard let forecastJSON = reply["forecast"], forecastJSON != .null else {
+            throw .failed("no weather for \(location.displayName) yet; raind fetches it as soon as it can ('raindctl refresh' to try now, 'raindctl status' for errors)")
+        }
+        let forecast: Forecast
+        do {
+            forecast = try Forecast(json: forecastJSON)
+        } catch {
+            throw .failed("raind sent a forecast this raindctl cannot read (\(error)); are both the same version?")
+        }
+        let units = try client.call(.getStatus)["status"]?["units"]?.stringValue.flatMap(UnitSystem.init(rawValue:)) ?? .si
+        let presenter = ForecastPresenter(
+            forecast: forecast, placeName: location.displayName, units: units, now: Output.now(),
+            isStale: reply["stale"]?.boolValue ?? false)
+        let text: String
+        switch kind {
+        case .now: text = presenter.nowView()
+        case .hourly(let hours): text = presenter.hourlyView(hours: hours)
+        case .daily: text = presenter.dailyView()
+        }
+        Output.line(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+    }
+
+    static func place(_ arguments: ArgumentReader) throws(ClientError) -> String? {
+        let words = try arguments.positionals()
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+}
+
+struct NowCommand: ClientCommand {
+    static let name = "now"
+    static let summary = "current conditions: temperature, feels-like, wind, chance of rain"
+    static let help = """
+        Usage: raindctl now [PLACE] [--json]
+
+        Shows the current conditions for PLACE (a saved place's id or name; the
+        selected place by default) in the chosen units and the place's local
+        time, with how old the data is.
+
+          --json   print raind's reply (location, forecast, ageSeconds, stale)
+        """
+
+    let view: ForecastView
+
+    init(arguments: ArgumentReader) throws(ClientError) {
+        var arguments = arguments
+        let json = arguments.flag("--json")
+        view = ForecastView(kind: .now, place: try ForecastView.place(arguments), json: json)
+    }
+
+    func run(_ session: ClientSession) throws(ClientError) { try view.run(session) }
+}
+
+struct HourlyCommand: ClientCommand {
+    static let name = "hourly"
+    static let summary = "the coming hours: time, temperature, wind, rain"
+    static let help = """
+        Usage: raindctl hourly [PLACE] [--hours N] [--json]
+
+        Shows the forecast hour by hour for PLACE (the selected place by
+        default), starting with the current hour.
+
+          --hours N   how many hours (default 12, at most 48)
+          --json      print raind's reply
+        """
+
+    let view: ForecastView
+
+    init(arguments: ArgumentReader) throws(ClientError) {
+        var arguments = arguments
+        let json = arguments.flag("--json")
+        var hours = 12
+        if let text = try arguments.option("--hours") {
+            guard let value = Int(text), (1...48).contains(value) else {
+                throw .usage("hourly: --hours takes a whole number from 1 to 48 (got '\(text)')")
+            }
+            hours = value
+        }
+        view = ForecastView(kind: .hourly(hours: hours), place: try ForecastView.place(arguments), json: json)
+    }
+
+    func run(_ session: ClientSession) throws(ClientError) { try view.run(session) }
+}
+
+struct DailyCommand: ClientCommand {
+    static let name = "daily"
+    static let summary = "the coming days: weekday, date, min/max, wind, rain"
+    static let help = """
+        Usage: raindctl daily [PLACE] [--json]
+
+        Shows the forecast day by day for PLACE (the selected place by default).
+
+          --json   print raind's reply
+        """
+
+    let view: ForecastView
+
+    init(arguments: ArgumentReader) throws(ClientError) {
+        var arguments = arguments
+        let json = arguments.flag("--json")
+        view = ForecastView(kind: .daily, place: try ForecastView.place(arguments), json: json)
+    }
+
+    func run(_ session: ClientSession) throws(ClientError) { try view.run(session) }
+}
+
+struct RefreshCommand: ClientCommand {
+    static let name = "refresh"
+    static let summary = "fetch the weather now (the selected place, PLACE, or --all)"
+    static let help = """
+        Usage: raindctl refresh [PLACE | --all]
+
+        Fetches the weather now and waits until it has arrived. A refresh
+        already under way is joined, and data younger than a minute counts as
+        fresh, so repeating the command costs no extra requests. Fails with
+        a reason (offline, budget used up, provider error) when it cannot.
+        """
+
+    let place: String?
+    let all: Bool
+
+    init(arguments: ArgumentReader) throws(ClientError) {
+        var arguments = arguments
+        all = arguments.flag("--all")
+        place = try ForecastView.place(arguments)
+        if all, place != nil { throw .usage("refresh: give PLACE or --all, not both") }
+    }
+
+    func run(_ session: ClientSession) throws(ClientError) {
+        var parameters = JSONObject()
+        if all { parameters["all"] = .bool(true) }
+        if let place { parameters["id"] = .string(place) }
+        let reply = try session.connect().call(.refresh, parameters)
+        let updated = reply["updated"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let failed = reply["failed"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        if !updated.isEmpty { Output.line("Updated: \(updated.joined(separator: ", "))") }
+        if !failed.isEmpty {
+            Output.error("not updated: \(failed.joined(separator: ", ")) (see 'raindctl status')")
+            throw .daemonPartial
+        }
+    }
+}
