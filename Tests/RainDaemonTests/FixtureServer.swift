@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+
+/// tests/fixture_server/fixture_server.py run as a subprocess on 127.0.0.1,
+/// serving a temporary directory. Stopped (SIGTERM, then reaped) on `stop()` or deinit.
+final class FixtureServer {
+    let port: Int
+    let directory: URL
+    private let process: Process
+
+    /// Starts the server with `files` (name → contents) in a fresh temporary directory.
+    init(files: [String: [UInt8]], routes: [String: String] = [:]) throws {
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("tests/fixture_server/fixture_server.py")
+        guard let python = Self.findOnPath("python3") else {
+            throw XCTSkip("python3 is not on PATH; the fixture server needs it")
+        }
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("raind-fixture-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, contents) in files {
+            try Data(contents).write(to: directory.appendingPathComponent(name))
+        }
+
+        process = Process()
+        process.executableURL = python
+        process.arguments = [script.path, directory.path]
+            + routes.sorted { $0.key < $1.key }.flatMap { ["--route", "\($0.key)=\($0.value)"] }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+
+        // The first line is "PORT <n>"; EOF first means the server died.
+        var line: [UInt8] = []
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            guard let first = byte.first else { break }
+            if first == UInt8(ascii: "\n") { break }
+            line.append(first)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            process.terminate()
+            throw FixtureError(message: "fixture server did not report its port; got \(text.debugDescription)")
+        }
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func url(_ pathAndQuery: String) -> String { "http://127.0.0.1:\(port)\(pathAndQuery)" }
+
+    private static func findOnPath(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

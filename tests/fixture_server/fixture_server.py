@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""A misbehaving HTTP/1.1 fixture server for raind's tests (stdlib only).
+
+Serves files from a directory on 127.0.0.1 and, on request, misbehaves the way
+real weather providers and networks do: slow, stalled, refusing, truncated,
+oversized, reset. See README.md next to this file for the full reference.
+
+    python3 fixture_server.py DIR [--port 0] [--route PREFIX=FILE ...] [--verbose]
+
+The first line on stdout is `PORT <n>`, the port it listens on.
+"""
+
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import select
+import socket
+import struct
+import sys
+import threading
+import time
+from email.utils import formatdate
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+MODES = {
+    "normal", "slow-headers", "slow-body", "stall", "304", "status", "malformed",
+    "truncated", "huge", "reset", "gzip", "redirect",
+}
+
+
+class State:
+    """Request counts and scripted modes, shared by the handler threads."""
+
+    def __init__(self, root, routes):
+        self.root = os.path.realpath(root)
+        self.routes = sorted(routes.items(), key=lambda item: -len(item[0]))
+        self.lock = threading.Lock()
+        self.counts = {}
+        self.last_headers = {}
+        self.scripts = []
+
+    def record(self, path, headers):
+        with self.lock:
+            self.counts[path] = self.counts.get(path, 0) + 1
+            self.last_headers[path] = {name.lower(): value for name, value in headers.items()}
+
+    def stats(self):
+        with self.lock:
+            return {
+                "total": sum(self.counts.values()),
+                "paths": dict(self.counts),
+                "last_headers": dict(self.last_headers),
+                "scripts": [dict(script) for script in self.scripts],
+            }
+
+    def reset(self):
+        with self.lock:
+            self.counts.clear()
+            self.last_headers.clear()
+            self.scripts.clear()
+
+    def add_script(self, script):
+        with self.lock:
+            self.scripts.append(script)
+
+    def take_script(self, path):
+        """The first script whose prefix matches `path`, used up by one request."""
+        with self.lock:
+            for script in self.scripts:
+                if path.startswith(script.get("path_prefix", "/")):
+                    count = script.get("count", 1)
+                    if count == 0:
+                        continue
+                    if count > 0:
+                        script["count"] = count - 1
+                    return dict(script)
+            return None
+
+    def file_for(self, path, query):
+        """The file serving `path`: `?file=NAME`, a --route prefix, or the path itself."""
+        candidates = []
+        if "file" in query:
+            candidates.append(query["file"])
+        for prefix, name in self.routes:
+            if path.startswith(prefix):
+                candidates.append(name)
+                break
+        relative = path.lstrip("/")
+        if relative:
+            candidates += [relative, relative + ".json"]
+        for name in candidates:
+            full = os.path.realpath(os.path.join(self.root, name))
+            if full.startswith(self.root + os.sep) and os.path.isfile(full):
+                return full
+        return None
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "raind-fixture/1"
+    state = None  # set by main
+    verbose = False
+
+    def log_message(self, format, *args):
+        if self.verbose:
+            sys.stderr.write("fixture: " + (format % args) + "\n")
+
+    # -- control endpoints ------------------------------------------------
+
+    def do_POST(self):
+        path = urlsplit(self.path).path
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        if path == "/_reset":
+            self.state.reset()
+            return self.send_json(200, {"ok": True})
+        if path == "/_mode":
+            try:
+                script = json.loads(raw or b"{}")
+                if not isinstance(script, dict):
+                    raise ValueError("expected a JSON object")
+                if script.get("mode", "normal") not in MODES:
+                    raise ValueError("unknown mode %r" % script.get("mode"))
+            except ValueError as error:
+                return self.send_json(400, {"error": str(error)})
+            script.setdefault("path_prefix", "/")
+            script.setdefault("count", 1)
+            self.state.add_script(script)
+            return self.send_json(200, {"ok": True, "script": script})
+        self.send_json(404, {"error": "no such control endpoint"})
+
+    def do_GET(self):
+        parts = urlsplit(self.path)
+        if parts.path == "/_stats":
+            return self.send_json(200, self.state.stats())
+        self.state.record(parts.path, self.headers)
+        query = {name: values[-1] for name, values in parse_qs(parts.query).items()}
+        script = self.state.take_script(parts.path)
+        if script:
+            # A script overrides the query; its keys use underscores (retry_after).
+            for key, value in script.items():
+                if key not in ("path_prefix", "count"):
+                    query[key.replace("_", "-")] = str(value)
+        mode = query.get("mode", "status" if "status" in query else "normal")
+        try:
+            self.serve(mode, parts.path, query)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    # -- modes ----------------------------------------------------------
+
+    def serve(self, mode, path, query):
+        delay = float(query.get("delay", "1"))
+        if mode == "slow-headers":
+            time.sleep(delay)
+            mode = "normal"
+        if mode == "reset":
+            # SO_LINGER with a zero timeout makes close() send RST, not FIN.
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            self.close_connection = True
+            return
+        if mode == "status":
+            status = int(query.get("status", "500"))
+            extra = {}
+            if "retry-after" in query:
+                extra["Retry-After"] = query["retry-after"]
+            return self.send_json(status, {"error": "fixture status %d" % status}, extra)
+        if mode == "redirect":
+            hops = int(query.get("hops", "1"))
+            if hops > 0:
+                target = "%s?mode=redirect&hops=%d" % (path, hops - 1)
+                if "file" in query:
+                    target += "&file=" + query["file"]
+                self.send_response(302)
+                self.send_header("Location", target)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            mode = "normal"
+        if mode == "huge":
+            return self.serve_huge(int(query.get("size", str(20 * 1024 * 1024))), query.get("chunked") == "1")
+        if mode == "stall":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.flush()
+            self.wait_for_close(float(query.get("delay", "60")))
+            return
+
+        body, headers = self.file_body(path, query)
+        if body is None:
+            return self.send_json(404, {"error": "no fixture file for %s" % path})
+        if mode == "malformed":
+            body = b"<html><body>Service temporarily unavailable</body></html>\n"
+            headers.pop("ETag", None)
+        etag = headers.get("ETag")
+        if etag and self.headers.get("If-None-Match") in (etag, "*"):
+            self.send_response(304)
+            for name in ("ETag", "Last-Modified", "Cache-Control"):
+                if name in headers:
+                    self.send_header(name, headers[name])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if mode == "gzip":
+            body = gzip.compress(body)
+            headers["Content-Encoding"] = "gzip"
+        if mode == "truncated":
+            self.send_response(200)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body) + 1000))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        self.send_response(200)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if mode == "slow-body":
+            pieces = 10
+            step = max(1, (len(body) + pieces - 1) // pieces)
+            for start in range(0, len(body), step):
+                self.wfile.write(body[start:start + step])
+                self.wfile.flush()
+                time.sleep(delay / pieces)
+        else:
+            self.wfile.write(body)
+
+    def file_body(self, path, query):
+        name = self.state.file_for(path, query)
+        if name is None:
+            return None, {}
+        with open(name, "rb") as handle:
+            body = handle.read()
+        headers = {
+            "Content-Type": "application/json" if name.endswith(".json") else "application/octet-stream",
+            "ETag": '"%s"' % hashlib.sha256(body).hexdigest()[:16],
+            "Last-Modified": formatdate(os.path.getmtime(name), usegmt=True),
+        }
+        if "max-age" in query:
+            headers["Cache-Control"] = "max-age=%d" % int(query["max-age"])
+        return body, headers
+
+    def serve_huge(self, size, chunked):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", str(size))
+        self.end_headers()
+        block = b"[" + b"0," * 32767 + b"0"  # 64 KiB of JSON-looking bytes
+        sent = 0
+        while sent < size:
+            piece = block[: min(len(block), size - sent)]
+            if chunked:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+            else:
+                self.wfile.write(piece)
+            sent += len(piece)
+        if chunked:
+            self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def wait_for_close(self, seconds):
+        """Sends nothing until the client hangs up or `seconds` pass."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            readable, _, _ = select.select([self.connection], [], [], 0.2)
+            if readable:
+                try:
+                    if not self.connection.recv(1, socket.MSG_PEEK):
+                        break
+                except OSError:
+                    break
+                time.sleep(0.05)
+        self.close_connection = True
+
+    def send_json(self, status, value, extra=None):
+        body = (json.dumps(value, sort_keys=True) + "\n").encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        for name, header in (extra or {}).items():
+            self.send_header(name, header)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("directory", help="directory of files to serve")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    parser.add_argument("--route", action="append", default=[], metavar="PREFIX=FILE",
+                        help="serve FILE for request paths starting with PREFIX")
+    parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
+    arguments = parser.parse_args()
+
+    routes = {}
+    for route in arguments.route:
+        prefix, _, name = route.partition("=")
+        if not prefix.startswith("/") or not name:
+            parser.error("--route wants PREFIX=FILE with PREFIX starting with /, got %r" % route)
+        routes[prefix] = name
+    if not os.path.isdir(arguments.directory):
+        parser.error("not a directory: %s" % arguments.directory)
+
+    Handler.state = State(arguments.directory, routes)
+    Handler.verbose = arguments.verbose
+    server = ThreadingHTTPServer((arguments.host, arguments.port), Handler)
+    server.daemon_threads = True
+    print("PORT %d" % server.server_address[1], flush=True)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()
