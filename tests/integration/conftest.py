@@ -34,3 +34,24 @@ def daemon_factory(tmp_path):
 @pytest.fixture
 def daemon(daemon_factory):
     return daemon_factory()
+
+
+@pytest.fixture
+def fixture_server():
+    from raindtest import FixtureServer
+    server = FixtureServer(routes=[
+        ("/v1/forecast", "openmeteo-forecast-paris-unixtime.json"),
+        ("/forecast/", "pirateweather-forecast-boston-si.json"),
+        ("/v1/search", "openmeteo-geocoding-enschede.json"),
+    ])
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def weather_daemon(daemon_factory, fixture_server):
+    """raind pointed at the fixture server with one place (Paris) saved but not yet fetched."""
+    def make(extra_config="", provider="open-meteo", **kwargs):
+        config = f"[Provider]\nName={provider}\nBaseURL={fixture_server.url}\nTimeoutSec=3\n" + extra_config
+        return daemon_factory(config=config, **kwargs)
+    return make

@@ -12,31 +12,31 @@ def add(daemon, lat, lon, name):
 
 def test_add_list_select_remove(daemon):
     out = add(daemon, 48.8534, 2.3488, "Paris").stdout
-    assert "Added Paris as paris" in out
+    assert "Added Paris, Ile-de-France, France as paris-fr" in out
     add(daemon, 51.5085, -0.1257, "London")
     add(daemon, 52.3740, 4.8897, "Amsterdam")
     listing = daemon.ctl("list", check=True).stdout.splitlines()
     assert [line.split()[1] if line.startswith("*") else line.split()[0] for line in listing] == [
-        "amsterdam", "london", "paris"]
+        "amsterdam-nl", "london-gb", "paris-fr"]
     assert listing[2].startswith("*"), "the first place added is selected"
 
-    assert "Selected London (london)" in daemon.ctl("set-location", "London", check=True).stdout
+    assert "Selected London, England, United Kingdom (london-gb)" in daemon.ctl("set-location", "london-gb", check=True).stdout
     listed = json.loads(daemon.ctl("list", "--json", check=True).stdout)
-    assert listed["selected"] == "london"
+    assert listed["selected"] == "london-gb"
 
-    refused = daemon.ctl("remove", "london")
+    refused = daemon.ctl("remove", "london-gb")
     assert refused.returncode == 1
     assert "selected place and cannot be removed" in refused.stderr
     assert "set-location" in refused.stderr, "the error says what to do"
 
-    assert daemon.ctl("remove", "paris", check=True).returncode == 0
-    assert [l["id"] for l in json.loads(daemon.ctl("list", "--json").stdout)["locations"]] == ["amsterdam", "london"]
+    assert daemon.ctl("remove", "paris-fr", check=True).returncode == 0
+    assert [l["id"] for l in json.loads(daemon.ctl("list", "--json").stdout)["locations"]] == ["amsterdam-nl", "london-gb"]
 
 
 def test_add_existing_place_returns_it(daemon):
     add(daemon, 48.8534, 2.3488, "Paris")
     again = daemon.ctl("add", "--coords", "48.856,2.352", "--name", "Paris centre", check=True)
-    assert "Already saved: Paris as paris" in again.stdout
+    assert "Already saved: Paris, Ile-de-France, France as paris-fr" in again.stdout
     assert len(daemon.state()["locations"]) == 1
 
 
@@ -60,15 +60,16 @@ def test_unknown_place_is_reported_with_exit_1(daemon):
 
 
 def test_subscribe_sees_each_event(daemon):
-    sub = subprocess.Popen([RAINDCTL, "--socket", str(daemon.socket), "subscribe", "--json"],
+    sub = subprocess.Popen([RAINDCTL, "--socket", str(daemon.socket), "subscribe", "--json", "--events",
+                            "LocationAdded,LocationRemoved,LocationSelected,SettingsChanged"],
                            stdout=subprocess.PIPE, text=True, env=daemon.env)
     try:
         snapshot = json.loads(sub.stdout.readline())
         assert snapshot["event"] == "Snapshot" and snapshot["locations"] == []
         add(daemon, 48.8534, 2.3488, "Paris")
         add(daemon, 51.5085, -0.1257, "London")
-        daemon.ctl("set-location", "london", check=True)
-        daemon.ctl("remove", "paris", check=True)
+        daemon.ctl("set-location", "london-gb", check=True)
+        daemon.ctl("remove", "paris-fr", check=True)
         daemon.ctl("units", "uk", check=True)
         events = [json.loads(sub.stdout.readline()) for _ in range(6)]
     finally:
@@ -78,17 +79,17 @@ def test_subscribe_sees_each_event(daemon):
         "LocationAdded", "LocationSelected", "LocationAdded", "LocationSelected", "LocationRemoved",
         "SettingsChanged"]
     assert events[0]["location"]["name"] == "Paris"
-    assert events[4]["location"]["id"] == "paris"
+    assert events[4]["location"]["id"] == "paris-fr"
     assert events[5]["settings"]["units"] == "uk"
 
 
 def test_subscribe_for_people_prints_one_line_per_event(daemon):
-    sub = subprocess.Popen([RAINDCTL, "subscribe"], stdout=subprocess.PIPE, text=True,
+    sub = subprocess.Popen([RAINDCTL, "subscribe", "--events", "LocationAdded"], stdout=subprocess.PIPE, text=True,
                            env={**daemon.env, "RAIND_SOCKET": str(daemon.socket)})
     try:
         assert "Snapshot 0 places" in sub.stdout.readline()
         add(daemon, 48.8534, 2.3488, "Paris")
-        assert "LocationAdded paris Paris" in sub.stdout.readline()
+        assert "LocationAdded paris-fr Paris" in sub.stdout.readline()
     finally:
         sub.terminate()
         sub.wait()
@@ -97,7 +98,7 @@ def test_subscribe_for_people_prints_one_line_per_event(daemon):
 def test_status_shows_selected_and_budget(daemon):
     add(daemon, 48.8534, 2.3488, "Paris")
     out = daemon.ctl("status", check=True).stdout
-    assert "Selected:" in out and "Paris (paris)" in out
+    assert "Selected:" in out and "(paris-fr)" in out
     assert "of 500 today" in out
     status = json.loads(daemon.ctl("status", "--json", check=True).stdout)
     assert status["locations"] == 1 and status["units"] == "si"

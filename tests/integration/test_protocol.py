@@ -147,9 +147,9 @@ def test_python_varlink_package_can_introspect_and_call(daemon):
             status = weather.GetStatus()
             assert status["status"]["version"]
             added = weather.AddLocation(latitude=59.91, longitude=10.75, name="Oslo")
-            assert added["location"]["id"] == "oslo"
+            assert added["location"]["id"] == "oslo-no"
             with pytest.raises(varlink.VarlinkError) as raised:
-                weather.RemoveLocation(id="oslo")
+                weather.RemoveLocation(id="oslo-no")
             assert raised.value.error() == "io.raind.Weather.LocationIsSelected"
 
 

@@ -12,13 +12,13 @@ def test_state_survives_restart(daemon_factory, tmp_path):
     daemon = daemon_factory()
     daemon.ctl("add", "--coords", "48.8534,2.3488", "--name", "Paris", check=True)
     daemon.ctl("add", "--coords", "51.5085,-0.1257", "--name", "London", check=True)
-    daemon.ctl("set-location", "london", check=True)
+    daemon.ctl("set-location", "london-gb", check=True)
     daemon.ctl("units", "ca", check=True)
     assert daemon.stop() == 0
     again = daemon_factory()
     listed = json.loads(again.ctl("list", "--json", check=True).stdout)
-    assert [l["id"] for l in listed["locations"]] == ["london", "paris"]
-    assert listed["selected"] == "london"
+    assert [l["id"] for l in listed["locations"]] == ["london-gb", "paris-fr"]
+    assert listed["selected"] == "london-gb"
     assert again.ctl("units", check=True).stdout.strip() == "ca"
 
 

@@ -182,7 +182,6 @@ public final class Refresher {
         let id = location.id
         let request = source.request(for: location, cached: forecasts[id])
         scheduler.started(id, now: now)
-        logger.debug("GET \(request.redactedURL)")
         let transfer = http.get(request) { [weak self] result in
             self?.finished(location, selected: selected, result: result)
         }

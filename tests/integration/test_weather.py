@@ -1,0 +1,244 @@
+"""Weather from a provider: the real raind against the fixture HTTP server."""
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+from raindtest import Subscriber, wait_for
+
+PARIS = ("48.8534,2.3488", "Paris")
+
+
+def add_paris(daemon):
+    return daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+
+
+def test_added_place_is_fetched_published_and_cached(weather_daemon, fixture_server):
+    daemon = weather_daemon()
+    sub = Subscriber(daemon)
+    add_paris(daemon)
+    started = sub.until("RefreshStarted")
+    assert started["ids"] == ["paris-fr"]
+    updated = sub.until("WeatherUpdated")
+    assert updated["id"] == "paris-fr"
+    forecast = updated["forecast"]
+    assert forecast["provider"] == "open-meteo"
+    assert len(forecast["hourly"]) == 48 and len(forecast["daily"]) == 7
+    assert fixture_server.count("/v1/forecast") == 1
+    headers = fixture_server.stats()["last_headers"]["/v1/forecast"]
+    assert headers["user-agent"].startswith("raind/") and "gzip" in headers["accept-encoding"]
+    cache = daemon.cache_home / "raind" / "paris.json"
+    assert json.loads(cache.read_text())["forecast"]["fetchedAt"] == forecast["fetchedAt"]
+    reply = daemon.client().call("GetForecast")["parameters"]
+    assert reply["stale"] is False and reply["ageSeconds"] < 5
+    assert reply["forecast"]["current"]["temperature"] == forecast["current"]["temperature"]
+    sub.stop()
+
+
+def test_cached_forecast_is_served_at_start_without_network(weather_daemon, fixture_server, daemon_factory):
+    daemon = weather_daemon()
+    add_paris(daemon)
+    wait_for(lambda: (daemon.cache_home / "raind" / "paris.json").exists())
+    before = daemon.client().call("GetForecast")["parameters"]["forecast"]
+    daemon.stop()
+    fixture_server.stop()
+    again = daemon_factory(config=(daemon.config_home / "raind" / "raind.conf").read_text())
+    reply = again.client().call("GetForecast")["parameters"]
+    assert reply["forecast"] == before, "the cache is loaded before the socket serves"
+    now = again.ctl("now", check=True).stdout
+    assert "Paris" in now and "Updated" in now
+
+
+def test_corrupt_cache_is_discarded_and_refetched(weather_daemon, fixture_server, daemon_factory):
+    daemon = weather_daemon()
+    add_paris(daemon)
+    cache = daemon.cache_home / "raind" / "paris.json"
+    wait_for(cache.exists)
+    daemon.stop()
+    cache.write_text('{"version": 1, "forecast": {')
+    fixture_server.reset()
+    again = daemon_factory(config=(daemon.config_home / "raind" / "raind.conf").read_text())
+    wait_for(lambda: fixture_server.count("/v1/forecast") == 1, what="a new fetch")
+    assert "corrupt" in again.read_log()
+    wait_for(lambda: json.loads(cache.read_text()).get("forecast") is not None)
+
+
+def test_not_modified_keeps_data_and_counts_as_fresh(weather_daemon, fixture_server, daemon_factory):
+    daemon = weather_daemon()
+    add_paris(daemon)
+    cache = daemon.cache_home / "raind" / "paris.json"
+    wait_for(cache.exists)
+    daemon.stop()
+    # Make the cached data an hour old: stale at the next start.
+    stored = json.loads(cache.read_text())
+    stored["forecast"]["fetchedAt"] -= 3600
+    cache.write_text(json.dumps(stored))
+    assert stored["etag"], "the ETag is kept for conditional requests"
+    fixture_server.reset()
+    again = daemon_factory(config=(daemon.config_home / "raind" / "raind.conf").read_text())
+    wait_for(lambda: fixture_server.count("/v1/forecast") == 1)
+    assert fixture_server.stats()["last_headers"]["/v1/forecast"]["if-none-match"] == stored["etag"]
+    reply = wait_for(lambda: (r := again.client().call("GetForecast")["parameters"])["ageSeconds"] < 60 and r)
+    assert reply["stale"] is False
+    assert reply["forecast"]["hourly"] == stored["forecast"]["hourly"]
+
+
+def test_refresh_burst_costs_one_request(weather_daemon, fixture_server):
+    daemon = weather_daemon()
+    add_paris(daemon)
+    wait_for(lambda: fixture_server.count() == 1)
+    subscribers = [Subscriber(daemon) for _ in range(10)]
+    for _ in range(5):
+        assert daemon.ctl("refresh", check=True).stdout.strip() == "Updated: paris"
+    time.sleep(0.3)
+    assert fixture_server.count() == 1
+    for sub in subscribers:
+        sub.stop()
+
+
+def test_refresh_joins_a_request_under_way(weather_daemon, fixture_server):
+    fixture_server.script(path_prefix="/v1/forecast", mode="slow-headers", delay=1, count=1)
+    daemon = weather_daemon()
+    add_paris(daemon)  # starts the slow fetch
+    results = [subprocess.Popen([*daemon_ctl(daemon), "refresh"], stdout=subprocess.PIPE, text=True)
+               for _ in range(3)]
+    outputs = [p.communicate(timeout=10)[0] for p in results]
+    assert all("Updated: paris" in out for out in outputs), outputs
+    assert fixture_server.count() == 1
+
+
+def daemon_ctl(daemon):
+    from raindtest import RAINDCTL
+    return [RAINDCTL, "--socket", str(daemon.socket)]
+
+
+def test_status_answers_while_a_request_stalls(weather_daemon, fixture_server):
+    fixture_server.script(path_prefix="/v1/forecast", mode="stall", count=1)
+    daemon = weather_daemon()
+    sub = Subscriber(daemon)
+    add_paris(daemon)
+    sub.until("RefreshStarted")
+    client = daemon.client()
+    for _ in range(10):
+        started = time.monotonic()
+        assert "status" in client.call("GetStatus")["parameters"]
+        assert time.monotonic() - started < 0.2
+    failed = sub.until("RefreshFailed", timeout=15)
+    assert "timed out" in failed["failure"]["message"] or "timeout" in failed["failure"]["message"].lower()
+    sub.stop()
+
+
+@pytest.mark.parametrize("script, expected", [
+    ({"mode": "status", "status": 500}, "failed (HTTP 500)"),
+    ({"mode": "status", "status": 503, "retry_after": 120}, "wait 120 s"),
+    ({"mode": "status", "status": 404}, "BaseURL="),
+    ({"mode": "malformed"}, "unusable forecast"),
+    ({"mode": "truncated"}, ""),
+    ({"mode": "huge", "size": 6_000_000}, "larger"),
+    ({"mode": "reset"}, ""),
+], ids=["500", "503-retry-after", "404", "malformed", "truncated", "huge", "reset"])
+def test_provider_failures_reach_the_user_and_cached_data_survives(weather_daemon, fixture_server, script, expected):
+    daemon = weather_daemon()
+    add_paris(daemon)
+    wait_for(lambda: (daemon.cache_home / "raind" / "paris.json").exists())
+    good = daemon.client().call("GetForecast")["parameters"]["forecast"]
+    fixture_server.script(path_prefix="/v1/forecast", count=-1, **script)
+    sub = Subscriber(daemon, events=["RefreshFailed"])
+    # A second place has no data, so a refresh of it always asks the provider.
+    daemon.ctl("add", "--coords", "51.5085,-0.1257", "--name", "London", check=True)
+    failed = sub.until("RefreshFailed", timeout=15)
+    assert failed["id"] == "london-gb"
+    assert failed["failure"]["error"] == "ProviderError"
+    assert expected in failed["failure"]["message"], failed
+    result = daemon.ctl("refresh", "london-gb")
+    assert result.returncode == 1 and result.stderr.startswith("raindctl: "), result
+    assert daemon.client().call("GetForecast")["parameters"]["forecast"] == good, "cached data is kept"
+    status = daemon.client().call("GetStatus")["parameters"]["status"]
+    assert status["lastError"]["error"] == "ProviderError"
+    assert "status" in daemon.client().call("GetStatus")["parameters"]
+    sub.stop()
+
+
+def test_rate_limit_retry_after_is_honoured(weather_daemon, fixture_server):
+    fixture_server.script(path_prefix="/v1/forecast", mode="status", status=429, retry_after=300, count=-1)
+    daemon = weather_daemon()
+    sub = Subscriber(daemon, events=["RefreshFailed"])
+    add_paris(daemon)
+    failed = sub.until("RefreshFailed")
+    assert failed["failure"]["httpStatus"] == 429
+    assert failed["failure"]["retryAfter"] - time.time() == pytest.approx(300, abs=5)
+    calls = fixture_server.count()
+    result = daemon.ctl("refresh")
+    assert result.returncode == 1 and "429" in result.stderr
+    assert fixture_server.count() == calls, "no request before Retry-After, even when a person asks"
+    sub.stop()
+
+
+def test_unauthorized_stops_requests_until_reload(weather_daemon, fixture_server):
+    fixture_server.script(path_prefix="/v1/forecast", mode="status", status=401, count=-1)
+    daemon = weather_daemon()
+    sub = Subscriber(daemon, events=["RefreshFailed"])
+    add_paris(daemon)
+    failed = sub.until("RefreshFailed")
+    assert "API key" in failed["failure"]["message"] and "reload" in failed["failure"]["message"]
+    calls = fixture_server.count()
+    daemon.ctl("add", "--coords", "51.5085,-0.1257", "--name", "London", check=True)
+    assert daemon.ctl("refresh", "--all").returncode == 1
+    time.sleep(0.3)
+    assert fixture_server.count() == calls, "a refused key stops requests"
+    fixture_server.reset()
+    daemon.process.send_signal(1)  # SIGHUP: reload the configuration
+    wait_for(lambda: fixture_server.count() >= 1, what="requests after reload")
+    sub.stop()
+
+
+def test_unreachable_provider_is_offline(daemon_factory):
+    daemon = daemon_factory(config="[Provider]\nBaseURL=http://127.0.0.1:9\n")
+    sub = Subscriber(daemon)
+    add_paris(daemon)
+    failed = sub.until("RefreshFailed")
+    assert failed["failure"]["error"] == "Offline"
+    change = sub.until("ReachabilityChanged")
+    assert change["online"] is False
+    assert json.loads(daemon.ctl("status", "--json").stdout)["online"] is False
+    sub.stop()
+
+
+def test_pirateweather_without_key_is_not_configured(weather_daemon, fixture_server):
+    daemon = weather_daemon(provider="pirateweather")
+    add_paris(daemon)
+    result = daemon.ctl("refresh")
+    assert result.returncode == 1
+    assert "needs an API key" in result.stderr and "ApiKeyFile=" in result.stderr
+    assert fixture_server.count() == 0
+
+
+def test_pirateweather_key_is_used_but_never_shown(weather_daemon, fixture_server, tmp_path):
+    secret = "sEcReT-KeY-1234567890"
+    credentials = tmp_path / "credentials"
+    credentials.mkdir()
+    (credentials / "api-key").write_text(secret + "\n")
+    daemon = weather_daemon(provider="pirateweather", extra_env={"CREDENTIALS_DIRECTORY": str(credentials)},
+                            args=("--log-level", "debug"))
+    sub = Subscriber(daemon)
+    add_paris(daemon)
+    updated = sub.until("WeatherUpdated")
+    alerts = sub.until("AlertsChanged")
+    assert alerts["alerts"] and alerts["alerts"][0]["title"]
+    paths = fixture_server.stats()["paths"]
+    assert any(secret in path for path in paths), paths
+    # Now make the provider fail, so the key has every chance to leak into errors.
+    fixture_server.script(path_prefix="/forecast/", mode="status", status=500, count=-1)
+    daemon.ctl("add", "--coords", "51.5085,-0.1257", "--name", "London", check=True)
+    sub.until("RefreshFailed")
+    refresh = daemon.ctl("refresh", "london-gb")
+    status = daemon.ctl("status", "--json").stdout
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    daemon.stop()
+    for text in (daemon.read_log(), json.dumps(updated), refresh.stderr, status, ps,
+                 json.dumps(sub.drain())):
+        assert secret not in text
+    assert "<redacted>" in daemon.read_log()
+    sub.stop()
