@@ -8,8 +8,9 @@ final class FixtureServer {
     let directory: URL
     private let process: Process
 
-    /// Starts the server with `files` (name → contents) in a fresh temporary directory.
-    init(files: [String: [UInt8]], routes: [String: String] = [:]) throws {
+    /// Starts the server with `files` (name → contents) in a fresh temporary
+    /// directory; with `tls`, over HTTPS with a fresh self-signed certificate.
+    init(files: [String: [UInt8]], routes: [String: String] = [:], tls: Bool = false) throws {
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("tests/fixture_server/fixture_server.py")
@@ -23,10 +24,17 @@ final class FixtureServer {
             try Data(contents).write(to: directory.appendingPathComponent(name))
         }
 
+        var arguments = [script.path, directory.path]
+            + routes.sorted { $0.key < $1.key }.flatMap { ["--route", "\($0.key)=\($0.value)"] }
+        if tls {
+            let certificate = directory.appendingPathComponent("cert.pem").path
+            let key = directory.appendingPathComponent("key.pem").path
+            try Self.makeSelfSignedCertificate(certificate: certificate, key: key)
+            arguments += ["--tls-cert", certificate, "--tls-key", key]
+        }
         process = Process()
         process.executableURL = python
-        process.arguments = [script.path, directory.path]
-            + routes.sorted { $0.key < $1.key }.flatMap { ["--route", "\($0.key)=\($0.value)"] }
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -58,6 +66,24 @@ final class FixtureServer {
     }
 
     func url(_ pathAndQuery: String) -> String { "http://127.0.0.1:\(port)\(pathAndQuery)" }
+
+    /// `openssl req -x509` with an EC key: fast, and trusted by nobody.
+    private static func makeSelfSignedCertificate(certificate: String, key: String) throws {
+        guard let openssl = findOnPath("openssl") else {
+            throw XCTSkip("openssl is not on PATH; it makes the test certificate")
+        }
+        let make = Process()
+        make.executableURL = openssl
+        make.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                          "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1"]
+        make.standardOutput = FileHandle.nullDevice
+        make.standardError = FileHandle.nullDevice
+        try make.run()
+        make.waitUntilExit()
+        guard make.terminationStatus == 0 else {
+            throw FixtureError(message: "openssl req failed with status \(make.terminationStatus)")
+        }
+    }
 
     private static func findOnPath(_ name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

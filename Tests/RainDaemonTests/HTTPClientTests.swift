@@ -22,12 +22,12 @@ final class HTTPClientTests: XCTestCase {
         server = nil
     }
 
-    private func request(_ pathAndQuery: String, totalTimeout: Duration = .seconds(3),
+    private func request(_ pathAndQuery: String, totalTimeout: Duration = .seconds(3), stallTimeout: Duration = .seconds(15),
                          maxBodyBytes: Int = 1 << 20, headers: [String: String] = [:]) throws -> HTTPRequest {
         guard let server else { throw FixtureError(message: "no fixture server") }
         let url = server.url(pathAndQuery)
         return HTTPRequest(url: url, redactedURL: url, headers: headers, connectTimeout: .seconds(2),
-                           totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes)
+                           totalTimeout: totalTimeout, stallTimeout: stallTimeout, maxBodyBytes: maxBodyBytes)
     }
 
     /// The fixture server's `/_stats`, fetched with a client of its own.
@@ -145,6 +145,12 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertThrowsError(try JSON(parsing: response.body))
     }
 
+    func testGet_slowBody_arrivesWhole() throws {
+        let response = try ClientHarness().fetch(try request("/v1/forecast?mode=slow-body&delay=0.5")).response()
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.body, Self.forecast)
+    }
+
     func testGet_redirect_isFollowed() throws {
         let response = try ClientHarness().fetch(try request("/v1/forecast?mode=redirect&hops=2")).response()
         XCTAssertEqual(response.status, 200)
@@ -186,11 +192,35 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertTrue(failure.message.contains(redacted), failure.message)
     }
 
+    func testGet_unknownHost_failsAsDNS() throws {
+        // .invalid never resolves (RFC 6761).
+        let url = "http://raind-test.invalid/forecast"
+        let failure = try ClientHarness().fetch(HTTPRequest(url: url, redactedURL: url, totalTimeout: .seconds(2))).failure()
+        XCTAssertEqual(failure.kind, .dnsFailed)
+    }
+
+    func testGet_untrustedCertificate_failsAsTLS() throws {
+        let tlsServer = try FixtureServer(files: ["forecast.json": Self.forecast], tls: true)
+        defer { tlsServer.stop() }
+        let url = "https://127.0.0.1:\(tlsServer.port)/forecast.json"
+        let failure = try ClientHarness().fetch(HTTPRequest(url: url, redactedURL: url, totalTimeout: .seconds(2))).failure()
+        XCTAssertEqual(failure.kind, .tlsFailed)
+        XCTAssertTrue(failure.message.contains("certificates"), failure.message)
+    }
+
     func testGet_stall_timesOut() throws {
         let start = ClientHarness.now()
         let failure = try ClientHarness().fetch(try request("/v1/forecast?mode=stall", totalTimeout: .seconds(1))).failure()
         XCTAssertEqual(failure.kind, .timedOut)
         XCTAssertLessThan(ClientHarness.now() - start, 2.5)
+    }
+
+    func testGet_stall_isDetectedBeforeTheTotalTimeout() throws {
+        let start = ClientHarness.now()
+        let stalled = try request("/v1/forecast?mode=stall", totalTimeout: .seconds(10), stallTimeout: .seconds(1))
+        let failure = try ClientHarness().fetch(stalled, timeout: 5).failure()
+        XCTAssertEqual(failure.kind, .timedOut)
+        XCTAssertLessThan(ClientHarness.now() - start, 3)
     }
 
     func testGet_connectionReset_failsAsConnectionLost() throws {

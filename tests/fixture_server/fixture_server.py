@@ -5,7 +5,8 @@ Serves files from a directory on 127.0.0.1 and, on request, misbehaves the way
 real weather providers and networks do: slow, stalled, refusing, truncated,
 oversized, reset. See README.md next to this file for the full reference.
 
-    python3 fixture_server.py DIR [--port 0] [--route PREFIX=FILE ...] [--verbose]
+    python3 fixture_server.py DIR [--port 0] [--route PREFIX=FILE ...]
+                              [--tls-cert PEM --tls-key PEM] [--verbose]
 
 The first line on stdout is `PORT <n>`, the port it listens on.
 """
@@ -17,6 +18,7 @@ import json
 import os
 import select
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -297,6 +299,17 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
+class QuietServer(ThreadingHTTPServer):
+    """Keeps the tracebacks of connections the client broke off (refused
+    certificates, resets, timeouts) off stderr unless --verbose."""
+
+    verbose = False
+
+    def handle_error(self, request, client_address):
+        if self.verbose:
+            super().handle_error(request, client_address)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", help="directory of files to serve")
@@ -304,6 +317,8 @@ def main():
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--route", action="append", default=[], metavar="PREFIX=FILE",
                         help="serve FILE for request paths starting with PREFIX")
+    parser.add_argument("--tls-cert", metavar="PEM", help="serve HTTPS with this certificate")
+    parser.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
     parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
     arguments = parser.parse_args()
 
@@ -318,8 +333,18 @@ def main():
 
     Handler.state = State(arguments.directory, routes)
     Handler.verbose = arguments.verbose
-    server = ThreadingHTTPServer((arguments.host, arguments.port), Handler)
+    if bool(arguments.tls_cert) != bool(arguments.tls_key):
+        parser.error("--tls-cert and --tls-key go together")
+
+    server = QuietServer((arguments.host, arguments.port), Handler)
     server.daemon_threads = True
+    server.verbose = arguments.verbose
+    if arguments.tls_cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(arguments.tls_cert, arguments.tls_key)
+        # The handshake runs in the handler's thread, on first read, so a client
+        # that stalls or aborts it holds up nobody.
+        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
     print("PORT %d" % server.server_address[1], flush=True)
     try:
         server.serve_forever(poll_interval=0.2)

@@ -23,6 +23,10 @@ import RainCore
 ///
 /// The only thread besides the loop's is libcurl's own resolver thread
 /// (its threaded asynchronous DNS), which never runs raind code.
+///
+/// SIGPIPE: with CURLOPT_NOSIGNAL set, libcurl no longer ignores SIGPIPE around
+/// its calls, and OpenSSL may write to a connection the peer has reset. The
+/// process must block or ignore SIGPIPE; `Daemon` blocks it (`loop.onSignal(SIGPIPE)`).
 public final class HTTPClient {
     /// Why the client could not be set up.
     public enum SetupError: Error, CustomStringConvertible {
