@@ -242,3 +242,42 @@ def test_pirateweather_key_is_used_but_never_shown(weather_daemon, fixture_serve
         assert secret not in text
     assert "redacted" in daemon.read_log(), "request URLs are logged with the key redacted"
     sub.stop()
+
+
+def test_subscribe_for_people_and_bars_shows_weather_in_one_line(weather_daemon, fixture_server):
+    from raindtest import RAINDCTL
+    daemon = weather_daemon()
+    daemon.ctl("units", "us", check=True)
+    people = subprocess.Popen([RAINDCTL, "--socket", str(daemon.socket), "subscribe"],
+                              stdout=subprocess.PIPE, text=True, env=daemon.env)
+    bar = subprocess.Popen([RAINDCTL, "--socket", str(daemon.socket), "subscribe", "--format", "waybar"],
+                           stdout=subprocess.PIPE, text=True, env=daemon.env)
+    try:
+        assert "Snapshot 0 places" in people.stdout.readline()
+        assert json.loads(bar.stdout.readline())["text"].startswith("no place")
+        add_paris(daemon)
+        line = ""
+        while "WeatherUpdated" not in line:
+            line = people.stdout.readline()
+        assert "WeatherUpdated Paris " in line and "°" in line and "mph" in line, line
+        waybar = json.loads(bar.stdout.readline())
+        while "°" not in waybar["text"]:
+            waybar = json.loads(bar.stdout.readline())
+        assert waybar["text"].startswith("Paris ") and waybar["class"] == "ok"
+        assert "Feels like" in waybar["tooltip"]
+    finally:
+        people.terminate()
+        bar.terminate()
+
+
+def test_now_hourly_daily_show_the_cached_forecast(weather_daemon, fixture_server):
+    daemon = weather_daemon()
+    add_paris(daemon)
+    wait_for(lambda: daemon.client().call("GetForecast")["parameters"]["forecast"])
+    now = daemon.ctl("now", check=True).stdout
+    assert now.startswith("Paris, Ile-de-France, France") and "Feels like" in now and "Updated just now" in now
+    assert daemon.ctl("now", "london").returncode == 1
+    as_json = json.loads(daemon.ctl("daily", "--json", check=True).stdout)
+    assert len(as_json["forecast"]["daily"]) == 7 and as_json["stale"] is False
+    assert daemon.ctl("hourly", "--hours", "3", check=True).returncode == 0
+    assert daemon.ctl("hourly", "--hours", "99").returncode == 64
