@@ -58,8 +58,9 @@ public final class Daemon {
         let places = PlaceLookup(loop: loop, environment: options.environment, logger: logger.scoped("places"))
         let source = WeatherSource(configuration: loaded.configuration, credentialsDirectory: paths.credentialsDirectory)
         if let problem = source.configurationProblem { logger.warning(problem.message) }
+        let http: HTTPClient
         do {
-            let http = try HTTPClient(
+            http = try HTTPClient(
                 loop: loop,
                 userAgent: "raind/\(RaindVersion.string) (+\(RaindVersion.projectURL))",
                 logger: logger.scoped("http"))
@@ -71,7 +72,8 @@ public final class Daemon {
             throw StartupError("cannot set up HTTP: \(error)")
         }
         service = WeatherService(
-            context: context, places: places, refresher: refresher, state: state, store: store, publisher: publisher)
+            context: context, places: places, geocoder: OnlineGeocoder(http: http, logger: logger.scoped("geocoder")),
+            refresher: refresher, state: state, store: store, publisher: publisher)
 
         if let activated = manager.activatedSocket() {
             listener = activated

@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainPlaces
 
 /// `io.raind.Weather`: one typed table of methods (name, who may call it,
 /// the parameters it takes, its handler), and the state they act on. Runs on
@@ -31,6 +32,7 @@ public final class WeatherService {
 
     let context: DaemonContext
     let places: PlaceLookup
+    let geocoder: OnlineGeocoder
     let refresher: Refresher
     public private(set) var state: PersistentState
     let store: StateStore
@@ -38,11 +40,12 @@ public final class WeatherService {
     let logger: Logger
 
     public init(
-        context: DaemonContext, places: PlaceLookup, refresher: Refresher, state: PersistentState,
-        store: StateStore, publisher: Publisher
+        context: DaemonContext, places: PlaceLookup, geocoder: OnlineGeocoder, refresher: Refresher,
+        state: PersistentState, store: StateStore, publisher: Publisher
     ) {
         self.context = context
         self.places = places
+        self.geocoder = geocoder
         self.refresher = refresher
         self.state = state
         self.store = store
@@ -236,22 +239,60 @@ public final class WeatherService {
         case .unique(let candidate):
             try add(candidate, approximate: false, request: request)
         case .ambiguous(let matches):
-            let listed = matches.prefix(8).map(\.candidate)
-            throw MethodError(
-                .ambiguousPlace,
-                message: "'\(query)' could mean several places: "
-                    + listed.map(Self.describe).joined(separator: "; ")
-                    + ". Be more precise, like \"\(Self.example(listed[0]))\", or use a GeoNames id shown by 'raindctl search'",
-                ["query": .string(query), "candidates": .array(listed.map(Self.candidateJSON))])
+            throw Self.ambiguous(query, matches.prefix(8).map(\.candidate))
         case .notFound(let suggestions):
-            let listed = suggestions.prefix(5).map(\.candidate)
-            throw MethodError(
-                .placeNotFound,
-                message: "no place called '\(query)' is known"
-                    + (listed.isEmpty ? "" : "; did you mean " + listed.map(Self.describe).joined(separator: ", ") + "?")
-                    + " A place missing from the data can be added by coordinates (--coords LAT,LON --name NAME)",
-                ["query": .string(query), "suggestions": .array(listed.map(Self.candidateJSON))])
+            let listed = Array(suggestions.prefix(5).map(\.candidate))
+            let configuration = context.configuration
+            guard configuration.onlineGeocoder, refresher.isOnline else {
+                throw Self.notFound(query, suggestions: listed, online: nil)
+            }
+            // Not in the embedded data: ask the online geocoder, and answer when it has.
+            geocoder.search(query, baseURL: configuration.geocoderURL, timeoutSeconds: configuration.timeoutSeconds) {
+                [weak self] result in
+                guard let self else { return }
+                do throws(MethodError) {
+                    switch result {
+                    case .failure(let failure):
+                        throw Self.notFound(query, suggestions: listed, online: failure.message)
+                    case .success(let found):
+                        guard let best = found.first else {
+                            throw Self.notFound(query, suggestions: listed, online: "")
+                        }
+                        let others = found.dropFirst().filter { $0.population > 0 || best.population == 0 }
+                        let clear = others.isEmpty
+                            || Double(best.population) >= Double(others[others.startIndex].population) * Self.clearWinnerRatio
+                        guard clear else { throw Self.ambiguous(query, Array(found.prefix(8))) }
+                        try self.add(best, approximate: false, request: request)
+                    }
+                } catch {
+                    request.fail(error.name, .object(error.parameters))
+                }
+            }
         }
+    }
+
+    /// A best match at least this many times as populous as the next is the one meant
+    /// (the embedded data's rule, docs/PLACES.md).
+    static let clearWinnerRatio = PlaceDirectory.clearWinnerPopulationRatio
+
+    static func ambiguous(_ query: String, _ listed: [PlaceCandidate]) -> MethodError {
+        MethodError(
+            .ambiguousPlace,
+            message: "'\(query)' could mean several places: "
+                + listed.map(describe).joined(separator: "; ")
+                + ". Be more precise, like \"\(example(listed[0]))\", or use a GeoNames id shown by 'raindctl search'",
+            ["query": .string(query), "candidates": .array(listed.map(candidateJSON))])
+    }
+
+    /// `online`: nil when the online geocoder was not asked, "" when it found nothing, else why it failed.
+    static func notFound(_ query: String, suggestions listed: [PlaceCandidate], online: String?) -> MethodError {
+        var message = "no place called '\(query)' is known"
+        if let online { message += online.isEmpty ? ", here or online" : " (the online geocoder could not be asked: \(online))" }
+        if !listed.isEmpty { message += "; did you mean " + listed.map(describe).joined(separator: ", ") + "?" }
+        message += " A place missing from the data can be added by coordinates (--coords LAT,LON --name NAME)"
+        return MethodError(
+            .placeNotFound, message: message,
+            ["query": .string(query), "suggestions": .array(listed.map(candidateJSON))])
     }
 
     /// "Paris, Texas, US (pop. 24,171, geonames:4717560)": what tells candidates apart.

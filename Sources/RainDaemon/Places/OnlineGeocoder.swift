@@ -1,0 +1,43 @@
+import RainCore
+
+/// Asks the online geocoder (Open-Meteo's, `[Places] GeocoderURL=`) for a
+/// name the embedded data does not know. Only used when enabled and online.
+public final class OnlineGeocoder {
+    private let http: HTTPClient
+    private let logger: Logger
+
+    init(http: HTTPClient, logger: Logger) {
+        self.http = http
+        self.logger = logger
+    }
+
+    /// Candidates for `name`, best first; a failure says what went wrong.
+    func search(
+        _ name: String, baseURL: String, timeoutSeconds: Int,
+        completion: @escaping (Result<[PlaceCandidate], RefreshFailure>) -> Void
+    ) {
+        let url = baseURL + OpenMeteoGeocoding.searchPath(name: name)
+        let request = HTTPRequest(
+            url: url, redactedURL: url, connectTimeout: .seconds(min(timeoutSeconds, 10)),
+            totalTimeout: .seconds(timeoutSeconds), maxBodyBytes: 1 << 20)
+        http.get(request) { [logger] result in
+            switch result {
+            case .failure(let failure):
+                logger.info("online geocoder: \(failure.message)")
+                completion(.failure(WeatherSource.failure(from: failure)))
+            case .success(let response) where response.status == 200:
+                do {
+                    completion(.success(try OpenMeteoGeocoding.parse(response.body)))
+                } catch {
+                    completion(.failure(RefreshFailure(
+                        error: .providerError, message: "the online geocoder sent an unusable answer (\(error))")))
+                }
+            case .success(let response):
+                completion(.failure(RefreshFailure(
+                    error: .providerError,
+                    message: "the online geocoder answered HTTP \(response.status); check [Places] GeocoderURL=",
+                    httpStatus: response.status)))
+            }
+        }
+    }
+}

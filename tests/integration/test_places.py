@@ -1,0 +1,83 @@
+"""Adding places by name, by coordinates and by position, through the real daemon."""
+import json
+
+from raindtest import Subscriber
+
+
+def test_add_by_name_picks_the_place_people_mean(daemon):
+    assert "Added Paris, Ile-de-France, France as paris-fr" in daemon.ctl("add", "Paris", check=True).stdout
+    assert "as zurich-ch" in daemon.ctl("add", "zurich", check=True).stdout
+    assert "as portland-us" in daemon.ctl("add", "Portland, OR", check=True).stdout
+    assert "as london-ca" in daemon.ctl("add", "London, Canada", check=True).stdout
+    location = daemon.state()["locations"][0]
+    assert location["source"]["kind"] == "geonames" and location["timeZone"]
+
+
+def test_ambiguous_name_lists_what_tells_candidates_apart(daemon):
+    result = daemon.ctl("add", "Springfield")
+    assert result.returncode == 1
+    assert "could mean several places" in result.stderr
+    assert "Missouri" in result.stderr and "Massachusetts" in result.stderr and "pop." in result.stderr
+    reply = daemon.client().call("AddLocation", {"query": "Springfield"})
+    assert reply["error"] == "io.raind.Weather.AmbiguousPlace"
+    assert len(reply["parameters"]["candidates"]) >= 2
+    # Re-running with what tells them apart works.
+    assert "Massachusetts" in daemon.ctl("add", "Springfield, MA", check=True).stdout
+
+
+def test_unknown_name_suggests_near_spellings(daemon):
+    result = daemon.ctl("add", "Amsterdm")
+    assert result.returncode == 1
+    assert "did you mean Amsterdam" in result.stderr and "--coords" in result.stderr
+    reply = daemon.client().call("AddLocation", {"query": "Amsterdm"})
+    assert reply["error"] == "io.raind.Weather.PlaceNotFound"
+    assert reply["parameters"]["suggestions"][0]["name"] == "Amsterdam"
+
+
+def test_name_missing_from_data_is_asked_online(daemon_factory, fixture_server):
+    daemon = daemon_factory(config=f"[Places]\nGeocoderURL={fixture_server.url}\n")
+    out = daemon.ctl("add", "Lonneker", check=True).stdout
+    assert "Added Enschede, Overijssel, The Netherlands as enschede-nl" in out
+    location = daemon.state()["locations"][0]
+    assert location["source"] == {"kind": "geocoder", "provider": "open-meteo", "id": "2756071"}
+    assert fixture_server.count("/v1/search") == 1
+
+
+def test_online_geocoder_unreachable_still_answers_clearly(daemon):
+    result = daemon.ctl("add", "Lonneker")
+    assert result.returncode == 1
+    assert "no place called 'Lonneker' is known" in result.stderr
+    assert "online geocoder could not be asked" in result.stderr
+
+
+def test_online_geocoder_can_be_turned_off(daemon_factory, fixture_server):
+    daemon = daemon_factory(config=f"[Places]\nGeocoderURL={fixture_server.url}\nOnlineGeocoder=no\n")
+    assert daemon.ctl("add", "Lonneker").returncode == 1
+    assert fixture_server.count("/v1/search") == 0
+
+
+def test_coordinates_without_name_are_named_by_the_nearest_place(daemon):
+    out = daemon.ctl("add", "--coords", "35.68,139.69", check=True).stdout
+    assert "Japan" in out
+    assert "Tonga" in daemon.ctl("add", "--coords", "-21.14,-175.2", check=True).stdout, "near the antimeridian"
+    out = daemon.ctl("add", "--coords", "0,-150", check=True).stdout
+    assert "Added 0.0, -150.0" in out, "far from any place: named by its coordinates"
+
+
+def test_search_lists_candidates_best_first(daemon):
+    out = daemon.ctl("search", "sao paulo", check=True).stdout.splitlines()
+    assert out[0].startswith("São Paulo") and "BR" in out[0] and "geonames:" in out[0]
+    data = json.loads(daemon.ctl("search", "Cologne", "--json", check=True).stdout)
+    assert data["candidates"][0]["name"] == "Köln"
+    assert daemon.ctl("search").returncode == 64
+
+
+def test_current_position_without_geoclue_is_the_time_zone_estimate(daemon_factory):
+    daemon = daemon_factory(extra_env={"TZ": "Europe/Paris", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent"})
+    sub = Subscriber(daemon, events=["LocationAdded", "LocationSelected"])
+    out = daemon.ctl("add", "--current", check=True).stdout
+    assert "Paris" in out and "(approximate position)" in out
+    added = sub.until("LocationAdded")
+    assert added["location"]["source"] == {"kind": "current", "approximate": True}
+    assert sub.until("LocationSelected")["location"]["name"] == "Paris", "the first place is selected"
+    sub.stop()
