@@ -6,7 +6,7 @@ public enum OpenMeteoGeocoding {
 
     /// Path and query for a name search, appended to the base URL.
     public static func searchPath(name: String, count: Int = 10) -> String {
-        "/v1/search?name=\(percentEncoded(name))&count=\(count)&language=en&format=json"
+        "/v1/search?name=\(ProviderQuery.percentEncoded(name))&count=\(count)&language=en&format=json"
     }
 
     /// The candidates of a search answer, in the provider's order. An answer
@@ -41,22 +41,5 @@ public enum OpenMeteoGeocoding {
                 source: .geocoder(provider: providerName, id: id)))
         }
         return candidates
-    }
-
-    /// RFC 3986 unreserved characters kept, everything else percent-encoded as UTF-8.
-    static func percentEncoded(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return out
     }
 }
