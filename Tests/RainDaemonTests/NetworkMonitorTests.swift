@@ -181,3 +181,43 @@ final class NetworkMonitorTests: XCTestCase {
         return try body()
     }
 }
+
+final class NetworkMonitorServiceTests: XCTestCase {
+    func testNetworkManagerStateChanged_causesOneRouteDump() throws {
+        let bus = try PrivateBus()
+        let loop = try EventLoop()
+        let connection = try BusConnection(address: bus.address, loop: loop)
+        let monitor = try NetworkMonitor(loop: loop, debounce: 0.05, logger: Logger(subsystem: "test")) { _ in }
+        try monitor.watchNetworkServices(on: connection, checkSender: false)
+        let before = monitor.dumpCount
+        var settle: EventSource?
+        let ping = try connection.ping { _ in
+            // NM_STATE_CONNECTED_GLOBAL, twice in a burst: one dump.
+            XCTAssertEqual(try? bus.busctl(["emit", "/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged", "u", "70"]), 0)
+            XCTAssertEqual(try? bus.busctl(["emit", "/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged", "u", "70"]), 0)
+            settle = try? loop.timer(accuracy: 0.01) { loop.exit(code: 0) }
+            settle?.arm(after: 0.4)
+        }
+        XCTAssertTrue(try runLoop(loop, timeout: 3))
+        XCTAssertEqual(monitor.dumpCount - before, 1)
+        _ = ping
+    }
+
+    func testNetworkManagerSignal_fromAnotherSender_isIgnored() throws {
+        let bus = try PrivateBus()
+        let loop = try EventLoop()
+        let connection = try BusConnection(address: bus.address, loop: loop)
+        let monitor = try NetworkMonitor(loop: loop, debounce: 0.05, logger: Logger(subsystem: "test")) { _ in }
+        try monitor.watchNetworkServices(on: connection)
+        let before = monitor.dumpCount
+        var settle: EventSource?
+        let ping = try connection.ping { _ in
+            XCTAssertEqual(try? bus.busctl(["emit", "/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged", "u", "70"]), 0)
+            settle = try? loop.timer(accuracy: 0.01) { loop.exit(code: 0) }
+            settle?.arm(after: 0.3)
+        }
+        XCTAssertTrue(try runLoop(loop, timeout: 3))
+        XCTAssertEqual(monitor.dumpCount - before, 0)
+        _ = ping
+    }
+}

@@ -1,3 +1,6 @@
+// SOCK_* come from <sys/socket.h>, which the CShims module (through curl.h) owns in a clean
+// build; importing it keeps them visible, as in UnixSocket.swift.
+import CShims
 import Glibc
 
 /// A NETLINK_ROUTE socket (AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK),

@@ -30,6 +30,10 @@ public final class NetworkMonitor {
     private var debounceTimer: EventSource?
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
 
+    private var serviceSlots: [BusSlot] = []
+    /// Route dumps made so far (for tests and debugging).
+    private(set) var dumpCount = 0
+
     private var sequence: UInt32 = 0
     private var dumping = false
     /// A change arrived while a dump was under way: dump again after it.
@@ -62,6 +66,31 @@ public final class NetworkMonitor {
         }
         startDump(notify: false)
         logger.debug(currentlyHasRoute ? "a usable route exists" : "no usable route")
+    }
+
+    // MARK: Network managers
+
+    /// Also re-reads the routes when NetworkManager's state (`StateChanged`) or
+    /// systemd-networkd's `OperationalState` changes, where they run. The
+    /// routes stay the judge; these only say "look again" sooner, e.g. when a
+    /// manager finishes configuring a link. Without them nothing is lost.
+    /// `checkSender: false` accepts the signals from anyone (tests).
+    public func watchNetworkServices(on bus: BusConnection, checkSender: Bool = true) throws(BusError) {
+        let networkManager = BusMatch(
+            sender: checkSender ? "org.freedesktop.NetworkManager" : nil, path: "/org/freedesktop/NetworkManager",
+            interface: "org.freedesktop.NetworkManager", member: "StateChanged")
+        let networkd = BusMatch.propertiesChanged(
+            sender: checkSender ? "org.freedesktop.network1" : nil, path: "/org/freedesktop/network1",
+            interface: "org.freedesktop.network1.Manager")
+        for match in [networkManager, networkd] {
+            serviceSlots.append(try bus.subscribe(match, installed: { [weak self] error in
+                guard let error else { return }
+                self?.logger.debug("not watching \(match.sender ?? match.path ?? "a network service"): \(error)")
+            }) { [weak self] message in
+                self?.logger.debug("\(message.what) from a network manager; re-reading the routes")
+                self?.scheduleDump()
+            })
+        }
     }
 
     // MARK: Changes
@@ -98,6 +127,7 @@ public final class NetworkMonitor {
 
     private func startDump(notify: Bool) {
         sequence &+= 1
+        dumpCount += 1
         dumping = true
         changedDuringDump = false
         usableSoFar = false
