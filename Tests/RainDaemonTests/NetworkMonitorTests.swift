@@ -79,7 +79,7 @@ final class NetworkMonitorTests: XCTestCase {
             let destination = words.first ?? ""
             let excluded = ["unreachable", "blackhole", "prohibit", "throw", "multicast", "linkdown", "dead"]
             return !words.contains { excluded.contains($0) }
-                && !(words.firstIndex(of: "dev").map { words[$0 + 1] == "lo" } ?? false)
+                && !(words.firstIndex(of: "dev").map { $0 + 1 < words.count && words[$0 + 1] == "lo" } ?? false)
                 && !destination.hasPrefix("fe80:") && !destination.hasPrefix("169.254.")
                 && !destination.hasPrefix("127.") && destination != "::1"
         }

@@ -57,9 +57,20 @@ final class PrivateBus {
     deinit {
         stop()
         try? FileManager.default.removeItem(at: directory)
+        switch savedSystemBusAddress {
+        case nil: break
+        case .some(nil): unsetenv("DBUS_SYSTEM_BUS_ADDRESS")
+        case .some(.some(let saved)): setenv("DBUS_SYSTEM_BUS_ADDRESS", saved, 1)
+        }
     }
 
+    /// What DBUS_SYSTEM_BUS_ADDRESS was before `useAsSystemBus()`, restored when the bus goes.
+    private var savedSystemBusAddress: String??
+
     func useAsSystemBus() {
+        if savedSystemBusAddress == nil {
+            savedSystemBusAddress = .some(getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) })
+        }
         setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1)
     }
 

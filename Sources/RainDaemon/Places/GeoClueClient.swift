@@ -35,6 +35,8 @@ public final class GeoClueClient {
 
     private let loop: EventLoop
     private var bus: BusConnection?
+    /// The connection was opened here, so it may be replaced when it drops.
+    private var ownsBus = false
     private let desktopId: String
     private let accuracy: AccuracyLevel
     private let timeout: Double
@@ -75,12 +77,14 @@ public final class GeoClueClient {
         completions.append(completion)
         guard completions.count == 1 else { return }
         let connection: BusConnection
-        if let bus {
+        if let bus, bus.isOpen || !ownsBus {
             connection = bus
         } else {
+            // Not given one, or ours dropped (the bus daemon restarted): connect afresh.
             do throws(BusError) {
                 connection = try BusConnection(.system, loop: loop)
                 bus = connection
+                ownsBus = true
             } catch {
                 loop.later { [weak self] in self?.finish(.failure(.noBus(error))) }
                 return

@@ -15,8 +15,10 @@ import Glibc
 /// Everything runs on the loop; the kernel answers a dump from within
 /// recv(2), so reading it never waits on another process.
 public final class NetworkMonitor {
-    /// Whether a usable route exists, as of the last dump. Known when the
-    /// initializer returns.
+    /// Whether a usable route exists, as of the last dump. The kernel answers
+    /// the first dump within the initializer's recv(2) calls, so this is known
+    /// when the initializer returns; should the answer ever lag, it reads true
+    /// (never "offline" without evidence) and `onChange` reports the difference.
     public private(set) var currentlyHasRoute = true
 
     private let loop: EventLoop
