@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""A fake GeoClue2 service for raind's tests, on the bus in DBUS_SYSTEM_BUS_ADDRESS.
+
+Owns org.freedesktop.GeoClue2 and serves what raind's GeoClueClient uses:
+Manager.GetClient() -> o; a Client with the DesktopId and
+RequestedAccuracyLevel properties (Properties.Get/Set/GetAll), Start() and
+Stop(), and the LocationUpdated(o old, o new) signal; a Location object with
+Latitude, Longitude and Accuracy.
+
+    fake_geoclue.py [--mode ok|deny|silent] [--latitude D] [--longitude D] [--accuracy D]
+
+ok: Start emits LocationUpdated; deny: Start fails with AccessDenied, as
+GeoClue does for an application it does not allow; silent: Start succeeds and
+no update ever comes. Prints "ready" once it owns the name, then one line per
+call that matters: "start DESKTOP_ID LEVEL", "stop".
+Needs python3-dbus and python3-gi (Debian packages).
+"""
+import argparse
+
+import dbus
+import dbus.mainloop.glib
+import dbus.service
+from gi.repository import GLib
+
+BUS_NAME = "org.freedesktop.GeoClue2"
+MANAGER_PATH = "/org/freedesktop/GeoClue2/Manager"
+CLIENT_PATH = "/org/freedesktop/GeoClue2/Client/1"
+LOCATION_PATH = "/org/freedesktop/GeoClue2/Location/1"
+MANAGER_IFACE = "org.freedesktop.GeoClue2.Manager"
+CLIENT_IFACE = "org.freedesktop.GeoClue2.Client"
+LOCATION_IFACE = "org.freedesktop.GeoClue2.Location"
+PROPS_IFACE = "org.freedesktop.DBus.Properties"
+
+
+class Properties(dbus.service.Object):
+    interface = ""
+
+    def __init__(self, bus, path, props):
+        super().__init__(bus, path)
+        self.props = props
+
+    @dbus.service.method(PROPS_IFACE, in_signature="ss", out_signature="v")
+    def Get(self, interface, name):
+        return self.props[name]
+
+    @dbus.service.method(PROPS_IFACE, in_signature="s", out_signature="a{sv}")
+    def GetAll(self, interface):
+        return dbus.Dictionary(self.props if interface == self.interface else {}, signature="sv")
+
+
+class Location(Properties):
+    interface = LOCATION_IFACE
+
+
+class Client(Properties):
+    interface = CLIENT_IFACE
+
+    def __init__(self, bus, mode):
+        super().__init__(bus, CLIENT_PATH, {
+            "Location": dbus.ObjectPath("/"),
+            "DesktopId": dbus.String(""),
+            "RequestedAccuracyLevel": dbus.UInt32(0),
+            "DistanceThreshold": dbus.UInt32(0),
+            "TimeThreshold": dbus.UInt32(0),
+            "Active": dbus.Boolean(False),
+        })
+        self.mode = mode
+
+    @dbus.service.method(PROPS_IFACE, in_signature="ssv", out_signature="")
+    def Set(self, interface, name, value):
+        if name not in ("DesktopId", "RequestedAccuracyLevel", "DistanceThreshold", "TimeThreshold"):
+            raise dbus.exceptions.DBusException("Property %s is read-only" % name,
+                                                name="org.freedesktop.DBus.Error.PropertyReadOnly")
+        self.props[name] = value
+
+    @dbus.service.method(CLIENT_IFACE, in_signature="", out_signature="")
+    def Start(self):
+        print("start %s %d" % (self.props["DesktopId"], self.props["RequestedAccuracyLevel"]), flush=True)
+        if self.mode == "deny":
+            raise dbus.exceptions.DBusException("'%s' disallowed, no agent for UID 0" % self.props["DesktopId"],
+                                                name="org.freedesktop.DBus.Error.AccessDenied")
+        if not self.props["DesktopId"]:
+            raise dbus.exceptions.DBusException("DesktopId not set", name="org.freedesktop.DBus.Error.Failed")
+        self.props["Active"] = dbus.Boolean(True)
+        if self.mode == "ok":
+            # GeoClue answers Start first and sends the update later.
+            GLib.timeout_add(20, self.update)
+
+    def update(self):
+        self.props["Location"] = dbus.ObjectPath(LOCATION_PATH)
+        self.LocationUpdated(dbus.ObjectPath("/"), dbus.ObjectPath(LOCATION_PATH))
+        return False
+
+    @dbus.service.method(CLIENT_IFACE, in_signature="", out_signature="")
+    def Stop(self):
+        self.props["Active"] = dbus.Boolean(False)
+        print("stop", flush=True)
+
+    @dbus.service.signal(CLIENT_IFACE, signature="oo")
+    def LocationUpdated(self, old, new):
+        pass
+
+
+class Manager(dbus.service.Object):
+    def __init__(self, bus, client):
+        super().__init__(bus, MANAGER_PATH)
+        self.client = client
+
+    @dbus.service.method(MANAGER_IFACE, in_signature="", out_signature="o")
+    def GetClient(self):
+        return dbus.ObjectPath(CLIENT_PATH)
+
+    @dbus.service.method(MANAGER_IFACE, in_signature="", out_signature="o")
+    def CreateClient(self):
+        return dbus.ObjectPath(CLIENT_PATH)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", choices=["ok", "deny", "silent"], default="ok")
+    parser.add_argument("--latitude", type=float, default=52.2215)
+    parser.add_argument("--longitude", type=float, default=6.8937)
+    parser.add_argument("--accuracy", type=float, default=5000.0)
+    args = parser.parse_args()
+
+    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+    bus = dbus.SystemBus()
+    Location(bus, LOCATION_PATH, {
+        "Latitude": dbus.Double(args.latitude),
+        "Longitude": dbus.Double(args.longitude),
+        "Accuracy": dbus.Double(args.accuracy),
+        "Description": dbus.String("fake"),
+    })
+    client = Client(bus, args.mode)
+    Manager(bus, client)
+    name = dbus.service.BusName(BUS_NAME, bus, do_not_queue=True)
+    print("ready", flush=True)
+    GLib.MainLoop().run()
+    del name
+
+
+if __name__ == "__main__":
+    main()
