@@ -27,6 +27,9 @@ public final class Daemon {
     let service: WeatherService
     let refresher: Refresher
     let server: VarlinkServer
+    /// Resume and session triggers; nil fields mean the source is unavailable (logged once).
+    let logind: LogindWatcher
+    let network: NetworkMonitor?
     let listener: FileDescriptor
     /// The socket file we bound ourselves and so remove on exit; nil when activated.
     let ownedSocketPath: String?
@@ -71,9 +74,41 @@ public final class Daemon {
         } catch {
             throw StartupError("cannot set up HTTP: \(error)")
         }
+        let systemBus: Result<BusConnection, BusError>
+        do {
+            systemBus = .success(try BusConnection(.system, loop: loop))
+        } catch {
+            systemBus = .failure(error)
+        }
+        let geoclue = GeoClueClient(
+            loop: loop, bus: try? systemBus.get(), timeout: 10, logger: logger.scoped("geoclue"))
         service = WeatherService(
             context: context, places: places, geocoder: OnlineGeocoder(http: http, logger: logger.scoped("geocoder")),
-            refresher: refresher, state: state, store: store, publisher: publisher)
+            geoclue: geoclue, refresher: refresher, state: state, store: store, publisher: publisher)
+        logind = LogindWatcher(
+            bus: systemBus,
+            session: options.mode == .user ? LogindWatcher.sessionToWatch(environment: options.environment) : nil,
+            logger: logger.scoped("logind"),
+            onResume: { [refresher] in refresher.refreshIfStale(reason: "resume from suspend") },
+            onSessionActive: { [refresher] in refresher.refreshIfStale(reason: "session active") })
+        do {
+            let monitor = try NetworkMonitor(loop: loop, logger: logger.scoped("network")) { [refresher] hasRoute in
+                refresher.setNetworkUp(hasRoute)
+            }
+            if case .success(let bus) = systemBus {
+                do {
+                    try monitor.watchNetworkServices(on: bus)
+                } catch {
+                    logger.debug("network managers not watched: \(error)")
+                }
+            }
+            // Start offline when there is no route; starting online needs no change.
+            if !monitor.currentlyHasRoute { refresher.setNetworkUp(false) }
+            network = monitor
+        } catch {
+            logger.warning("cannot watch the network (\(error)); raind assumes it is up and learns otherwise from requests")
+            network = nil
+        }
 
         if let activated = manager.activatedSocket() {
             listener = activated

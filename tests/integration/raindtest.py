@@ -87,6 +87,8 @@ class Daemon:
             "XDG_CACHE_HOME": str(self.cache_home),
             "LANG": "C.UTF-8",
             "TZ": "UTC",
+            # No system bus unless a test brings its own: the machine's logind and GeoClue stay out.
+            "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/raind-test-bus",
         }
         if extra_env:
             self.env.update(extra_env)

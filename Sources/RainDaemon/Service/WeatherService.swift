@@ -33,6 +33,7 @@ public final class WeatherService {
     let context: DaemonContext
     let places: PlaceLookup
     let geocoder: OnlineGeocoder
+    let geoclue: GeoClueClient
     let refresher: Refresher
     public private(set) var state: PersistentState
     let store: StateStore
@@ -40,12 +41,13 @@ public final class WeatherService {
     let logger: Logger
 
     public init(
-        context: DaemonContext, places: PlaceLookup, geocoder: OnlineGeocoder, refresher: Refresher,
-        state: PersistentState, store: StateStore, publisher: Publisher
+        context: DaemonContext, places: PlaceLookup, geocoder: OnlineGeocoder, geoclue: GeoClueClient,
+        refresher: Refresher, state: PersistentState, store: StateStore, publisher: Publisher
     ) {
         self.context = context
         self.places = places
         self.geocoder = geocoder
+        self.geoclue = geoclue
         self.refresher = refresher
         self.state = state
         self.store = store
@@ -176,10 +178,7 @@ public final class WeatherService {
         if let query {
             try addPlace(named: query, request: request)
         } else if current {
-            let place = try places.placeInSystemTimeZone()
-            var candidate = place
-            candidate.source = .current(approximate: true)
-            try add(candidate, approximate: true, request: request)
+            addCurrentPosition(name: name, request: request)
         } else {
             guard let latitude, let longitude else {
                 throw MethodError.invalidParameter(
@@ -192,6 +191,32 @@ public final class WeatherService {
                 throw MethodError.invalidParameter("longitude", "\(longitude) is outside -180...180")
             }
             try add(try namedCandidate(latitude: latitude, longitude: longitude, name: name), approximate: false, request: request)
+        }
+    }
+
+    /// The machine's position from GeoClue2 (city accuracy), named by the
+    /// nearest place; without GeoClue, the most populous place in the
+    /// system's time zone, marked approximate.
+    func addCurrentPosition(name: String?, request: VarlinkRequest) {
+        geoclue.locate { [weak self] result in
+            guard let self else { return }
+            do throws(MethodError) {
+                switch result {
+                case .success(let position):
+                    var candidate = try self.namedCandidate(
+                        latitude: position.latitude, longitude: position.longitude, name: name)
+                    candidate.source = .current(approximate: false)
+                    try self.add(candidate, approximate: false, request: request)
+                case .failure(let error):
+                    self.logger.info("no position from GeoClue (\(error)); estimating from the time zone")
+                    var candidate = try self.places.placeInSystemTimeZone()
+                    if let name { candidate.name = name }
+                    candidate.source = .current(approximate: true)
+                    try self.add(candidate, approximate: true, request: request)
+                }
+            } catch {
+                request.fail(error.name, .object(error.parameters))
+            }
         }
     }
 
