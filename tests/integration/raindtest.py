@@ -5,6 +5,8 @@ import pathlib
 import signal
 import socket
 import subprocess
+import sys
+import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -175,24 +177,33 @@ FIXTURE_SERVER = ROOT / "tests" / "fixture_server" / "fixture_server.py"
 
 
 class FixtureServer:
-    """The fixture HTTP server on 127.0.0.1, standing in for a weather provider."""
+    """The fixture HTTP server on 127.0.0.1 (or on a test host inside a network
+    namespace the test made), standing in for a weather provider."""
 
-    def __init__(self, routes=(), directory=FIXTURES):
-        args = ["python3", str(FIXTURE_SERVER), str(directory)]
+    def __init__(self, routes=(), directory=FIXTURES, host="127.0.0.1", netns=None):
+        self.netns = netns
+        prefix_args = ["ip", "netns", "exec", netns] if netns else []
+        args = prefix_args + [sys.executable, str(FIXTURE_SERVER), str(directory), "--host", host]
         for prefix, name in routes:
             args += ["--route", f"{prefix}={name}"]
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         assert line.startswith("PORT "), line
         self.port = int(line.split()[1])
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"http://{host}:{self.port}"
 
     def _request(self, method, path, body=None):
-        import urllib.request
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return json.loads(response.read() or b"{}")
+        data = json.dumps(body) if body is not None else None
+        code = (
+            "import sys,urllib.request;"
+            "d=sys.argv[3].encode() if len(sys.argv)>3 else None;"
+            "r=urllib.request.Request(sys.argv[1],data=d,method=sys.argv[2]);"
+            "sys.stdout.write(urllib.request.urlopen(r,timeout=5).read().decode())")
+        command = [sys.executable, "-c", code, self.url + path, method] + ([data] if data else [])
+        if self.netns:
+            command = ["ip", "netns", "exec", self.netns] + command
+        out = subprocess.run(command, capture_output=True, text=True, timeout=10, check=True).stdout
+        return json.loads(out or "{}")
 
     def stats(self):
         return self._request("GET", "/_stats")
@@ -258,5 +269,56 @@ class Subscriber:
                 return events
 
     def stop(self):
+        self.process.terminate()
+        self.process.wait()
+
+
+class PrivateBus:
+    """A private dbus-daemon playing the system bus, allowing everything."""
+
+    def __init__(self):
+        self.directory = pathlib.Path(tempfile.mkdtemp(prefix="raind-bus-"))
+        socket_path = self.directory / "bus"
+        self.address = f"unix:path={socket_path}"
+        config = self.directory / "bus.conf"
+        config.write_text(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <listen>{self.address}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/>
+  </policy>
+</busconfig>
+""")
+        self.process = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--nopidfile"],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for(socket_path.exists, what="the private dbus-daemon")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
+        import shutil
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+class FakeLogind:
+    """tests/fakes/fake_logind.py on a private bus, driven by commands."""
+
+    def __init__(self, bus):
+        self.process = subprocess.Popen(
+            ["/usr/bin/python3", str(ROOT / "tests" / "fakes" / "fake_logind.py")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            env={**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": bus.address})
+        line = self.process.stdout.readline()
+        assert line.strip() == "ready", line
+
+    def send(self, command):
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        assert self.process.stdout.readline().strip() == "ok " + command
+
+    def stop(self):
+        self.process.stdin.close()
         self.process.terminate()
         self.process.wait()

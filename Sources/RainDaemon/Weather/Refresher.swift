@@ -158,6 +158,11 @@ public final class Refresher {
                 inFlight[id]?.waiters.append { finishOne(id, $0) }
                 continue
             }
+            // Offline, a person's refresh is refused at once, like the app's disabled button.
+            if explicit, !scheduler.networkUp {
+                finishOne(id, failure(for: .offline))
+                continue
+            }
             if explicit, let cached = forecasts[id], now - cached.forecast.fetchedAt < Self.minimumSpacing {
                 finishOne(id, nil)
                 continue

@@ -1,0 +1,135 @@
+"""'Became active' triggers end to end: resume from suspend (logind on a
+private bus), network changes (a network namespace the test makes), and a
+trigger storm that must cost at most one upstream request per place."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from raindtest import RAIND, FakeLogind, FixtureServer, PrivateBus, Subscriber, wait_for
+
+needs_dbus = pytest.mark.skipif(
+    not shutil.which("dbus-daemon") or subprocess.run(
+        ["/usr/bin/python3", "-c", "import dbus, gi"], capture_output=True).returncode != 0,
+    reason="needs dbus-daemon, python3-dbus and python3-gi")
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root")
+
+PARIS = ("48.8534,2.3488", "Paris")
+LONDON = ("51.5085,-0.1257", "London")
+
+
+@needs_dbus
+def test_resume_and_trigger_storm_cost_one_request_per_stale_place(weather_daemon, fixture_server):
+    bus = PrivateBus()
+    logind = FakeLogind(bus)
+    try:
+        daemon = weather_daemon(extra_config="[Refresh]\nStaleAfterMinutes=1\n",
+                                extra_env={"DBUS_SYSTEM_BUS_ADDRESS": bus.address})
+        sub = Subscriber(daemon, events=["WeatherUpdated"])
+        daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+        sub.until("WeatherUpdated")
+        paris_fetched = time.monotonic()
+        # Going to sleep is no reason to fetch.
+        logind.send("sleep true")
+        time.sleep(50)
+        daemon.ctl("add", "--coords", LONDON[0], "--name", LONDON[1], check=True)
+        sub.until("WeatherUpdated")
+        assert fixture_server.count() == 2
+        # Paris becomes stale (older than a minute); London stays fresh.
+        time.sleep(max(0, 61.5 - (time.monotonic() - paris_fetched)))
+
+        logind.send("sleep false")  # resume
+        updated = sub.until("WeatherUpdated")
+        assert updated["id"] == "paris-fr"
+        assert fixture_server.count() == 3, "one request for the stale place, none for the fresh one"
+
+        # The storm: resume again, SIGUSR1, ten subscribers attaching, five refresh commands.
+        logind.send("sleep false")
+        daemon.process.send_signal(signal.SIGUSR1)
+        subscribers = [Subscriber(daemon) for _ in range(10)]
+        for _ in range(5):
+            daemon.ctl("refresh", "--all", check=True)
+        time.sleep(0.5)
+        assert fixture_server.count() == 3, "a storm right after a refresh costs nothing"
+        for s in subscribers:
+            s.stop()
+        sub.stop()
+    finally:
+        logind.stop()
+        bus.stop()
+
+
+@needs_dbus
+def test_missing_logind_is_logged_once_and_other_triggers_work(weather_daemon, fixture_server):
+    bus = PrivateBus()  # a bus without logind on it
+    try:
+        daemon = weather_daemon(extra_env={"DBUS_SYSTEM_BUS_ADDRESS": bus.address})
+        daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+        wait_for(lambda: fixture_server.count() == 1)
+        daemon.process.send_signal(signal.SIGUSR1)
+        assert "status" in daemon.client().call("GetStatus")["parameters"]
+        warnings = [line for line in daemon.read_log().splitlines() if line.startswith("<4>logind:")]
+        assert len(warnings) == 1 and "no resume or session triggers" in warnings[0], warnings
+    finally:
+        bus.stop()
+
+
+@needs_root
+def test_network_loss_and_return(daemon_factory, tmp_path):
+    tag = f"{os.getpid() % 10000}"
+    client_ns, server_ns = f"raindc{tag}", f"rainds{tag}"
+    client_if, server_if = f"rdc{tag}", f"rds{tag}"
+    subnet = f"198.18.{os.getpid() % 200}"
+
+    def ip(*args, netns=None):
+        command = (["ip", "netns", "exec", netns] if netns else []) + ["ip", *args]
+        subprocess.run(command, check=True, capture_output=True)
+
+    try:
+        ip("netns", "add", client_ns)
+        ip("netns", "add", server_ns)
+    except subprocess.CalledProcessError as error:
+        pytest.skip(f"cannot create network namespaces here: {error.stderr.decode().strip()}")
+    server = None
+    try:
+        ip("link", "add", client_if, "netns", client_ns, "type", "veth", "peer", "name", server_if, "netns", server_ns)
+        for ns, interface, host in ((client_ns, client_if, 2), (server_ns, server_if, 1)):
+            ip("link", "set", "lo", "up", netns=ns)
+            ip("addr", "add", f"{subnet}.{host}/24", "dev", interface, netns=ns)
+            ip("link", "set", interface, "up", netns=ns)
+        server = FixtureServer(routes=[("/v1/forecast", "openmeteo-forecast-paris-unixtime.json")],
+                               host=f"{subnet}.1", netns=server_ns)
+        daemon = daemon_factory(start=False, config=f"[Provider]\nBaseURL={server.url}\nTimeoutSec=3\n")
+        daemon.start(command=["ip", "netns", "exec", client_ns, RAIND])
+        sub = Subscriber(daemon, events=["WeatherUpdated", "ReachabilityChanged", "RefreshFailed"])
+        daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+        sub.until("WeatherUpdated")
+        assert server.count() == 1
+
+        # The route goes away with the link: offline, and no requests.
+        ip("link", "set", client_if, "down", netns=client_ns)
+        assert sub.until("ReachabilityChanged")["online"] is False
+        refused = daemon.ctl("refresh", "paris-fr")
+        assert refused.returncode == 1 and "network is down" in refused.stderr
+        daemon.ctl("add", "--coords", LONDON[0], "--name", LONDON[1], check=True)
+        time.sleep(0.5)
+        assert server.count() == 1, "no request while there is no route"
+        assert json.loads(daemon.ctl("status", "--json").stdout)["online"] is False
+
+        # The route comes back: online, and what is stale (London, never fetched) is fetched.
+        ip("link", "set", client_if, "up", netns=client_ns)
+        assert sub.until("ReachabilityChanged")["online"] is True
+        updated = sub.until("WeatherUpdated")
+        assert updated["id"] == "london-gb"
+        assert server.count() == 2, "only the stale place; the fresh one costs nothing"
+        sub.stop()
+        daemon.stop()
+    finally:
+        if server:
+            server.stop()
+        for ns in (client_ns, server_ns):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
