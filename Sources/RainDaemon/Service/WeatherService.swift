@@ -224,8 +224,9 @@ public final class WeatherService {
     /// (its region and country are kept when it is near enough to belong there).
     func namedCandidate(latitude: Double, longitude: Double, name: String?) throws(MethodError) -> PlaceCandidate {
         var candidate = PlaceCandidate(name: name ?? "", latitude: latitude, longitude: longitude, source: .coordinates)
-        let nearest = name == nil ? try places.directory().nearest(latitude: latitude, longitude: longitude) : try? places.directory().nearest(latitude: latitude, longitude: longitude)
-        if let nearest {
+        // Without a name the place data is needed; with one it only adds region and country.
+        let directory = name == nil ? try places.directory() : try? places.directory()
+        if let nearest = directory?.nearest(latitude: latitude, longitude: longitude) {
             let distance = GeoDistance.kilometres(
                 latitude1: latitude, longitude1: longitude, latitude2: nearest.latitude, longitude2: nearest.longitude)
             if distance <= Self.sameRegionKilometres {
