@@ -263,10 +263,12 @@ public final class Daemon {
             {
                 logger.notice("[Socket] changes take effect when raind restarts")
             }
-            context.configuration = loaded.configuration
             let source = WeatherSource(configuration: loaded.configuration, credentialsDirectory: context.paths.credentialsDirectory)
+            let changed = loaded.configuration != context.configuration || !source.asksLike(refresher.source)
+            context.configuration = loaded.configuration
             if let problem = source.configurationProblem { logger.warning(problem.message) }
-            refresher.reconfigure(source: source, refreshMinutes: service.state.settings.refreshMinutes)
+            refresher.reconfigure(
+                source: source, refreshMinutes: service.state.settings.refreshMinutes, configurationChanged: changed)
             logger.info("configuration reloaded")
             refresher.refreshIfStale(reason: "reload")
         } else {

@@ -88,7 +88,7 @@ def test_sigterm_with_a_request_in_flight_exits_zero_within_a_second(weather_dae
     sub.stop()
 
 
-def test_daily_budget_is_enforced_and_reported(weather_daemon, fixture_server):
+def test_daily_budget_is_enforced_reported_and_kept_across_restarts(weather_daemon, fixture_server, daemon_factory):
     daemon = weather_daemon(extra_config="[Refresh]\nDailyBudget=2\n")
     for coords, name in ((PARIS, "Paris"), ("51.5085,-0.1257", "London")):
         daemon.ctl("add", "--coords", coords, "--name", name, check=True)
@@ -101,6 +101,12 @@ def test_daily_budget_is_enforced_and_reported(weather_daemon, fixture_server):
     assert reply["parameters"]["callsToday"] == 2 and reply["parameters"]["dailyBudget"] == 2
     status = json.loads(daemon.ctl("status", "--json").stdout)
     assert status["callsToday"] == 2 and status["dailyBudget"] == 2
+    assert fixture_server.count() == 2
+    # A restart does not renew the budget.
+    daemon.stop()
+    again = daemon_factory(config=(daemon.config_home / "raind" / "raind.conf").read_text())
+    assert json.loads(again.ctl("status", "--json").stdout)["callsToday"] == 2
+    assert again.ctl("refresh", "amsterdam-nl").returncode == 1
     assert fixture_server.count() == 2
 
 

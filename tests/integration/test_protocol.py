@@ -85,7 +85,7 @@ def test_maximum_clients_is_enforced(daemon_factory):
         client.call("GetStatus")
     extra = daemon.client()
     reply = extra.receive()
-    assert "error" in reply and "too many clients" in reply["parameters"]["reason"]
+    assert "error" in reply and "too many clients" in reply["parameters"]["message"]
     held[0].close()
     time.sleep(0.1)
     assert "status" in daemon.client().call("GetStatus")["parameters"]
@@ -190,7 +190,7 @@ def test_other_users_are_turned_away_in_user_instance(daemon_factory, open_dir):
     assert result.returncode == 0, result.stderr
     reply = json.loads(result.stdout)
     assert reply["error"] == "io.raind.Weather.PermissionDenied"
-    assert "uid 65534" in reply["parameters"]["reason"]
+    assert "uid 65534" in reply["parameters"]["message"]
     assert "status" in daemon.client().call("GetStatus")["parameters"], "root (the owner here) gets in"
 
 

@@ -188,8 +188,16 @@ def test_unauthorized_stops_requests_until_reload(weather_daemon, fixture_server
     assert daemon.ctl("refresh", "--all").returncode == 1
     time.sleep(0.3)
     assert fixture_server.count() == calls, "a refused key stops requests"
+    # A reload with the same configuration changes nothing.
+    daemon.process.send_signal(1)  # SIGHUP
+    wait_for(lambda: daemon.read_log().count("configuration reloaded") == 1)
+    assert daemon.ctl("refresh", "--all").returncode == 1
+    assert fixture_server.count() == calls
+    # A changed configuration (here the provider's address) is another chance.
     fixture_server.reset()
-    daemon.process.send_signal(1)  # SIGHUP: reload the configuration
+    daemon.write_config(daemon.loopback_only(
+        f"[Provider]\nBaseURL=http://localhost:{fixture_server.port}\nTimeoutSec=3\n"))
+    daemon.process.send_signal(1)
     wait_for(lambda: fixture_server.count() >= 1, what="requests after reload")
     sub.stop()
 

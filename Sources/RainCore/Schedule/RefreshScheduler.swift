@@ -68,15 +68,22 @@ public struct RefreshScheduler: Sendable {
 
     /// The network monitor's view. A network coming back is assumed to reach
     /// the provider until a request says otherwise.
+    /// Calls counted before a restart, so restarting raind does not renew the budget.
+    public mutating func restoreBudget(day: Double, calls: Int) {
+        budgetDay = day
+        callsToday = max(0, calls)
+    }
+
     public mutating func setNetworkUp(_ up: Bool) {
         if up && !networkUp { providerReachable = true }
         networkUp = up
     }
 
-    /// A configuration reload: new rules, and another chance for refused credentials.
-    public mutating func reconfigure(_ policy: RefreshPolicy) {
+    /// New rules; `credentialsChanged` (the provider, its URL or its key changed)
+    /// gives refused credentials another chance.
+    public mutating func reconfigure(_ policy: RefreshPolicy, credentialsChanged: Bool = true) {
         self.policy = policy
-        unauthorized = nil
+        if credentialsChanged { unauthorized = nil }
     }
 
     /// A request for `id` went out; it counts against the budget.

@@ -118,7 +118,7 @@ public final class VarlinkServer {
 
     /// Answers a turned-away client once, best effort, and closes.
     private func refuse(_ fd: FileDescriptor, error: String, reason: String) {
-        let bytes = VarlinkFramer.frame(VarlinkReply.failure(error, .object(["reason": .string(reason)])).json)
+        let bytes = VarlinkFramer.frame(VarlinkReply.failure(error, .object(["message": .string(reason)])).json)
         _ = try? fd.write(bytes[...])
         fd.close()
     }

@@ -116,7 +116,8 @@ public final class WeatherService {
         state = newState
         publisher.publish(events)
         if old.settings.refreshMinutes != newState.settings.refreshMinutes {
-            refresher.reconfigure(source: refresher.source, refreshMinutes: newState.settings.refreshMinutes)
+            refresher.reconfigure(
+                source: refresher.source, refreshMinutes: newState.settings.refreshMinutes, configurationChanged: false)
         }
         if old.places != newState.places { refresher.placesChanged(newState.places) }
         context.stateChanged()
@@ -508,7 +509,12 @@ public final class WeatherService {
         }
         var snapshot = JSONObject()
         snapshot["event"] = .string("Snapshot")
-        snapshot["status"] = statusJSON()
+        var status = statusJSON()
+        if case .object(var fields) = status {
+            fields["subscribers"] = .int(publisher.count + 1)  // this one, added right after
+            status = .object(fields)
+        }
+        snapshot["status"] = status
         snapshot["locations"] = .array(state.places.locations.map(\.json))
         snapshot["selected"] = state.places.selectedID.map { .string($0.rawValue) } ?? .null
         snapshot["forecast"] = state.places.selectedID.flatMap { refresher.forecast(for: $0)?.forecast.json } ?? .null

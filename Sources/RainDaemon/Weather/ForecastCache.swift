@@ -55,6 +55,27 @@ public struct ForecastCache {
         }
     }
 
+    /// The upstream calls counted today, kept beside the forecasts so a restart does not renew the budget.
+    var budgetFile: String { "\(directory)/budget.json" }
+
+    func loadBudget() -> (day: Double, calls: Int)? {
+        guard case .success(let bytes) = FileIO.readFile(budgetFile, limit: 4096),
+            let value = try? JSON(parsing: bytes),
+            let day = value["day"]?.doubleValue, let calls = value["calls"]?.intValue
+        else { return nil }
+        return (day, calls)
+    }
+
+    func storeBudget(day: Double, calls: Int) {
+        do {
+            try FileIO.makeDirectories(directory, mode: 0o700)
+            try FileIO.writeAtomically(
+                Array(JSON.object(["day": .number(day), "calls": .int(calls)]).serialized().utf8), to: budgetFile)
+        } catch {
+            logger.warning("cannot record today's upstream calls: \(error)")
+        }
+    }
+
     func remove(_ id: LocationID) {
         unlink(path(for: id))
     }

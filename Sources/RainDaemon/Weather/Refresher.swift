@@ -59,6 +59,7 @@ public final class Refresher {
 
     /// Loads the cache for the saved places, so clients get data at once.
     func restore() {
+        if let budget = cache.loadBudget() { scheduler.restoreBudget(day: budget.day, calls: budget.calls) }
         scheduler.track(list.locations.map(\.id))
         for location in list.locations {
             guard let cached = cache.load(location) else { continue }
@@ -71,12 +72,14 @@ public final class Refresher {
         reschedule()
     }
 
-    /// A new configuration or refresh setting: new rules, and another chance
-    /// for a refused key.
-    func reconfigure(source: WeatherSource, refreshMinutes: Int?) {
+    /// A new configuration or refresh setting: new rules.
+    /// `configurationChanged`: a reload brought a different configuration or
+    /// key, which gives a refused key another chance (an unchanged one does not).
+    func reconfigure(source: WeatherSource, refreshMinutes: Int?, configurationChanged: Bool) {
         let providerChanged = source.provider != self.source.provider
         self.source = source
-        scheduler.reconfigure(Self.policy(context.configuration, refreshMinutes: refreshMinutes))
+        scheduler.reconfigure(
+            Self.policy(context.configuration, refreshMinutes: refreshMinutes), credentialsChanged: configurationChanged)
         if providerChanged {
             // Data from another provider stays served, but is fetched anew.
             for id in forecasts.keys { scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: false) }
@@ -187,6 +190,7 @@ public final class Refresher {
         let id = location.id
         let request = source.request(for: location, cached: forecasts[id])
         scheduler.started(id, now: now)
+        cache.storeBudget(day: scheduler.budgetDay, calls: scheduler.callsToday)
         let transfer = http.get(request) { [weak self] result in
             self?.finished(location, selected: selected, result: result)
         }

@@ -7,6 +7,11 @@ public struct WeatherSource {
     public let provider: Configuration.ProviderName
     let baseURL: String
     let apiKey: String?
+
+    /// Whether another source asks the provider the same way (provider, base URL, key).
+    func asksLike(_ other: WeatherSource) -> Bool {
+        provider == other.provider && baseURL == other.baseURL && apiKey == other.apiKey
+    }
     let connectTimeout: Int
     let totalTimeout: Int
     /// Why no request can be made with this configuration (a missing key); nil when ready.
@@ -36,6 +41,7 @@ public struct WeatherSource {
     /// `$CREDENTIALS_DIRECTORY/api-key` (systemd `LoadCredential=`), else `ApiKeyFile=`.
     static func readKey(configuration: Configuration, credentialsDirectory: String?) -> (String?, RefreshFailure?) {
         var tried: [String] = []
+        var malformed: String?
         for path in [credentialsDirectory.map { $0 + "/api-key" }, configuration.apiKeyFile].compactMap({ $0 }) {
             tried.append(path)
             guard case .success(let bytes) = FileIO.readFile(path, limit: 4096) else { continue }
@@ -43,9 +49,12 @@ public struct WeatherSource {
             if !key.isEmpty, !key.contains(where: { $0 == "/" || $0 == " " || $0 == "?" || $0 == "#" }) {
                 return (key, nil)
             }
+            malformed = malformed ?? path
+        }
+        if let malformed {
             return (nil, RefreshFailure(
                 error: .notConfigured,
-                message: "the API key in \(path) is empty or malformed; put the key alone in that file and reload raind"))
+                message: "the API key in \(malformed) is empty or malformed; put the key alone in that file and reload raind"))
         }
         let looked = tried.isEmpty ? "no key file is configured" : "no readable key in " + tried.joined(separator: " or ")
         return (nil, RefreshFailure(
