@@ -136,3 +136,15 @@ final class RefreshSchedulerTests: XCTestCase {
         XCTAssertNil(s.places[oslo])
     }
 }
+
+extension RefreshSchedulerTests {
+    func testSelectionChange_movesTheNewSelectedPlaceToTheSelectedInterval() {
+        var s = scheduler()
+        s.started(paris, now: 0); s.succeeded(paris, now: 0, expiresAt: nil, selected: true)
+        s.started(oslo, now: 0); s.succeeded(oslo, now: 0, expiresAt: nil, selected: false)
+        XCTAssertGreaterThanOrEqual(s.places[oslo]!.nextDue!, 5400)
+        s.selectionChanged(to: oslo, from: paris)
+        XCTAssertEqual(s.places[oslo]!.nextDue, 1800)
+        XCTAssertEqual(s.places[paris]!.nextDue, 5400)
+    }
+}

@@ -86,6 +86,16 @@ public struct RefreshScheduler: Sendable {
         if credentialsChanged { unauthorized = nil }
     }
 
+    /// The selection moved: the newly selected place follows the selected
+    /// interval from its last fetch, the previous one the background interval.
+    public mutating func selectionChanged(to selected: LocationID?, from previous: LocationID?) {
+        for (id, isSelected) in [(previous, false), (selected, true)] {
+            guard let id, var state = places[id], let last = state.lastSuccess else { continue }
+            state.nextDue = last + policy.interval(selected: isSelected)
+            places[id] = state
+        }
+    }
+
     /// A request for `id` went out; it counts against the budget.
     public mutating func started(_ id: LocationID, now: Double) {
         rollBudgetDay(now: now)

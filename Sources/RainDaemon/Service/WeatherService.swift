@@ -519,7 +519,9 @@ public final class WeatherService {
         snapshot["selected"] = state.places.selectedID.map { .string($0.rawValue) } ?? .null
         snapshot["forecast"] = state.places.selectedID.flatMap { refresher.forecast(for: $0)?.forecast.json } ?? .null
         request.stream(.object(snapshot))
+        let quiet = publisher.count == 0
         publisher.add(request, filter: filter)
-        context.subscriberAttached()
+        // The first subscriber after a time with none is someone looking: refresh what is stale.
+        if quiet { context.subscriberAttached() }
     }
 }

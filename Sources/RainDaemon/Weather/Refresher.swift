@@ -87,8 +87,10 @@ public final class Refresher {
         reschedule()
     }
 
-    /// The places changed: forget removed ones, fetch added or selected ones that have no fresh data.
+    /// The places changed: forget removed ones, fetch an added or newly
+    /// selected place that has no fresh data (and nothing else).
     func placesChanged(_ list: LocationList) {
+        let previous = self.list
         self.list = list
         let ids = Set(list.locations.map(\.id))
         for id in forecasts.keys where !ids.contains(id) {
@@ -101,7 +103,17 @@ public final class Refresher {
             scheduler.abandoned(id)
         }
         scheduler.track(list.locations.map(\.id))
-        refreshIfStale(reason: "places changed")
+        var concerned = list.locations.map(\.id).filter { previous[$0] == nil }
+        if list.selectedID != previous.selectedID {
+            scheduler.selectionChanged(to: list.selectedID, from: previous.selectedID)
+            if let selected = list.selectedID { concerned.append(selected) }
+        }
+        let stale = scheduler.staleRefreshes(concerned, now: now)
+        if stale.isEmpty {
+            reschedule()
+        } else {
+            fetch(stale, explicit: false, completion: nil)
+        }
     }
 
     // MARK: Triggers
