@@ -46,7 +46,7 @@ public enum HTTPDate {
     public static func format(_ unixSeconds: Int64) -> String {
         let days = floorDivide(unixSeconds, 86_400)
         let secondOfDay = unixSeconds - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDateTime.civil(fromDays: Int(days))
         // 1970-01-01 was a Thursday (index 3 from Monday).
         let weekday = Int(((days % 7) + 7 + 3) % 7)
         return "\(shortDays[weekday]), \(pad(day)) \(months[month - 1]) \(year) "
@@ -63,7 +63,7 @@ public enum HTTPDate {
               let minute = number(hms[1], digits: 2...2), minute < 60,
               let second = number(hms[2], digits: 2...2), second <= 60  // 60: a leap second
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = Int64(CivilDateTime.days(fromCivilYear: year, month: month, day: day))
         return days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
 
@@ -98,29 +98,4 @@ public enum HTTPDate {
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
-    /// Days since 1970-01-01 in the proleptic Gregorian calendar
-    /// (Howard Hinnant's `days_from_civil`).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = floorDivide(y, 400)
-        let yearOfEra = y - era * 400
-        let m = Int64(month)
-        let dayOfYear = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The inverse of `daysFromCivil` (Hinnant's `civil_from_days`).
-    static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = floorDivide(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
-    }
 }
