@@ -72,6 +72,7 @@ final class VarlinkClient {
         let bytes = VarlinkFramer.frame(call.json)
         var offset = 0
         while offset < bytes.count {
+            // A framed message is never empty (it ends with NUL), so the buffer has an address.
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
             if n < 0 {
                 if errno == EINTR { continue }

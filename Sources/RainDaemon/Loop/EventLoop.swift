@@ -107,6 +107,7 @@ public final class EventLoop {
         let box = EventSource.Box(plain: handler)
         var source: OpaquePointer?
         let result = sd_event_add_defer(event, &source, { source, userdata in
+            // userdata is the box passed (retained) when the source was added.
             let box = Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeRetainedValue()
             sd_event_source_disable_unref(source)
             box.plain?()
@@ -127,6 +128,7 @@ public final class EventSource {
         var opaque: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
         /// The box behind userdata; the source's owner keeps it alive while the source exists.
         static func from(_ userdata: UnsafeMutableRawPointer?) -> Box {
+            // Every source is added with its box as userdata, never nil.
             Unmanaged<Box>.fromOpaque(userdata!).takeUnretainedValue()
         }
     }
