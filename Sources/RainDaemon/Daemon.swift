@@ -36,7 +36,16 @@ public final class Daemon {
     let socketPath: String
     private var signalSources: [EventSource] = []
 
+    /// The signals raind handles on its loop.
+    static let handledSignals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGPIPE]
+
     public init(options: DaemonOptions) throws(StartupError) {
+        // Blocked before the socket exists: a signal sent as soon as a client can
+        // connect waits for the loop's handler instead of killing the process.
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for signal in Self.handledSignals { sigaddset(&blocked, signal) }
+        sigprocmask(SIG_BLOCK, &blocked, nil)
         logger = Logger(subsystem: "raind", threshold: options.logLevel)
         let paths = DaemonPaths(mode: options.mode, environment: options.environment)
         let loaded = ConfigLoader(paths: paths).load()
