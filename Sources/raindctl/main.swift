@@ -85,17 +85,9 @@ if rest.contains("--help") || rest.contains("-h") {
 do {
     let session = ClientSession(
         socketCandidates: SocketLocator.clientCandidates(
-            explicit: socketPath, environment: environmentDictionary(), uid: getuid()))
+            explicit: socketPath, environment: ProcessEnvironment.current(), uid: getuid()))
     let parsed = try command.init(arguments: ArgumentReader(rest, command: name))
     try parsed.run(session)
 } catch {
     exitWith(error)
-}
-
-func environmentDictionary() -> [String: String] {
-    var result: [String: String] = [:]
-    for key in ["RAIND_SOCKET", "XDG_RUNTIME_DIR"] {
-        if let value = getenv(key) { result[key] = String(cString: value) }
-    }
-    return result
 }

@@ -14,6 +14,25 @@ final class VarlinkCodecTests: XCTestCase {
         XCTAssertEqual(try VarlinkCall(message: messages[1]), VarlinkCall(method: "a.C", more: true))
     }
 
+    func testFramer_splitsManyMessagesPerRead_andKeepsOrderAcrossCompaction() throws {
+        var framer = VarlinkFramer(maximumMessageSize: 64)
+        var received: [String] = []
+        for round in 0..<5 {
+            // Each read ends mid-message, so compaction must keep the partial tail.
+            var chunk: [UInt8] = []
+            for index in 0..<1000 { chunk += Array("m\(round)-\(index)".utf8) + [0] }
+            chunk += Array("tail\(round)".utf8)
+            framer.append(chunk)
+            while let message = try framer.nextMessage() { received.append(String(decoding: message, as: UTF8.self)) }
+            framer.append([0])
+            while let message = try framer.nextMessage() { received.append(String(decoding: message, as: UTF8.self)) }
+        }
+        XCTAssertEqual(received.count, 5 * 1001)
+        XCTAssertEqual(received[999], "m0-999")
+        XCTAssertEqual(received[1000], "tail0")
+        XCTAssertEqual(received.last, "tail4")
+    }
+
     func testFramer_refusesOversizeMessageBeforeItsEnd() {
         var framer = VarlinkFramer(maximumMessageSize: 16)
         framer.append([UInt8](repeating: UInt8(ascii: "x"), count: 17))

@@ -10,18 +10,7 @@ import RainPlaces
 
 setvbuf(stdout, nil, _IOLBF, 0)
 let arguments = Array(CommandLine.arguments.dropFirst())
-let environment: [String: String] = {
-    var result: [String: String] = [:]
-    var pointer = environ
-    while let entry = pointer.pointee {
-        let text = String(cString: entry)
-        if let equals = text.firstIndex(of: "=") {
-            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-        }
-        pointer += 1
-    }
-    return result
-}()
+let environment = ProcessEnvironment.current()
 
 guard let path = PlaceDirectory.locateDataFile(environment: environment) else {
     fputs("places-bench: no places.bin found (set RAIND_DATA_DIR)\n", stderr)

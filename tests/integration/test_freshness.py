@@ -26,7 +26,6 @@ def test_watchdog_pings_come_from_the_loop(daemon_factory, tmp_path):
     listener = NotifyListener(tmp_path / "notify.sock")
     daemon = daemon_factory(start=False, extra_env={"NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "400000"})
     daemon.start(wait=False)
-    daemon.env["WATCHDOG_PID"] = ""
     listener.wait_for("READY=1")
     time.sleep(1.1)
     pings = [m for m in listener.collect() if "WATCHDOG=1" in m]

@@ -72,12 +72,6 @@ public struct LocationList: Equatable, Sendable {
         return [.locationSelected(location)]
     }
 
-    /// Updates fields a forecast learned (the time zone), keeping the id.
-    public mutating func update(_ location: Location) {
-        guard let index = locations.firstIndex(where: { $0.id == location.id }) else { return }
-        locations[index] = location
-    }
-
     /// Finds a place by what a person typed: its id, or its name when only one place has it
     /// (case- and diacritic-insensitive).
     public func resolve(_ reference: String) throws(LocationListError) -> Location {

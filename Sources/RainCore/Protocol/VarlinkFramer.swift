@@ -4,6 +4,10 @@
 public struct VarlinkFramer: Sendable {
     public let maximumMessageSize: Int
     private var buffer: [UInt8] = []
+    /// Where the unread part of `buffer` begins; consumed bytes are dropped in
+    /// one move when they are the larger part, so a read holding many
+    /// pipelined messages is split in linear time.
+    private var start = 0
     /// Where the next search for a NUL starts, so a message arriving in many
     /// small reads is scanned once.
     private var scanned = 0
@@ -16,23 +20,26 @@ public struct VarlinkFramer: Sendable {
         case messageTooLarge(limit: Int)
     }
 
-    public var bufferedByteCount: Int { buffer.count }
-
     public mutating func append<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        if start > 0 && start >= buffer.count - start {
+            buffer.removeSubrange(..<start)
+            scanned -= start
+            start = 0
+        }
         buffer.append(contentsOf: bytes)
     }
 
     /// The next complete message without its NUL, nil when more bytes are needed.
     public mutating func nextMessage() throws(Failure) -> [UInt8]? {
-        if let end = buffer[scanned...].firstIndex(of: 0) {
-            guard end <= maximumMessageSize else { throw .messageTooLarge(limit: maximumMessageSize) }
-            let message = Array(buffer[..<end])
-            buffer.removeSubrange(...end)
-            scanned = 0
+        if let end = buffer[max(start, scanned)...].firstIndex(of: 0) {
+            guard end - start <= maximumMessageSize else { throw .messageTooLarge(limit: maximumMessageSize) }
+            let message = Array(buffer[start..<end])
+            start = end + 1
+            scanned = start
             return message
         }
         scanned = buffer.count
-        if buffer.count > maximumMessageSize { throw .messageTooLarge(limit: maximumMessageSize) }
+        if buffer.count - start > maximumMessageSize { throw .messageTooLarge(limit: maximumMessageSize) }
         return nil
     }
 

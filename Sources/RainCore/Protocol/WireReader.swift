@@ -85,9 +85,4 @@ public struct WireReader {
         guard let array = value.arrayValue else { throw mismatch(key, expected: "an array", got: value) }
         return array
     }
-
-    public func nested(_ key: String) throws(WireDecodingError) -> WireReader? {
-        guard let value = optional(key) else { return nil }
-        return try WireReader(value, context: path(key))
-    }
 }

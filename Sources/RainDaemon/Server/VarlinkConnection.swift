@@ -240,8 +240,6 @@ public final class VarlinkRequest {
         self.connection = connection
     }
 
-    public var peer: PeerCredentials? { connection?.peer }
-
     /// The final reply.
     public func reply(_ parameters: JSON) {
         finish(VarlinkReply(parameters: parameters))

@@ -41,8 +41,6 @@ public final class VarlinkServer {
     private let authorize: (PeerCredentials) -> Access?
     /// Receives every call to an interface other than org.varlink.service.
     public var handler: ((VarlinkRequest) -> Void)?
-    /// Told when a client leaves.
-    public var onDisconnect: ((VarlinkConnection) -> Void)?
 
     public private(set) var connections: [Int: VarlinkConnection] = [:]
     private var nextConnectionID = 1
@@ -125,7 +123,6 @@ public final class VarlinkServer {
 
     func connectionClosed(_ connection: VarlinkConnection) {
         connections[connection.id] = nil
-        onDisconnect?(connection)
     }
 
     func dispatch(_ request: VarlinkRequest) {

@@ -129,7 +129,8 @@ public final class WeatherService {
         request.reply(.object(["status": statusJSON()]))
     }
 
-    func statusJSON() -> JSON {
+    /// `joining`: a subscriber about to be added, counted in its own snapshot.
+    func statusJSON(joining: Int = 0) -> JSON {
         var status = JSONObject()
         status["version"] = .string(RaindVersion.string)
         status["uptimeSeconds"] = .number(context.uptime)
@@ -144,7 +145,7 @@ public final class WeatherService {
         status["nextRefresh"] = JSON(refresher.nextWake)
         status["callsToday"] = .int(refresher.callsToday)
         status["dailyBudget"] = .int(context.configuration.dailyBudget)
-        status["subscribers"] = .int(publisher.count)
+        status["subscribers"] = .int(publisher.count + joining)
         return .object(status)
     }
 
@@ -462,7 +463,9 @@ public final class WeatherService {
             let updated = ids.filter { results[$0].map { $0 == nil } ?? false }
             let failed = ids.filter { !updated.contains($0) }
             if updated.isEmpty, let first = failed.first, let failure = results[first] ?? nil {
-                let error = MethodError(failure, callsToday: callsBudget.0, dailyBudget: callsBudget.1)
+                let error = failure.error == .locationNotFound
+                    ? MethodError.locationNotFound(first.rawValue)
+                    : MethodError(failure, callsToday: callsBudget.0, dailyBudget: callsBudget.1)
                 request.fail(error.name, .object(error.parameters))
                 return
             }
@@ -509,12 +512,7 @@ public final class WeatherService {
         }
         var snapshot = JSONObject()
         snapshot["event"] = .string("Snapshot")
-        var status = statusJSON()
-        if case .object(var fields) = status {
-            fields["subscribers"] = .int(publisher.count + 1)  // this one, added right after
-            status = .object(fields)
-        }
-        snapshot["status"] = status
+        snapshot["status"] = statusJSON(joining: 1)
         snapshot["locations"] = .array(state.places.locations.map(\.json))
         snapshot["selected"] = state.places.selectedID.map { .string($0.rawValue) } ?? .null
         snapshot["forecast"] = state.places.selectedID.flatMap { refresher.forecast(for: $0)?.forecast.json } ?? .null

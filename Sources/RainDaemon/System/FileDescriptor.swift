@@ -19,12 +19,6 @@ public final class FileDescriptor {
         rawValue = -1
     }
 
-    /// Gives up ownership without closing (for descriptors handed to another owner).
-    public func release() -> Int32 {
-        defer { rawValue = -1 }
-        return rawValue
-    }
-
     /// Reads what is available into `buffer` (replacing its content); 0 means end of file.
     /// EAGAIN is thrown like any other error; callers on non-blocking descriptors check it.
     public func read(into buffer: inout [UInt8], count: Int = 65536) throws(SystemError) -> Int {

@@ -46,10 +46,9 @@ public enum UnixSocket {
         return fd
     }
 
-    /// Connects to `path` (blocking connect, then non-blocking if asked).
-    public static func connect(path: String, nonBlocking: Bool = false) throws(SystemError) -> FileDescriptor {
-        var flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        if nonBlocking { flags |= Int32(SOCK_NONBLOCK.rawValue) }
+    /// Connects to `path` (a blocking connect, to probe whether a raind answers there).
+    static func connect(path: String) throws(SystemError) -> FileDescriptor {
+        let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = FileDescriptor(taking: try retryingOnInterrupt("socket") { socket(AF_UNIX, flags, 0) })
         var (address, length) = try self.address(path)
         let result = withUnsafePointer(to: &address) {

@@ -166,7 +166,8 @@ public final class Refresher {
         var started: [LocationID] = []
         for id in ids {
             guard let location = list[id] else {
-                finishOne(id, RefreshFailure(error: .providerError, message: "\(id) is no longer saved"))
+                finishOne(id, RefreshFailure(
+                    error: .locationNotFound, message: "\(id) is no longer saved; 'raindctl list' shows the saved places"))
                 continue
             }
             if inFlight[id] != nil {

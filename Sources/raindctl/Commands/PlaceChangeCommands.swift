@@ -17,8 +17,7 @@ struct RemoveCommand: ClientCommand {
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
-        let reply = try session.connect().call(.removeLocation, ["id": .string(place)].asObject)
-        Output.line("Removed \(PlaceArgument.describe(reply["location"]))")
+        try PlaceArgument.change(.removeLocation, place, session: session, done: "Removed")
     }
 }
 
@@ -39,8 +38,7 @@ struct SetLocationCommand: ClientCommand {
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
-        let reply = try session.connect().call(.selectLocation, ["id": .string(place)].asObject)
-        Output.line("Selected \(PlaceArgument.describe(reply["location"]))")
+        try PlaceArgument.change(.selectLocation, place, session: session, done: "Selected")
     }
 }
 
@@ -91,6 +89,14 @@ enum PlaceArgument {
             throw .usage("\(arguments.command): name a saved place by id or name (see 'raindctl list')")
         }
         return words.joined(separator: " ")
+    }
+
+    /// Calls a method that acts on one saved place and says what was done to which.
+    static func change(
+        _ method: WeatherMethod, _ place: String, session: ClientSession, done: String
+    ) throws(ClientError) {
+        let reply = try session.connect().call(method, ["id": .string(place)].asObject)
+        Output.line("\(done) \(describe(reply["location"]))")
     }
 
     static func describe(_ value: JSON?) -> String {

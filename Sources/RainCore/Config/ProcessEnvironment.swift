@@ -1,6 +1,7 @@
 import Glibc
 
-/// The process environment as a dictionary, read without Foundation.
+/// The process environment as a dictionary, read without Foundation, for
+/// the code that decides paths and defaults from it (daemon, client, bench).
 public enum ProcessEnvironment {
     public static func current() -> [String: String] {
         var result: [String: String] = [:]
