@@ -143,7 +143,7 @@ public final class Daemon {
         server.handler = { [service] request in service.handle(request) }
         context.onStateChanged = { [weak self] in self?.updateStatus() }
         context.onWeatherChanged = { [weak self] in self?.updateStatus() }
-        context.onSubscriberAttached = { [refresher] in refresher.refreshIfStale(reason: "a subscriber attached") }
+        context.onSubscriberAttached = { [weak refresher] in refresher?.refreshIfStale(reason: "a subscriber attached") }
         // Cached data first: clients get it the moment the socket serves.
         refresher.restore()
     }

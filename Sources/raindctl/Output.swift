@@ -43,16 +43,32 @@ enum Output {
         }
     }
 
-    /// A daemon error as a person reads it: its message, or its name and parameters.
+    /// A daemon error as a person reads it: its message, and what to type
+    /// next where raindctl has a command for it (the daemon names no flags).
     static func describe(errorName: String, parameters: JSON) -> String {
         let shortName = errorName.split(separator: ".").last.map(String.init) ?? errorName
-        if let message = parameters["message"]?.stringValue { return message }
-        if shortName == "InvalidParameter" {
-            let parameter = parameters["parameter"]?.stringValue ?? "?"
-            let reason = parameters["reason"]?.stringValue.map { ": \($0)" } ?? ""
-            return "invalid parameter '\(parameter)'\(reason)"
+        if errorName.hasPrefix(WeatherInterface.name + "."), let name = WeatherErrorName(rawValue: shortName) {
+            guard let decoded = try? WireDecoder.decode(name.parametersType, from: parameters, context: "error") else {
+                return "\(shortName) \(parameters.serialized())"
+            }
+            return decoded.message + (hint(for: name).map { " (\($0))" } ?? "")
         }
-        if let reason = parameters["reason"]?.stringValue { return "\(shortName): \(reason)" }
+        if shortName == VarlinkServiceError.invalidParameter.rawValue,
+            let invalid = try? WireDecoder.decode(InvalidParameter.self, from: parameters)
+        {
+            return "invalid parameter '\(invalid.parameter)'" + (invalid.reason.map { ": \($0)" } ?? "")
+        }
         return "\(shortName) \(parameters.serialized())"
+    }
+
+    static func hint(for error: WeatherErrorName) -> String? {
+        switch error {
+        case .locationNotFound: return "'raindctl list' shows the saved places and their ids"
+        case .locationIsSelected: return "'raindctl set-location PLACE' selects another"
+        case .placeNotFound: return "a place missing from the data can be added with --coords LAT,LON --name NAME"
+        case .ambiguousPlace: return "'raindctl search QUERY' lists candidates with their GeoNames ids"
+        case .permissionDenied: return "run it as root or as a member of group raind"
+        default: return nil
+        }
     }
 }

@@ -109,11 +109,21 @@ final class VarlinkClient {
         }
     }
 
-    /// Calls a method and returns its reply parameters; an error reply is thrown.
-    func call(_ method: WeatherMethod, _ parameters: JSONObject = JSONObject()) throws(ClientError) -> JSON {
-        try send(VarlinkCall(method: method.qualifiedName, parameters: parameters))
+    /// Calls a method and returns its declared reply; an error reply is thrown.
+    func call<Call: WeatherCall>(_ call: Call.Type, _ parameters: Call.Parameters) throws(ClientError) -> Call.Reply {
+        try send(VarlinkCall(method: Call.method.qualifiedName, parameters: parameters.json.objectValue ?? JSONObject()))
         let reply = try receive()
         if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters) }
-        return reply.parameters
+        return try Self.decode(Call.Reply.self, reply.parameters)
+    }
+
+    /// Reads a reply as its declared type; a reply that is not is an error,
+    /// never a silent default.
+    static func decode<T: Decodable>(_ type: T.Type, _ value: JSON) throws(ClientError) -> T {
+        do {
+            return try WireDecoder.decode(type, from: value, context: "reply")
+        } catch {
+            throw .failed("raind sent a reply raindctl cannot read (\(error)); are raind and raindctl the same version?")
+        }
     }
 }

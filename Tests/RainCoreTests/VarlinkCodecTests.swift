@@ -71,7 +71,8 @@ final class VarlinkCodecTests: XCTestCase {
             .alertsChanged(paris.id, [WeatherAlert(title: "Storm", regions: ["Paris"])]),
         ]
         for event in events {
-            XCTAssertEqual(try Event(json: JSON(parsing: event.json.serialized())), event)
+            let reply = try SubscribeReply(json: JSON(parsing: SubscribeReply(event).json.serialized()))
+            XCTAssertEqual(try reply.decodedEvent(), event)
         }
     }
 

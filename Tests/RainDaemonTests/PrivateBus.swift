@@ -38,19 +38,23 @@ final class PrivateBus {
         }
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        process.arguments = ["--config-file=\(config.path)", "--nofork", "--nopidfile"]
-        process.standardOutput = FileHandle.nullDevice
+        // --print-address writes the address once the bus listens: reading that
+        // line waits for readiness (a socket file alone may exist before listen()).
+        process.arguments = ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address=1"]
+        let ready = Pipe()
+        process.standardOutput = ready
         // It warns that it cannot raise its fd limit when not started by systemd; noise here.
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The daemon binds and listens before anything else; wait for its socket.
-        let deadline = Date().addingTimeInterval(5)
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline, process.isRunning else {
-                stop()
-                throw NSError(domain: "PrivateBus", code: 1, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon did not start"])
-            }
-            usleep(10_000)
+        var printed: [UInt8] = []
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let chunk = ready.fileHandleForReading.availableData
+            if chunk.isEmpty { break }  // end of file: the daemon exited
+            printed += chunk
+        }
+        guard printed.contains(UInt8(ascii: "\n")) else {
+            stop()
+            throw NSError(domain: "PrivateBus", code: 1, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon did not start"])
         }
     }
 

@@ -19,38 +19,63 @@ public enum JSON: Equatable, Sendable {
     }
 }
 
-/// An ordered string-keyed map for JSON objects.
+/// An ordered string-keyed map for JSON objects. Members are kept as pairs
+/// in the order they were written: replies are small objects that are built
+/// once and written once, so appending beats hashing every key. Lookups scan
+/// from the end, so when a parsed object repeats a key the last one counts
+/// (what most JSON readers do) and parsing stays linear whatever the input.
 public struct JSONObject: Equatable, Sendable, Sequence {
-    public private(set) var keys: [String] = []
-    private var values: [String: JSON] = [:]
+    public typealias Member = (key: String, value: JSON)
+    private var members: [Member] = []
 
     public init() {}
 
+    public init(_ members: [Member]) {
+        self.members = members
+    }
+
     public subscript(key: String) -> JSON? {
-        get { values[key] }
+        get {
+            guard let index = lastIndex(of: key) else { return nil }
+            return members[index].value
+        }
         set {
-            if let newValue {
-                if values.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if values.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+            let index = lastIndex(of: key)
+            switch (index, newValue) {
+            case (let index?, let value?): members[index].value = value
+            case (nil, let value?): members.append((key, value))
+            case (let index?, nil): members.remove(at: index)
+            case (nil, nil): break
             }
         }
     }
 
+    /// Adds a member without looking for an earlier one of the same key (the
+    /// parser's path: a later duplicate then shadows the earlier one).
+    public mutating func append(_ key: String, _ value: JSON) {
+        members.append((key, value))
+    }
+
+    private func lastIndex(of key: String) -> Int? {
+        members.lastIndex { $0.key == key }
+    }
+
+    /// The keys in order, each once.
+    public var keys: [String] {
+        var seen = Set<String>()
+        return members.reversed().compactMap { seen.insert($0.key).inserted ? $0.key : nil }.reversed()
+    }
+
     public var count: Int { keys.count }
 
-    public func makeIterator() -> AnyIterator<(key: String, value: JSON)> {
-        var index = 0
-        return AnyIterator {
-            guard index < keys.count else { return nil }
-            defer { index += 1 }
-            let key = keys[index]
-            return (key, values[key]!)  // every key in `keys` has a value
-        }
+    public func makeIterator() -> IndexingIterator<[Member]> {
+        members.makeIterator()
     }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.values == rhs.values
+        let left = Dictionary(lhs.members.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        let right = Dictionary(rhs.members.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        return left == right
     }
 }
 
@@ -273,7 +298,7 @@ private struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            object.append(key, try parseValue())
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -406,5 +431,12 @@ private struct JSONParser {
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text) else { throw fail("number out of range") }
         return value
+    }
+}
+
+extension JSON {
+    /// A number, or null when there is none.
+    public init(_ number: Double?) {
+        self = number.map(JSON.number) ?? .null
     }
 }

@@ -28,7 +28,7 @@ public enum Event: Equatable, Sendable {
 }
 
 /// Event names as they appear on the wire and in `Subscribe(events:)` filters.
-public enum EventName: String, CaseIterable, Sendable {
+public enum EventName: String, WireEnum {
     case locationAdded = "LocationAdded"
     case locationRemoved = "LocationRemoved"
     case locationSelected = "LocationSelected"
@@ -41,7 +41,7 @@ public enum EventName: String, CaseIterable, Sendable {
 }
 
 /// Why fetching a place's weather failed, in terms a person can act on.
-public struct RefreshFailure: Equatable, Sendable, Error {
+public struct RefreshFailure: Equatable, Sendable, Error, Codable {
     /// The Varlink error this maps to (`Offline`, `ProviderError`, `QuotaExhausted`, ...).
     public var error: WeatherErrorName
     /// What happened and what to do, never containing the API key.

@@ -29,7 +29,7 @@ public enum LocationSource: Equatable, Sendable {
 }
 
 /// A saved place.
-public struct Location: Equatable, Sendable {
+public struct Location: Equatable, Sendable, Codable {
     public var id: LocationID
     public var name: String
     /// First-level division (state, province, region); may be empty.
@@ -72,7 +72,7 @@ public struct Location: Equatable, Sendable {
 
 /// A place not yet saved: what a search, a reverse lookup or a request
 /// by coordinates produces. Saving it assigns an id.
-public struct PlaceCandidate: Equatable, Sendable {
+public struct PlaceCandidate: Equatable, Sendable, Codable {
     public var name: String
     public var region: String
     public var country: String

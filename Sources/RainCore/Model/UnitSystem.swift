@@ -45,7 +45,7 @@ public enum UnitSystem: String, CaseIterable, Sendable {
 }
 
 /// Settings a person changes at run time; persisted in the state file.
-public struct Settings: Equatable, Sendable {
+public struct Settings: Equatable, Sendable, Codable {
     public var units: UnitSystem
     /// Overrides `[Refresh] IntervalMinutes=` when set.
     public var refreshMinutes: Int?

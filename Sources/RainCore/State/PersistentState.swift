@@ -12,13 +12,19 @@ public struct PersistentState: Equatable, Sendable {
         self.settings = settings
     }
 
+    /// The file's shape, one field per property.
+    struct File: Codable {
+        var version: Int
+        var locations: [Location]
+        var selected: LocationID?
+        var settings: Settings
+    }
+
     public var json: JSON {
-        var object = JSONObject()
-        object["version"] = .int(PersistentState.schemaVersion)
-        object["locations"] = .array(places.locations.map(\.json))
-        object["selected"] = places.selectedID.map { .string($0.rawValue) } ?? .null
-        object["settings"] = settings.json
-        return .object(object)
+        File(
+            version: PersistentState.schemaVersion, locations: places.locations, selected: places.selectedID,
+            settings: settings
+        ).json
     }
 
     /// Reads a state file's content. The error says what is wrong where.
@@ -29,30 +35,20 @@ public struct PersistentState: Equatable, Sendable {
         } catch {
             throw WireDecodingError(field: "state", reason: error.description)
         }
-        let reader = try WireReader(value, context: "state")
-        guard let version = try reader.optionalInt("version") else {
-            throw WireDecodingError(field: "state.version", reason: "missing")
+        // The version first: a newer file may have any shape.
+        guard let version = value["version"]?.intValue else {
+            throw WireDecodingError(field: "state.version", reason: "missing or not a whole number")
         }
-        guard version <= PersistentState.schemaVersion, version >= 1 else {
+        guard version >= 1 else {
+            throw WireDecodingError(field: "state.version", reason: "\(version) is not a version raind ever wrote")
+        }
+        guard version <= PersistentState.schemaVersion else {
             throw WireDecodingError(
                 field: "state.version",
                 reason: "version \(version) is not one this raind reads (it reads 1...\(PersistentState.schemaVersion)); it was written by a newer raind")
         }
-        var locations: [Location] = []
-        for (index, item) in try reader.array("locations").enumerated() {
-            do {
-                locations.append(try Location(json: item))
-            } catch {
-                throw WireDecodingError(field: "state.locations[\(index)].\(error.field)", reason: error.reason)
-            }
-        }
-        let selected = try reader.optionalString("selected").map(LocationID.init)
-        guard let settingsJSON = reader.optional("settings") else {
-            throw WireDecodingError(field: "state.settings", reason: "missing")
-        }
-        self.init(
-            places: LocationList(locations: locations, selectedID: selected),
-            settings: try Settings(json: settingsJSON))
+        let file = try File(json: value, context: "state")
+        self.init(places: LocationList(locations: file.locations, selectedID: file.selected), settings: file.settings)
     }
 
     public var bytes: [UInt8] {

@@ -3,7 +3,7 @@
 /// Times are Unix seconds (UTC). A missing value is nil, never a made-up number,
 /// except a missing precipitation probability, which means 0 (the Forecast API
 /// omits it when it is 0).
-public struct Forecast: Equatable, Sendable {
+public struct Forecast: Equatable, Sendable, Codable {
     /// Provider name as configured (`open-meteo`, `pirateweather`).
     public var provider: String
     /// When raind received it.
@@ -37,7 +37,7 @@ public struct Forecast: Equatable, Sendable {
 }
 
 /// Conditions now (the app's main view).
-public struct CurrentConditions: Equatable, Sendable {
+public struct CurrentConditions: Equatable, Sendable, Codable {
     public var time: Double
     public var summary: String
     /// Icon name in the Forecast API's vocabulary (`clear-day`, `rain`, `partly-cloudy-night`, ...).
@@ -85,7 +85,7 @@ public struct CurrentConditions: Equatable, Sendable {
 }
 
 /// One hour (the app's hourly strip).
-public struct HourlyForecast: Equatable, Sendable {
+public struct HourlyForecast: Equatable, Sendable, Codable {
     public var time: Double
     public var summary: String
     public var icon: String
@@ -114,7 +114,7 @@ public struct HourlyForecast: Equatable, Sendable {
 }
 
 /// One day (the app's daily list). `time` is local midnight of that day.
-public struct DailyForecast: Equatable, Sendable {
+public struct DailyForecast: Equatable, Sendable, Codable {
     public var time: Double
     public var summary: String
     public var icon: String
@@ -146,7 +146,7 @@ public struct DailyForecast: Equatable, Sendable {
 }
 
 /// A weather warning issued for the place.
-public struct WeatherAlert: Equatable, Sendable {
+public struct WeatherAlert: Equatable, Sendable, Codable {
     public var title: String
     /// `advisory`, `watch` or `warning` where the provider says.
     public var severity: String

@@ -30,9 +30,9 @@ public final class PlaceLookup {
         if let opened { return opened }
         guard let path = PlaceDirectory.locateDataFile(environment: environment) else {
             throw MethodError(
-                .placeNotFound,
-                message: "the place data (places.bin) is not installed; reinstall raind, set RAIND_DATA_DIR, or add the place by coordinates (--coords LAT,LON --name NAME)",
-                ["query": .string(""), "suggestions": .array([])])
+                PlaceNotFound(
+                    query: "", suggestions: [],
+                    message: "the place data (places.bin) is not installed; reinstall raind, set RAIND_DATA_DIR, or add the place by coordinates"))
         }
         do {
             let directory = try PlaceDirectory(path: path)
@@ -42,9 +42,9 @@ public final class PlaceLookup {
         } catch {
             logger.error("cannot use the place data: \(error)")
             throw MethodError(
-                .placeNotFound,
-                message: "the place data cannot be used (\(error)); reinstall raind, or add the place by coordinates",
-                ["query": .string(""), "suggestions": .array([])])
+                PlaceNotFound(
+                    query: "", suggestions: [],
+                    message: "the place data cannot be used (\(error)); reinstall raind, or add the place by coordinates"))
         }
     }
 
@@ -53,15 +53,15 @@ public final class PlaceLookup {
     func placeInSystemTimeZone() throws(MethodError) -> PlaceCandidate {
         guard let zone = Self.systemTimeZone(environment: environment) else {
             throw MethodError(
-                .placeNotFound,
-                message: "cannot tell where this machine is: no GeoClue and no time zone (TZ, /etc/localtime); add the place by name or coordinates",
-                ["query": .string("current"), "suggestions": .array([])])
+                PlaceNotFound(
+                    query: "current", suggestions: [],
+                    message: "cannot tell where this machine is: no GeoClue and no time zone (TZ, /etc/localtime); add the place by name or coordinates"))
         }
         guard let place = try directory().mostPopulous(inTimeZone: zone) else {
             throw MethodError(
-                .placeNotFound,
-                message: "no known place in time zone \(zone); add the place by name or coordinates",
-                ["query": .string("current"), "suggestions": .array([])])
+                PlaceNotFound(
+                    query: "current", suggestions: [],
+                    message: "no known place in time zone \(zone); add the place by name or coordinates"))
         }
         return place
     }

@@ -1,28 +1,23 @@
 import RainCore
 
-/// A call's failure as a Varlink error: its name and parameters. Every one
-/// carries a `message` that says what went wrong and what to do.
+/// A call's failure as a Varlink error: its name and its typed parameters,
+/// encoded. Made at the protocol edge from the core's typed errors.
 public struct MethodError: Error {
     public var name: String
-    public var parameters: JSONObject
+    public var parameters: JSON
 
-    public init(_ name: WeatherErrorName, message: String, _ fields: KeyValuePairs<String, JSON> = [:]) {
-        self.name = name.qualifiedName
-        var object = JSONObject()
-        for (key, value) in fields { object[key] = value }
-        object["message"] = .string(message)
-        parameters = object
+    public init<Parameters: WeatherErrorParameters>(_ parameters: Parameters) {
+        name = Parameters.error.qualifiedName
+        self.parameters = parameters.json
     }
 
-    public init(service name: VarlinkServiceError, _ fields: KeyValuePairs<String, JSON>) {
+    public init(service name: VarlinkServiceError, _ parameters: some Encodable) {
         self.name = name.qualifiedName
-        var object = JSONObject()
-        for (key, value) in fields { object[key] = value }
-        parameters = object
+        self.parameters = parameters.json
     }
 
     public static func invalidParameter(_ field: String, _ reason: String) -> MethodError {
-        MethodError(service: .invalidParameter, ["parameter": .string(field), "reason": .string(reason)])
+        MethodError(service: .invalidParameter, InvalidParameter(parameter: field, reason: reason))
     }
 
     public static func invalid(_ error: WireDecodingError) -> MethodError {
@@ -30,10 +25,7 @@ public struct MethodError: Error {
     }
 
     public static func locationNotFound(_ reference: String) -> MethodError {
-        MethodError(
-            .locationNotFound,
-            message: "no saved place is called '\(reference)'; 'raindctl list' shows the saved places and their ids",
-            ["id": .string(reference)])
+        MethodError(LocationNotFound(id: reference, message: "no saved place is called '\(reference)'"))
     }
 
     public init(_ error: LocationListError) {
@@ -42,16 +34,16 @@ public struct MethodError: Error {
             self = .locationNotFound(reference)
         case .isSelected(let location):
             self.init(
-                .locationIsSelected,
-                message: "\(location.name) (\(location.id)) is the selected place and cannot be removed; select another place first ('raindctl set-location PLACE')",
-                ["id": .string(location.id.rawValue)])
+                LocationIsSelected(
+                    id: location.id.rawValue,
+                    message: "\(location.name) (\(location.id)) is the selected place and cannot be removed; select another place first"))
         case .ambiguous(let reference, let matches):
             self.init(
-                .locationNotFound,
-                message: "several saved places are called '\(reference)': "
-                    + matches.map { "\($0.id) (\($0.displayName))" }.joined(separator: ", ")
-                    + "; name one by its id",
-                ["id": .string(reference)])
+                LocationNotFound(
+                    id: reference,
+                    message: "several saved places are called '\(reference)': "
+                        + matches.map { "\($0.id) (\($0.displayName))" }.joined(separator: ", ")
+                        + "; name one by its id"))
         }
     }
 
@@ -59,16 +51,15 @@ public struct MethodError: Error {
     public init(_ failure: RefreshFailure, callsToday: Int, dailyBudget: Int) {
         switch failure.error {
         case .quotaExhausted:
-            self.init(.quotaExhausted, message: failure.message, [
-                "callsToday": .int(callsToday), "dailyBudget": .int(dailyBudget),
-                "retryAfter": JSON(failure.retryAfter),
-            ])
-        case .providerError:
-            self.init(.providerError, message: failure.message, [
-                "httpStatus": failure.httpStatus.map(JSON.int) ?? .null, "retryAfter": JSON(failure.retryAfter),
-            ])
+            self.init(
+                QuotaExhausted(
+                    callsToday: callsToday, dailyBudget: dailyBudget, retryAfter: failure.retryAfter ?? 0,
+                    message: failure.message))
+        case .offline: self.init(Offline(message: failure.message))
+        case .notConfigured: self.init(NotConfigured(message: failure.message))
+        case .locationNotFound: self.init(LocationNotFound(id: "", message: failure.message))
         default:
-            self.init(failure.error, message: failure.message)
+            self.init(ProviderError(message: failure.message, httpStatus: failure.httpStatus, retryAfter: failure.retryAfter))
         }
     }
 }

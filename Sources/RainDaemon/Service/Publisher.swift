@@ -38,7 +38,7 @@ public final class Publisher {
 
     public func publish(_ event: Event) {
         guard !subscriptions.isEmpty else { return }
-        let bytes = VarlinkFramer.frame(VarlinkReply(parameters: event.json, continues: true).json)
+        let bytes = VarlinkFramer.frame(VarlinkReply(parameters: SubscribeReply(event).json, continues: true).json)
         for (key, subscription) in subscriptions {
             if let filter = subscription.filter, !filter.contains(event.name) { continue }
             guard let connection = subscription.request.connection else {
@@ -51,17 +51,13 @@ public final class Publisher {
                 subscription.request.abort(
                     WeatherErrorName.subscriberTooSlow.qualifiedName,
                     MethodError(
-                        .subscriberTooSlow,
-                        message: "events were not read fast enough (\(connection.queuedBytes) bytes waiting); reconnect and read continuously",
-                        ["queuedBytes": .int(connection.queuedBytes)]
-                    ).parametersJSON)
+                        SubscriberTooSlow(
+                            queuedBytes: connection.queuedBytes,
+                            message: "events were not read fast enough (\(connection.queuedBytes) bytes waiting); reconnect and read continuously")
+                    ).parameters)
                 continue
             }
             subscription.request.streamFramed(bytes)
         }
     }
-}
-
-extension MethodError {
-    var parametersJSON: JSON { .object(parameters) }
 }

@@ -101,6 +101,9 @@ public final class Refresher {
             flight.transfer?.cancel()
             inFlight[id] = nil
             scheduler.abandoned(id)
+            // Whoever waits on it is told, not left without a reply.
+            let gone = Self.noLongerSaved(id)
+            for waiter in flight.waiters { waiter(gone) }
         }
         scheduler.track(list.locations.map(\.id))
         var concerned = list.locations.map(\.id).filter { previous[$0] == nil }
@@ -166,8 +169,7 @@ public final class Refresher {
         var started: [LocationID] = []
         for id in ids {
             guard let location = list[id] else {
-                finishOne(id, RefreshFailure(
-                    error: .locationNotFound, message: "\(id) is no longer saved; 'raindctl list' shows the saved places"))
+                finishOne(id, Self.noLongerSaved(id))
                 continue
             }
             if inFlight[id] != nil {
@@ -250,14 +252,21 @@ public final class Refresher {
         context.weatherChanged()
     }
 
-    /// Cancels every transfer (shutdown).
+    static func noLongerSaved(_ id: LocationID) -> RefreshFailure {
+        RefreshFailure(error: .locationNotFound, message: "\(id) is no longer saved")
+    }
+
+    /// Cancels every transfer (shutdown), answering whoever waits on one.
     func cancelAll() {
-        for (id, flight) in inFlight {
-            flight.transfer?.cancel()
-            scheduler.abandoned(id)
-        }
+        let flights = inFlight
         inFlight.removeAll()
         timer?.disarm()
+        let stopping = RefreshFailure(error: .providerError, message: "raind is stopping; the refresh was cancelled")
+        for (id, flight) in flights {
+            flight.transfer?.cancel()
+            scheduler.abandoned(id)
+            for waiter in flight.waiters { waiter(stopping) }
+        }
     }
 
     private func publishReachability(wasOnline: Bool) {

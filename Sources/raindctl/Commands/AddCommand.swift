@@ -53,25 +53,19 @@ struct AddCommand: ClientCommand {
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
-        var parameters = JSONObject()
+        let parameters: AddLocationCall.Parameters
         switch target {
-        case .query(let query): parameters["query"] = .string(query)
+        case .query(let query): parameters = .init(query: query)
         case .coordinates(let latitude, let longitude, let name):
-            parameters["latitude"] = .number(latitude)
-            parameters["longitude"] = .number(longitude)
-            if let name { parameters["name"] = .string(name) }
-        case .current: parameters["current"] = .bool(true)
+            parameters = .init(latitude: latitude, longitude: longitude, name: name)
+        case .current: parameters = .init(current: true)
         }
-        let reply = try session.connect().call(.addLocation, parameters)
+        let reply = try session.connect().call(AddLocationCall.self, parameters)
         if json {
-            Output.line(reply.serialized())
+            Output.line(reply.json.serialized())
             return
         }
-        guard let value = reply["location"], let location = try? Location(json: value) else {
-            throw .failed("raind's reply had no location: \(reply.serialized())")
-        }
-        let added = reply["added"]?.boolValue ?? true
-        let approximate = reply["approximate"]?.boolValue ?? false
+        let (location, added, approximate) = (reply.location, reply.added, reply.approximate)
         Output.line((added ? "Added " : "Already saved: ") + "\(location.displayName) as \(location.id)"
             + (approximate ? " (approximate position)" : ""))
     }

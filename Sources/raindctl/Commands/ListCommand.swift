@@ -21,19 +21,19 @@ struct ListCommand: ClientCommand {
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
-        let reply = try session.connect().call(.listLocations)
+        let reply = try session.connect().call(ListLocationsCall.self, NoParameters())
         if json {
-            Output.line(reply.serialized())
+            Output.line(reply.json.serialized())
             return
         }
-        let selected = reply["selected"]?.stringValue
-        let locations = (reply["locations"]?.arrayValue ?? []).compactMap { try? Location(json: $0) }
+        let selected = reply.selected
+        let locations = reply.locations
         if locations.isEmpty {
             Output.line("No saved places. Add one: raindctl add PLACE (or --coords LAT,LON --name NAME)")
             return
         }
         let rows = locations.map { location in
-            [location.id.rawValue == selected ? "*" : " ", location.id.rawValue, location.displayName,
+            [location.id == selected ? "*" : " ", location.id.rawValue, location.displayName,
              Coordinates.format(latitude: location.latitude, longitude: location.longitude)]
         }
         for line in Output.table(rows) { Output.line(line) }

@@ -17,7 +17,7 @@ struct RemoveCommand: ClientCommand {
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
-        try PlaceArgument.change(.removeLocation, place, session: session, done: "Removed")
+        try PlaceArgument.change(RemoveLocationCall.self, place, session: session, done: "Removed")
     }
 }
 
@@ -38,7 +38,7 @@ struct SetLocationCommand: ClientCommand {
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
-        try PlaceArgument.change(.selectLocation, place, session: session, done: "Selected")
+        try PlaceArgument.change(SelectLocationCall.self, place, session: session, done: "Selected")
     }
 }
 
@@ -72,12 +72,11 @@ struct UnitsCommand: ClientCommand {
     func run(_ session: ClientSession) throws(ClientError) {
         let client = try session.connect()
         guard let units else {
-            let status = try client.call(.getStatus)
-            Output.line(status["status"]?["units"]?.stringValue ?? "?")
+            Output.line(try client.call(GetStatusCall.self, NoParameters()).status.units.rawValue)
             return
         }
-        let reply = try client.call(.setSettings, ["units": .string(units.rawValue)].asObject)
-        Output.line("Units: \(reply["settings"]?["units"]?.stringValue ?? units.rawValue)")
+        let reply = try client.call(SetSettingsCall.self, .init(units: units.rawValue))
+        Output.line("Units: \(reply.settings.units.rawValue)")
     }
 }
 
@@ -92,23 +91,10 @@ enum PlaceArgument {
     }
 
     /// Calls a method that acts on one saved place and says what was done to which.
-    static func change(
-        _ method: WeatherMethod, _ place: String, session: ClientSession, done: String
-    ) throws(ClientError) {
-        let reply = try session.connect().call(method, ["id": .string(place)].asObject)
-        Output.line("\(done) \(describe(reply["location"]))")
-    }
-
-    static func describe(_ value: JSON?) -> String {
-        guard let value, let location = try? Location(json: value) else { return "the place" }
-        return "\(location.displayName) (\(location.id))"
-    }
-}
-
-extension Dictionary where Key == String, Value == JSON {
-    var asObject: JSONObject {
-        var object = JSONObject()
-        for key in keys.sorted() { object[key] = self[key] }
-        return object
+    static func change<Call: WeatherCall>(
+        _ call: Call.Type, _ place: String, session: ClientSession, done: String
+    ) throws(ClientError) where Call.Parameters == PlaceReference, Call.Reply == LocationReply {
+        let location = try session.connect().call(call, PlaceReference(id: place)).location
+        Output.line("\(done) \(location.displayName) (\(location.id))")
     }
 }

@@ -37,12 +37,12 @@ struct SearchCommand: ClientCommand {
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
-        let reply = try session.connect().call(.searchPlaces, ["query": .string(query), "limit": .int(limit)].asObject)
+        let reply = try session.connect().call(SearchPlacesCall.self, .init(query: query, limit: limit))
         if json {
-            Output.line(reply.serialized())
+            Output.line(reply.json.serialized())
             return
         }
-        let candidates = (reply["candidates"]?.arrayValue ?? []).compactMap { try? PlaceCandidate(json: $0) }
+        let candidates = reply.candidates
         if candidates.isEmpty {
             Output.line("No place matches '\(query)'.")
             return

@@ -22,44 +22,41 @@ struct StatusCommand: ClientCommand {
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
-        let reply = try session.connect().call(.getStatus)
-        let status = reply["status"] ?? .null
+        let status = try session.connect().call(GetStatusCall.self, NoParameters()).status
         if json {
-            Output.line(status.serialized())
+            Output.line(status.json.serialized())
             return
         }
         for line in Self.describe(status) { Output.line(line) }
     }
 
-    static func describe(_ status: JSON) -> [String] {
+    static func describe(_ status: WeatherStatus) -> [String] {
         let now = Output.now()
         var lines: [String] = []
-        let version = status["version"]?.stringValue ?? "?"
-        let uptime = status["uptimeSeconds"]?.doubleValue ?? 0
-        let online = status["online"]?.boolValue ?? false
-        lines.append("raind \(version), up \(Durations.span(uptime)), \(status["provider"]?.stringValue ?? "?"), \(online ? "online" : "offline")")
+        lines.append(
+            "raind \(status.version), up \(Durations.span(status.uptimeSeconds)), \(status.provider), \(status.online ? "online" : "offline")")
         var rows: [[String]] = []
-        if let selected = status["selected"], selected != .null, let location = try? Location(json: selected) {
+        if let location = status.selected {
             rows.append(["Selected:", "\(location.displayName) (\(location.id))"])
         } else {
             rows.append(["Selected:", "none (add a place: raindctl add PLACE)"])
         }
-        rows.append(["Places:", "\(status["locations"]?.intValue ?? 0)"])
-        rows.append(["Units:", status["units"]?.stringValue ?? "?"])
-        rows.append(["Refresh:", "every \(status["refreshMinutes"]?.intValue ?? 0) min"])
-        if let last = status["lastRefresh"]?.doubleValue {
+        rows.append(["Places:", "\(status.locations)"])
+        rows.append(["Units:", status.units.rawValue])
+        rows.append(["Refresh:", "every \(status.refreshMinutes) min"])
+        if let last = status.lastRefresh {
             rows.append(["Last refresh:", Durations.ago(now - last)])
         } else {
             rows.append(["Last refresh:", "never"])
         }
-        if let next = status["nextRefresh"]?.doubleValue {
+        if let next = status.nextRefresh {
             rows.append(["Next refresh:", next <= now ? "due now" : "in " + Durations.span(next - now)])
         }
-        if let failure = status["lastError"], failure != .null {
-            rows.append(["Last error:", failure["message"]?.stringValue ?? failure.serialized()])
+        if let failure = status.lastError {
+            rows.append(["Last error:", failure.message])
         }
-        rows.append(["Upstream calls:", "\(status["callsToday"]?.intValue ?? 0) of \(status["dailyBudget"]?.intValue ?? 0) today"])
-        rows.append(["Subscribers:", "\(status["subscribers"]?.intValue ?? 0)"])
+        rows.append(["Upstream calls:", "\(status.callsToday) of \(status.dailyBudget) today"])
+        rows.append(["Subscribers:", "\(status.subscribers)"])
         lines += Output.table(rows, separator: " ")
         return lines
     }

@@ -55,20 +55,29 @@ struct SubscribeCommand: ClientCommand {
 
     func run(_ session: ClientSession) throws(ClientError) {
         let client = try session.connect()
-        var parameters = JSONObject()
-        if let events { parameters["events"] = .array(events.map(JSON.string)) }
-        try client.send(VarlinkCall(method: WeatherMethod.subscribe.qualifiedName, parameters: parameters, more: true))
+        let parameters = SubscribeCall.Parameters(events: events?.compactMap(EventName.init(rawValue:)))
+        try client.send(
+            VarlinkCall(
+                method: SubscribeCall.method.qualifiedName, parameters: parameters.json.objectValue ?? JSONObject(),
+                more: true))
         var view = SubscriberView()
         var lastBarLine: String?
         while true {
             let reply = try client.receive()
             if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters) }
-            view.apply(reply.parameters)
+            let message = try VarlinkClient.decode(SubscribeReply.self, reply.parameters)
+            let event: Event?
+            do {
+                event = try message.decodedEvent()
+            } catch {
+                throw .failed("raind sent an event raindctl cannot read (\(error)); are raind and raindctl the same version?")
+            }
+            view.apply(message, event: event)
             switch format {
             case .json:
                 Output.line(reply.parameters.serialized())
             case .people:
-                Output.line("\(Output.localClock(Output.now())) \(view.describe(reply.parameters))")
+                Output.line("\(Output.localClock(Output.now())) \(view.describe(message, event: event))")
             case .bar, .waybar:
                 let line = format == .bar ? view.barText() : view.waybarJSON().serialized()
                 if line != lastBarLine {
@@ -86,58 +95,49 @@ struct SubscribeCommand: ClientCommand {
 /// to show the selected place's weather in the chosen units.
 struct SubscriberView {
     var units: UnitSystem = .si
-    var locations: [String: Location] = [:]
-    var selected: String?
-    var forecasts: [String: Forecast] = [:]
+    var locations: [LocationID: Location] = [:]
+    var selected: LocationID?
+    var forecasts: [LocationID: Forecast] = [:]
     var online = true
     var lastFailure: String?
 
-    mutating func apply(_ parameters: JSON) {
-        switch parameters["event"]?.stringValue {
-        case "Snapshot":
-            units = parameters["status"]?["units"]?.stringValue.flatMap(UnitSystem.init(rawValue:)) ?? units
-            online = parameters["status"]?["online"]?.boolValue ?? online
-            for value in parameters["locations"]?.arrayValue ?? [] {
-                if let location = try? Location(json: value) { locations[location.id.rawValue] = location }
+    /// `event`: the reply's event, nil for the snapshot.
+    mutating func apply(_ reply: SubscribeReply, event: Event?) {
+        guard let event else {
+            if let status = reply.status {
+                units = status.units
+                online = status.online
             }
-            selected = parameters["selected"]?.stringValue
-            if let selected, let value = parameters["forecast"], let forecast = try? Forecast(json: value) {
-                forecasts[selected] = forecast
-            }
-        case "LocationAdded":
-            if let value = parameters["location"], let location = try? Location(json: value) {
-                locations[location.id.rawValue] = location
-            }
-        case "LocationRemoved":
-            if let id = parameters["location"]?["id"]?.stringValue {
-                locations[id] = nil
-                forecasts[id] = nil
-            }
-        case "LocationSelected":
-            selected = parameters["location"]?["id"]?.stringValue
-        case "SettingsChanged":
-            units = parameters["settings"]?["units"]?.stringValue.flatMap(UnitSystem.init(rawValue:)) ?? units
-        case "WeatherUpdated":
-            if let id = parameters["id"]?.stringValue, let value = parameters["forecast"],
-                let forecast = try? Forecast(json: value)
-            {
-                forecasts[id] = forecast
-                if id == selected { lastFailure = nil }
-            }
-        case "ReachabilityChanged":
-            online = parameters["online"]?.boolValue ?? online
-        case "RefreshFailed":
-            if parameters["id"]?.stringValue == selected {
-                lastFailure = parameters["failure"]?["message"]?.stringValue
-            }
-        default:
+            for location in reply.locations ?? [] { locations[location.id] = location }
+            selected = reply.selected
+            if let selected, let forecast = reply.forecast { forecasts[selected] = forecast }
+            return
+        }
+        switch event {
+        case .locationAdded(let location):
+            locations[location.id] = location
+        case .locationRemoved(let location):
+            locations[location.id] = nil
+            forecasts[location.id] = nil
+        case .locationSelected(let location):
+            selected = location.id
+        case .settingsChanged(let settings):
+            units = settings.units
+        case .weatherUpdated(let id, let forecast):
+            forecasts[id] = forecast
+            if id == selected { lastFailure = nil }
+        case .reachabilityChanged(let isOnline):
+            online = isOnline
+        case .refreshFailed(let id, let failure):
+            if id == selected { lastFailure = failure.message }
+        case .refreshStarted, .alertsChanged:
             break
         }
     }
 
-    func presenter(for id: String) -> ForecastPresenter? {
+    func presenter(for id: LocationID) -> ForecastPresenter? {
         guard let forecast = forecasts[id] else { return nil }
-        let name = locations[id]?.name ?? id
+        let name = locations[id]?.name ?? id.rawValue
         return ForecastPresenter(forecast: forecast, placeName: name, units: units, now: Output.now())
     }
 
@@ -145,7 +145,7 @@ struct SubscriberView {
     func barText() -> String {
         guard let selected else { return "no place (raindctl add PLACE)" }
         guard let presenter = presenter(for: selected) else {
-            return (locations[selected]?.name ?? selected) + " …"
+            return (locations[selected]?.name ?? selected.rawValue) + " …"
         }
         return presenter.statusLine() + (online ? "" : " (offline)")
     }
@@ -160,44 +160,32 @@ struct SubscriberView {
     }
 
     /// One readable line per event.
-    func describe(_ parameters: JSON) -> String {
-        let name = parameters["event"]?.stringValue ?? "?"
-        func place(_ key: String = "location") -> String {
-            guard let value = parameters[key], let location = try? Location(json: value) else { return "" }
-            return "\(location.id) \(location.displayName)"
-        }
-        switch EventName(rawValue: name) {
-        case .locationAdded, .locationRemoved, .locationSelected:
-            return "\(name) \(place())"
-        case .settingsChanged:
-            let settings = parameters["settings"]
-            var text = "\(name) units=\(settings?["units"]?.stringValue ?? "?")"
-            if let minutes = settings?["refreshMinutes"]?.intValue { text += " refresh=\(minutes)min" }
+    func describe(_ reply: SubscribeReply, event: Event?) -> String {
+        let name = reply.event
+        guard let event else {
+            let count = reply.locations?.count ?? 0
+            let online = reply.status?.online == true ? "online" : "offline"
+            var text = "Snapshot \(count) place\(count == 1 ? "" : "s"), selected \(selected?.rawValue ?? "none"), \(online)"
+            if let selected, let presenter = presenter(for: selected) { text += ": " + presenter.statusLine() }
             return text
-        case .reachabilityChanged:
-            return "\(name) \(parameters["online"]?.boolValue == true ? "online" : "offline")"
-        case .refreshStarted:
-            let ids = parameters["ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            return "\(name) \(ids.joined(separator: " "))"
-        case .refreshFailed:
-            let id = parameters["id"]?.stringValue ?? "?"
-            return "\(name) \(id): \(parameters["failure"]?["message"]?.stringValue ?? "")"
-        case .alertsChanged:
-            let id = parameters["id"]?.stringValue ?? "?"
-            let titles = parameters["alerts"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? []
-            return "\(name) \(id): " + (titles.isEmpty ? "no alerts" : titles.joined(separator: "; "))
-        case .weatherUpdated:
-            let id = parameters["id"]?.stringValue ?? "?"
-            return "\(name) \(presenter(for: id)?.statusLine() ?? id)"
-        case nil:
-            if name == "Snapshot" {
-                let count = parameters["locations"]?.arrayValue?.count ?? 0
-                let online = parameters["status"]?["online"]?.boolValue == true ? "online" : "offline"
-                var text = "Snapshot \(count) place\(count == 1 ? "" : "s"), selected \(selected ?? "none"), \(online)"
-                if let selected, let presenter = presenter(for: selected) { text += ": " + presenter.statusLine() }
-                return text
-            }
-            return "\(name) \(parameters.serialized())"
+        }
+        switch event {
+        case .locationAdded(let location), .locationRemoved(let location), .locationSelected(let location):
+            return "\(name) \(location.id) \(location.displayName)"
+        case .settingsChanged(let settings):
+            var text = "\(name) units=\(settings.units.rawValue)"
+            if let minutes = settings.refreshMinutes { text += " refresh=\(minutes)min" }
+            return text
+        case .reachabilityChanged(let online):
+            return "\(name) \(online ? "online" : "offline")"
+        case .refreshStarted(let ids):
+            return "\(name) \(ids.map(\.rawValue).joined(separator: " "))"
+        case .refreshFailed(let id, let failure):
+            return "\(name) \(id): \(failure.message)"
+        case .alertsChanged(let id, let alerts):
+            return "\(name) \(id): " + (alerts.isEmpty ? "no alerts" : alerts.map(\.title).joined(separator: "; "))
+        case .weatherUpdated(let id, _):
+            return "\(name) \(presenter(for: id)?.statusLine() ?? id.rawValue)"
         }
     }
 }

@@ -10,29 +10,19 @@ struct ForecastView {
 
     func run(_ session: ClientSession) throws(ClientError) {
         let client = try session.connect()
-        var parameters = JSONObject()
-        if let place { parameters["id"] = .string(place) }
-        let reply = try client.call(.getForecast, parameters)
+        let reply = try client.call(GetForecastCall.self, .init(id: place))
         if json {
-            Output.line(reply.serialized())
+            Output.line(reply.json.serialized())
             return
         }
-        guard let locationJSON = reply["location"], let location = try? Location(json: locationJSON) else {
-            throw .failed("raind's reply had no location: \(reply.serialized())")
-        }
-        guard let forecastJSON = reply["forecast"], forecastJSON != .null else {
+        let location = reply.location
+        guard let forecast = reply.forecast else {
             throw .failed("no weather for \(location.displayName) yet; raind fetches it as soon as it can ('raindctl refresh' to try now, 'raindctl status' for errors)")
         }
-        let forecast: Forecast
-        do {
-            forecast = try Forecast(json: forecastJSON)
-        } catch {
-            throw .failed("raind sent a forecast this raindctl cannot read (\(error)); are both the same version?")
-        }
-        let units = try client.call(.getStatus)["status"]?["units"]?.stringValue.flatMap(UnitSystem.init(rawValue:)) ?? .si
+        let units = try client.call(GetStatusCall.self, NoParameters()).status.units
         let presenter = ForecastPresenter(
             forecast: forecast, placeName: location.displayName, units: units, now: Output.now(),
-            isStale: reply["stale"]?.boolValue ?? false)
+            isStale: reply.stale)
         let text: String
         switch kind {
         case .now: text = presenter.nowView()
@@ -148,15 +138,10 @@ struct RefreshCommand: ClientCommand {
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
-        var parameters = JSONObject()
-        if all { parameters["all"] = .bool(true) }
-        if let place { parameters["id"] = .string(place) }
-        let reply = try session.connect().call(.refresh, parameters)
-        let updated = reply["updated"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        let failed = reply["failed"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        if !updated.isEmpty { Output.line("Updated: \(updated.joined(separator: ", "))") }
-        if !failed.isEmpty {
-            Output.error("not updated: \(failed.joined(separator: ", ")) (see 'raindctl status')")
+        let reply = try session.connect().call(RefreshCall.self, .init(id: place, all: all ? true : nil))
+        if !reply.updated.isEmpty { Output.line("Updated: \(reply.updated.map(\.rawValue).joined(separator: ", "))") }
+        if !reply.failed.isEmpty {
+            Output.error("not updated: \(reply.failed.map(\.rawValue).joined(separator: ", ")) (see 'raindctl status')")
             throw .daemonPartial
         }
     }

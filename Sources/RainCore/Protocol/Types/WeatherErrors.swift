@@ -1,0 +1,144 @@
+/// The parameters of one `io.raind.Weather` error. Every one carries a
+/// `message` that says what went wrong and what to do.
+public protocol WeatherErrorParameters: Codable, Sendable {
+    static var error: WeatherErrorName { get }
+    var message: String { get }
+}
+
+public struct LocationNotFound: WeatherErrorParameters, Equatable {
+    public static let error = WeatherErrorName.locationNotFound
+    public var id: String
+    public var message: String
+    public init(id: String, message: String) {
+        self.id = id
+        self.message = message
+    }
+}
+
+public struct PlaceNotFound: WeatherErrorParameters, Equatable {
+    public static let error = WeatherErrorName.placeNotFound
+    public var query: String
+    public var suggestions: [PlaceCandidate]
+    public var message: String
+    public init(query: String, suggestions: [PlaceCandidate], message: String) {
+        self.query = query
+        self.suggestions = suggestions
+        self.message = message
+    }
+}
+
+public struct AmbiguousPlace: WeatherErrorParameters, Equatable {
+    public static let error = WeatherErrorName.ambiguousPlace
+    public var query: String
+    public var candidates: [PlaceCandidate]
+    public var message: String
+    public init(query: String, candidates: [PlaceCandidate], message: String) {
+        self.query = query
+        self.candidates = candidates
+        self.message = message
+    }
+}
+
+public struct LocationIsSelected: WeatherErrorParameters, Equatable {
+    public static let error = WeatherErrorName.locationIsSelected
+    public var id: String
+    public var message: String
+    public init(id: String, message: String) {
+        self.id = id
+        self.message = message
+    }
+}
+
+public struct Offline: WeatherErrorParameters, Equatable {
+    public static let error = WeatherErrorName.offline
+    public var message: String
+    public init(message: String) { self.message = message }
+}
+
+public struct QuotaExhausted: WeatherErrorParameters, Equatable {
+    public static let error = WeatherErrorName.quotaExhausted
+    public var callsToday: Int
+    public var dailyBudget: Int
+    public var retryAfter: Double
+    public var message: String
+    public init(callsToday: Int, dailyBudget: Int, retryAfter: Double, message: String) {
+        self.callsToday = callsToday
+        self.dailyBudget = dailyBudget
+        self.retryAfter = retryAfter
+        self.message = message
+    }
+}
+
+public struct ProviderError: WeatherErrorParameters, Equatable {
+    public static let error = WeatherErrorName.providerError
+    public var message: String
+    public var httpStatus: Int?
+    public var retryAfter: Double?
+    public init(message: String, httpStatus: Int?, retryAfter: Double?) {
+        self.message = message
+        self.httpStatus = httpStatus
+        self.retryAfter = retryAfter
+    }
+}
+
+public struct NotConfigured: WeatherErrorParameters, Equatable {
+    public static let error = WeatherErrorName.notConfigured
+    public var message: String
+    public init(message: String) { self.message = message }
+}
+
+public struct PermissionDenied: WeatherErrorParameters, Equatable {
+    public static let error = WeatherErrorName.permissionDenied
+    public var message: String
+    public init(message: String) { self.message = message }
+}
+
+public struct SubscriberTooSlow: WeatherErrorParameters, Equatable {
+    public static let error = WeatherErrorName.subscriberTooSlow
+    public var queuedBytes: Int
+    public var message: String
+    public init(queuedBytes: Int, message: String) {
+        self.queuedBytes = queuedBytes
+        self.message = message
+    }
+}
+
+public struct StateNotSaved: WeatherErrorParameters, Equatable {
+    public static let error = WeatherErrorName.stateNotSaved
+    public var path: String
+    public var message: String
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+}
+
+extension WeatherErrorName {
+    /// The parameters type of each error, for decoding and for checking against the IDL.
+    public var parametersType: any WeatherErrorParameters.Type {
+        switch self {
+        case .locationNotFound: return LocationNotFound.self
+        case .placeNotFound: return PlaceNotFound.self
+        case .ambiguousPlace: return AmbiguousPlace.self
+        case .locationIsSelected: return LocationIsSelected.self
+        case .offline: return Offline.self
+        case .quotaExhausted: return QuotaExhausted.self
+        case .providerError: return ProviderError.self
+        case .notConfigured: return NotConfigured.self
+        case .permissionDenied: return PermissionDenied.self
+        case .subscriberTooSlow: return SubscriberTooSlow.self
+        case .stateNotSaved: return StateNotSaved.self
+        }
+    }
+}
+
+/// `org.varlink.service.InvalidParameter`: which parameter, and (raind's
+/// addition) why.
+public struct InvalidParameter: Codable, Sendable, Equatable {
+    public var parameter: String
+    public var reason: String?
+    public init(parameter: String, reason: String?) {
+        self.parameter = parameter
+        self.reason = reason
+    }
+}

@@ -1,0 +1,248 @@
+/// A wire enum: its cases are its wire spellings. Decoding names the
+/// accepted values when a value is not one of them.
+public protocol WireEnum: RawRepresentable<String>, CaseIterable, Codable, Sendable {}
+
+/// Reads a wire type from a JSON value through `Decodable`, with the
+/// protocol's rules: null means absent, a missing required field is an
+/// error naming it, and (for a call's parameters) a field the type does not
+/// declare is refused rather than ignored.
+public enum WireDecoder {
+    /// `context`: the path the value sits at, for error messages ("" for a
+    /// call's parameters, whose fields are named as they are).
+    /// `refusingUnknownFields`: whether a top-level field the type does not read is an error.
+    public static func decode<T: Decodable>(
+        _ type: T.Type, from value: JSON, context: String = "", refusingUnknownFields: Bool = false
+    ) throws(WireDecodingError) -> T {
+        let tracker = refusingUnknownFields ? FieldTracker() : nil
+        let decoder = TreeDecoder(value: value, path: context, tracker: tracker)
+        let decoded: T
+        do {
+            decoded = try T(from: decoder)
+        } catch let error as WireDecodingError {
+            throw error
+        } catch let DecodingError.dataCorrupted(context) {
+            throw WireDecodingError(field: TreeDecoder.join(context.codingPath, under: context), reason: context.debugDescription)
+        } catch {
+            throw WireDecodingError(field: context.isEmpty ? "parameters" : context, reason: "\(error)")
+        }
+        if let tracker, case .object(let object) = value,
+            let unknown = object.map(\.key).first(where: { !tracker.read.contains($0) })
+        {
+            let known = tracker.read.sorted()
+            throw WireDecodingError(
+                field: TreeDecoder.join(unknown, under: context),
+                reason: "unknown field"
+                    + (known.isEmpty ? " (none is taken)" : " (known: \(known.joined(separator: ", ")))"))
+        }
+        return decoded
+    }
+
+    /// The value of a primitive type straight from JSON, without a decoder.
+    static func primitive<T>(_ type: T.Type, from value: JSON, at path: String) throws(WireDecodingError) -> T? {
+        func mismatch(_ expected: String) -> WireDecodingError {
+            WireDecodingError(field: path, reason: "expected \(expected), got \(value.kindName)")
+        }
+        if T.self == String.self {
+            guard case .string(let string) = value else { throw mismatch("a string") }
+            return string as? T
+        }
+        if T.self == Double.self {
+            guard case .number(let number) = value else { throw mismatch("a number") }
+            return number as? T
+        }
+        if T.self == Int.self {
+            guard let number = value.intValue else { throw mismatch("a whole number") }
+            return number as? T
+        }
+        if T.self == Bool.self {
+            guard case .bool(let bool) = value else { throw mismatch("true or false") }
+            return bool as? T
+        }
+        if T.self == JSON.self { return value as? T }
+        if let wireEnum = T.self as? any WireEnum.Type {
+            guard case .string(let string) = value else { throw mismatch("a string") }
+            guard let decoded = wireEnum.init(wireValue: string) else {
+                throw WireDecodingError(
+                    field: path, reason: "unknown value '\(string)' (expected \(wireEnum.spellings.joined(separator: ", ")))")
+            }
+            return decoded as? T
+        }
+        return nil
+    }
+}
+
+extension WireEnum {
+    init?(wireValue: String) { self.init(rawValue: wireValue) }
+    static var spellings: [String] { allCases.map(\.rawValue) }
+}
+
+/// Which top-level fields the decoded type asked for.
+private final class FieldTracker {
+    var read = Set<String>()
+}
+
+private struct TreeDecoder: Decoder {
+    let value: JSON
+    let path: String
+    let tracker: FieldTracker?
+
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    static func join(_ key: String, under path: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    static func join(_ keys: [any CodingKey], under context: DecodingError.Context) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from value: JSON, at path: String) throws -> T {
+        if let primitive = try WireDecoder.primitive(type, from: value, at: path) { return primitive }
+        return try T(from: TreeDecoder(value: value, path: path, tracker: nil))
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .object(let object) = value else {
+            throw WireDecodingError(field: path.isEmpty ? "parameters" : path, reason: "expected an object, got \(value.kindName)")
+        }
+        return KeyedDecodingContainer(ObjectReader<Key>(object: object, path: path, tracker: tracker))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let items) = value else {
+            throw WireDecodingError(field: path, reason: "expected an array, got \(value.kindName)")
+        }
+        return ArrayReader(items: items, path: path)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleReader(value: value, path: path) }
+}
+
+private struct ObjectReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let object: JSONObject
+    let path: String
+    let tracker: FieldTracker?
+
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { object.keys.compactMap(Key.init(stringValue:)) }
+
+    /// The field's value; nil when absent or null.
+    func present(_ key: Key) -> JSON? {
+        tracker?.read.insert(key.stringValue)
+        guard let value = object[key.stringValue], value != .null else { return nil }
+        return value
+    }
+
+    func contains(_ key: Key) -> Bool { present(key) != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool { present(key) == nil }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        guard let value = present(key) else {
+            throw WireDecodingError(field: TreeDecoder.join(key.stringValue, under: path), reason: "missing")
+        }
+        return try TreeDecoder.decode(type, from: value, at: TreeDecoder.join(key.stringValue, under: path))
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let value = present(key) else { return nil }
+        return try TreeDecoder.decode(type, from: value, at: TreeDecoder.join(key.stringValue, under: path))
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        try TreeDecoder(value: present(key) ?? .null, path: TreeDecoder.join(key.stringValue, under: path), tracker: nil)
+            .container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try TreeDecoder(value: present(key) ?? .null, path: TreeDecoder.join(key.stringValue, under: path), tracker: nil)
+            .unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder { preconditionFailure("wire types do not use superDecoder") }
+    func superDecoder(forKey key: Key) throws -> any Decoder { preconditionFailure("wire types do not use superDecoder") }
+}
+
+private struct ArrayReader: UnkeyedDecodingContainer {
+    let items: [JSON]
+    let path: String
+    var currentIndex = 0
+
+    init(items: [JSON], path: String) {
+        self.items = items
+        self.path = path
+    }
+
+    var codingPath: [any CodingKey] { [] }
+    var count: Int? { items.count }
+    var isAtEnd: Bool { currentIndex >= items.count }
+
+    mutating func next() throws -> (JSON, String) {
+        guard !isAtEnd else { throw WireDecodingError(field: path, reason: "too few elements") }
+        defer { currentIndex += 1 }
+        return (items[currentIndex], "\(path)[\(currentIndex)]")
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, items[currentIndex] == .null else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let (value, path) = try next()
+        if value == .null { throw WireDecodingError(field: path, reason: "missing (null)") }
+        return try TreeDecoder.decode(type, from: value, at: path)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        let (value, path) = try next()
+        return try TreeDecoder(value: value, path: path, tracker: nil).container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let (value, path) = try next()
+        return try TreeDecoder(value: value, path: path, tracker: nil).unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder { preconditionFailure("wire types do not use superDecoder") }
+}
+
+private struct SingleReader: SingleValueDecodingContainer {
+    let value: JSON
+    let path: String
+    var codingPath: [any CodingKey] { [] }
+
+    func decodeNil() -> Bool { value == .null }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if value == .null { throw WireDecodingError(field: path, reason: "missing") }
+        if let primitive = try WireDecoder.primitive(type, from: value, at: path) { return primitive }
+        // Other number types (Float, Int64, UInt8, ...): exactly, or an error. They
+        // must not reach T(from:), which would ask this container again.
+        if let integer = type as? any FixedWidthInteger.Type {
+            guard let number = value.doubleValue, let exact = Self.exactly(integer, number) as? T else {
+                throw WireDecodingError(field: path, reason: "expected a whole number in range of \(type), got \(value.serialized())")
+            }
+            return exact
+        }
+        if let floating = type as? any BinaryFloatingPoint.Type {
+            guard let number = value.doubleValue, let converted = Self.converted(floating, number) as? T else {
+                throw WireDecodingError(field: path, reason: "expected a number, got \(value.kindName)")
+            }
+            return converted
+        }
+        return try T(from: TreeDecoder(value: value, path: path, tracker: nil))
+    }
+
+    private static func exactly<I: FixedWidthInteger>(_ type: I.Type, _ number: Double) -> I? { I(exactly: number) }
+    private static func converted<F: BinaryFloatingPoint>(_ type: F.Type, _ number: Double) -> F { F(number) }
+}
+
+extension Decodable {
+    /// Reads the value's wire form; `context` names where it sits, for errors.
+    public init(json: JSON, context: String = "") throws(WireDecodingError) {
+        self = try WireDecoder.decode(Self.self, from: json, context: context)
+    }
+}

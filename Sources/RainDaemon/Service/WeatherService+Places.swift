@@ -1,0 +1,246 @@
+import RainCore
+import RainPlaces
+
+/// Places: add (by name, coordinates or the current position), remove,
+/// select, search.
+extension WeatherService {
+    func addLocation(_ parameters: AddLocationCall.Parameters, _ responder: Responder<AddLocationCall.Reply>) throws(MethodError) {
+        let query = parameters.query?.trimmingSpaces()
+        let name = parameters.name?.trimmingSpaces()
+        let byCoordinates = parameters.latitude != nil || parameters.longitude != nil
+        let current = parameters.current ?? false
+        let ways = [query != nil, byCoordinates, current].filter { $0 }.count
+        guard ways == 1 else {
+            throw MethodError.invalidParameter(
+                ways == 0 ? "query" : "current",
+                "give exactly one of: query (a place name), latitude with longitude, or current=true")
+        }
+        if let name {
+            guard !name.isEmpty, name.count <= Self.maximumNameLength else {
+                throw MethodError.invalidParameter("name", "must be 1 to \(Self.maximumNameLength) characters")
+            }
+        }
+        if let query {
+            try addPlace(named: query, responder: responder)
+        } else if current {
+            addCurrentPosition(name: name, responder: responder)
+        } else {
+            guard let latitude = parameters.latitude, let longitude = parameters.longitude else {
+                throw MethodError.invalidParameter(
+                    parameters.latitude == nil ? "latitude" : "longitude",
+                    "give latitude and longitude together (decimal degrees)")
+            }
+            guard (-90...90).contains(latitude) else {
+                throw MethodError.invalidParameter("latitude", "\(latitude) is outside -90...90")
+            }
+            guard (-180...180).contains(longitude) else {
+                throw MethodError.invalidParameter("longitude", "\(longitude) is outside -180...180")
+            }
+            try add(
+                try namedCandidate(latitude: latitude, longitude: longitude, name: name), approximate: false,
+                responder: responder)
+        }
+    }
+
+    /// The machine's position from GeoClue2 (city accuracy), named by the
+    /// nearest place; without GeoClue, the most populous place in the
+    /// system's time zone, marked approximate.
+    func addCurrentPosition(name: String?, responder: Responder<AddLocationCall.Reply>) {
+        geoclue.locate { [weak self] result in
+            guard let self else { return }
+            do throws(MethodError) {
+                switch result {
+                case .success(let position):
+                    var candidate = try self.namedCandidate(
+                        latitude: position.latitude, longitude: position.longitude, name: name)
+                    candidate.source = .current(approximate: false)
+                    try self.add(candidate, approximate: false, responder: responder)
+                case .failure(let error):
+                    self.logger.info("no position from GeoClue (\(error)); estimating from the time zone")
+                    var candidate = try self.places.placeInSystemTimeZone()
+                    if let name { candidate.name = name }
+                    candidate.source = .current(approximate: true)
+                    try self.add(candidate, approximate: true, responder: responder)
+                }
+            } catch {
+                responder.fail(error)
+            }
+        }
+    }
+
+    /// A place at coordinates, named as given or after the nearest known place
+    /// (its region and country are kept when it is near enough to belong there).
+    func namedCandidate(latitude: Double, longitude: Double, name: String?) throws(MethodError) -> PlaceCandidate {
+        var candidate = PlaceCandidate(name: name ?? "", latitude: latitude, longitude: longitude, source: .coordinates)
+        // Without a name the place data is needed; with one it only adds region and country.
+        let directory = name == nil ? try places.directory() : try? places.directory()
+        if let nearest = directory?.nearest(latitude: latitude, longitude: longitude) {
+            let distance = GeoDistance.kilometres(
+                latitude1: latitude, longitude1: longitude, latitude2: nearest.latitude, longitude2: nearest.longitude)
+            if distance <= Self.sameRegionKilometres {
+                candidate.region = nearest.region
+                candidate.country = nearest.country
+                candidate.countryCode = nearest.countryCode
+                candidate.timeZone = nearest.timeZone
+            }
+            if name == nil, distance <= Self.sameRegionKilometres {
+                candidate.name = distance <= Self.namedAfterKilometres ? nearest.name : "Near \(nearest.name)"
+            }
+        }
+        if candidate.name.isEmpty {
+            candidate.name = "\(Self.rounded(latitude)), \(Self.rounded(longitude))"
+        }
+        return candidate
+    }
+
+    /// Within this distance a place is named after the nearest known place...
+    static let namedAfterKilometres = 25.0
+    /// ...and within this one it takes that place's region and country, and is
+    /// "Near" it; farther out, coordinates name it.
+    static let sameRegionKilometres = 100.0
+
+    static func rounded(_ value: Double) -> String {
+        let scaled = (value * 100).rounded() / 100
+        return "\(scaled)"
+    }
+
+    /// Adds the place a name means, or explains why it cannot.
+    func addPlace(named query: String, responder: Responder<AddLocationCall.Reply>) throws(MethodError) {
+        guard !query.isEmpty, query.count <= Self.maximumNameLength else {
+            throw MethodError.invalidParameter("query", "must be 1 to \(Self.maximumNameLength) characters")
+        }
+        switch try places.directory().resolve(query) {
+        case .unique(let candidate):
+            try add(candidate, approximate: false, responder: responder)
+        case .ambiguous(let matches):
+            throw Self.ambiguous(query, matches.prefix(8).map(\.candidate))
+        case .notFound(let suggestions):
+            let listed = Array(suggestions.prefix(5).map(\.candidate))
+            let configuration = context.configuration
+            guard configuration.onlineGeocoder, refresher.isOnline else {
+                throw Self.notFound(query, suggestions: listed, online: nil)
+            }
+            // Not in the embedded data: ask the online geocoder, and answer when it has.
+            geocoder.search(query, baseURL: configuration.geocoderURL, timeoutSeconds: configuration.timeoutSeconds) {
+                [weak self] result in
+                guard let self else { return }
+                do throws(MethodError) {
+                    switch result {
+                    case .failure(let failure):
+                        throw Self.notFound(query, suggestions: listed, online: failure.message)
+                    case .success(let found):
+                        guard let best = found.first else {
+                            throw Self.notFound(query, suggestions: listed, online: "")
+                        }
+                        let others = found.dropFirst().filter { $0.population > 0 || best.population == 0 }
+                        let clear =
+                            others.isEmpty
+                            || Double(best.population) >= Double(others[others.startIndex].population)
+                                * Self.clearWinnerRatio
+                        guard clear else { throw Self.ambiguous(query, Array(found.prefix(8))) }
+                        try self.add(best, approximate: false, responder: responder)
+                    }
+                } catch {
+                    responder.fail(error)
+                }
+            }
+        }
+    }
+
+    /// A best match at least this many times as populous as the next is the one meant
+    /// (the embedded data's rule, docs/PLACES.md).
+    static let clearWinnerRatio = PlaceDirectory.clearWinnerPopulationRatio
+
+    static func ambiguous(_ query: String, _ listed: [PlaceCandidate]) -> MethodError {
+        MethodError(
+            AmbiguousPlace(
+                query: query, candidates: listed,
+                message: "'\(query)' could mean several places: "
+                    + listed.map(describe).joined(separator: "; ")
+                    + ". Be more precise, like \"\(example(listed[0]))\", or use a GeoNames id"))
+    }
+
+    /// `online`: nil when the online geocoder was not asked, "" when it found nothing, else why it failed.
+    static func notFound(_ query: String, suggestions listed: [PlaceCandidate], online: String?) -> MethodError {
+        var message = "no place called '\(query)' is known"
+        if let online { message += online.isEmpty ? ", here or online" : " (the online geocoder could not be asked: \(online))" }
+        if !listed.isEmpty { message += "; did you mean " + listed.map(describe).joined(separator: ", ") + "?" }
+        return MethodError(PlaceNotFound(query: query, suggestions: listed, message: message))
+    }
+
+    /// "Paris, Texas, US (pop. 24,171, geonames:4717560)": what tells candidates apart.
+    static func describe(_ candidate: PlaceCandidate) -> String {
+        var parts = [candidate.name]
+        if !candidate.region.isEmpty { parts.append(candidate.region) }
+        parts.append(candidate.countryCode.isEmpty ? candidate.country : candidate.countryCode)
+        var text = parts.joined(separator: ", ")
+        var extra: [String] = []
+        if candidate.population > 0 { extra.append("pop. \(groupedThousands(candidate.population))") }
+        if let identity = candidate.source.identity { extra.append(identity) }
+        if !extra.isEmpty { text += " (" + extra.joined(separator: ", ") + ")" }
+        return text
+    }
+
+    static func example(_ candidate: PlaceCandidate) -> String {
+        let qualifier = candidate.region.isEmpty ? candidate.countryCode : candidate.region
+        return "\(candidate.name), \(qualifier)"
+    }
+
+    static func groupedThousands(_ number: Int) -> String {
+        var digits = String(number)
+        var groups: [String] = []
+        while digits.count > 3 {
+            groups.insert(String(digits.suffix(3)), at: 0)
+            digits.removeLast(3)
+        }
+        groups.insert(digits, at: 0)
+        return groups.joined(separator: ",")
+    }
+
+    func searchPlaces(_ parameters: SearchPlacesCall.Parameters, _ responder: Responder<SearchPlacesCall.Reply>) throws(MethodError) {
+        let query = parameters.query.trimmingSpaces()
+        guard !query.isEmpty, query.count <= Self.maximumNameLength else {
+            throw MethodError.invalidParameter("query", "give a place name of 1 to \(Self.maximumNameLength) characters")
+        }
+        let limit = parameters.limit ?? 10
+        guard (1...100).contains(limit) else {
+            throw MethodError.invalidParameter("limit", "\(limit) is outside 1...100")
+        }
+        let matches = try places.directory().search(query, limit: limit)
+        responder.reply(.init(candidates: matches.map(\.candidate)))
+    }
+
+    func add(_ candidate: PlaceCandidate, approximate: Bool, responder: Responder<AddLocationCall.Reply>) throws(MethodError) {
+        var next = state
+        let (location, events) = next.places.add(candidate)
+        try commit(next, events: events)
+        responder.reply(.init(location: location, added: !events.isEmpty, approximate: approximate))
+    }
+
+    func removeLocation(_ parameters: PlaceReference, _ responder: Responder<LocationReply>) throws(MethodError) {
+        let location = try changePlace(parameters) { places, id throws(LocationListError) in try places.remove(id) }
+        responder.reply(.init(location: location))
+    }
+
+    func selectLocation(_ parameters: PlaceReference, _ responder: Responder<LocationReply>) throws(MethodError) {
+        let location = try changePlace(parameters) { places, id throws(LocationListError) in try places.select(id) }
+        responder.reply(.init(location: location))
+    }
+
+    /// Applies `change` to the saved place the parameters name, and commits.
+    func changePlace(
+        _ parameters: PlaceReference,
+        _ change: (inout LocationList, LocationID) throws(LocationListError) -> [Event]
+    ) throws(MethodError) -> Location {
+        let location = try resolve(parameters.id)
+        var next = state
+        let events: [Event]
+        do {
+            events = try change(&next.places, location.id)
+        } catch {
+            throw MethodError(error)
+        }
+        try commit(next, events: events)
+        return location
+    }
+}

@@ -1,0 +1,54 @@
+import RainCore
+
+/// The Subscribe snapshot's costly part (places and the selected forecast),
+/// serialized once and reused until either changes.
+struct SnapshotCache {
+    let places: LocationList
+    let forecast: Forecast?
+    /// `"locations":…,"selected":…,"forecast":…` without braces.
+    let members: [UInt8]
+}
+
+/// Subscriptions: the snapshot, then every event through the publisher.
+extension WeatherService {
+    func subscribe(_ parameters: SubscribeCall.Parameters, _ responder: Responder<SubscribeReply>) throws(MethodError) {
+        let request = responder.request
+        guard request.call.more else {
+            throw MethodError(service: .expectedMore, NoParameters())
+        }
+        request.streamFramed(snapshotFrame())
+        let quiet = publisher.count == 0
+        publisher.add(request, filter: parameters.events.map(Set.init))
+        // The first subscriber after a time with none is someone looking: refresh what is stale.
+        if quiet { context.subscriberAttached() }
+    }
+
+    /// The framed snapshot reply. The status (small, and different for each
+    /// subscriber: uptime, the subscriber count) is encoded each time; places
+    /// and forecast come from the cache.
+    func snapshotFrame() -> [UInt8] {
+        let forecast = state.places.selectedID.flatMap { refresher.forecast(for: $0)?.forecast }
+        let members: [UInt8]
+        if let cached = snapshotCache, cached.places == state.places, cached.forecast == forecast {
+            members = cached.members
+        } else {
+            let snapshot = SubscribeReply.snapshot(
+                status: status(), locations: state.places.locations, selected: state.places.selectedID,
+                forecast: forecast)
+            // Everything but the event and the status, written per subscriber; without the braces.
+            var object = snapshot.json.objectValue ?? JSONObject()
+            object["event"] = nil
+            object["status"] = nil
+            members = Array(JSON.object(object).serialized().utf8.dropFirst().dropLast())
+            snapshotCache = SnapshotCache(places: state.places, forecast: forecast, members: members)
+        }
+        let head = #"{"parameters":{"event":"\#(SubscribeReply.snapshotName)","status":"#
+        var frame = Array(head.utf8)
+        frame += status(joining: 1).json.serialized().utf8
+        if !members.isEmpty { frame.append(UInt8(ascii: ",")) }
+        frame += members
+        frame += Array(#"},"continues":true}"#.utf8)
+        frame.append(0)
+        return frame
+    }
+}
