@@ -14,7 +14,7 @@ enum Output {
     /// Flushes stdout now: a subscriber's reader must see each line at once.
     static func flush() { fflush(stdout) }
 
-    /// "4 min ago"-style ages for the client's own lines.
+    /// The local wall-clock time as HH:MM:SS, stamped on each line `subscribe` prints.
     static func localClock(_ unixSeconds: Double) -> String {
         var time = time_t(unixSeconds)
         var parts = tm()

@@ -150,14 +150,15 @@ public final class Refresher {
 
     // MARK: Fetching
 
-    /// Refreshes places; `completion` gets each place's failure (nil for success)
-    /// once all are done. `explicit` marks a person's request: it skips our
-    /// backoff (never the provider's Retry-After) and is answered from data
-    /// younger than a minute.
+    /// A person's refresh of places; `completion` gets each place's failure
+    /// (nil for success) once all are done. It skips our backoff (never the
+    /// provider's Retry-After) and is answered from data younger than a minute.
     func refresh(_ ids: [LocationID], completion: @escaping ([LocationID: RefreshFailure?]) -> Void) {
         fetch(ids, explicit: true, completion: completion)
     }
 
+    /// Starts what `ids` need and joins what is under way. `explicit`: a
+    /// person asked (see `refresh`); otherwise a timer or a trigger did.
     private func fetch(_ ids: [LocationID], explicit: Bool, completion: (([LocationID: RefreshFailure?]) -> Void)?) {
         var results: [LocationID: RefreshFailure?] = [:]
         var pending = ids.count
