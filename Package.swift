@@ -32,7 +32,9 @@ let package = Package(
         ),
         .executableTarget(name: "raind", dependencies: ["RainDaemon"]),
         // Search and reverse-lookup latency against a linear-scan yardstick (docs/PERFORMANCE.md).
-        .executableTarget(name: "places-bench", dependencies: ["RainPlaces", "RainCore"], path: "bench/places"),
+        .executableTarget(
+            name: "places-bench", dependencies: ["RainPlaces", "RainCore"], path: "bench/places",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "raindctl",
             dependencies: ["RainCore"],
@@ -47,5 +49,5 @@ let package = Package(
             exclude: ["search-quality.tsv"]
         ),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@ import XCTest
 /// parameters. The IDL file is the single source; the Swift types follow it.
 final class WireSchemaTests: XCTestCase {
     /// IDL type names and the Swift types that carry them.
-    static let namedTypes: [(idl: String, swift: any Decodable.Type)] = [
+    nonisolated(unsafe) static let namedTypes: [(idl: String, swift: any Decodable.Type)] = [
         ("Source", LocationSource.self), ("Location", Location.self), ("Candidate", PlaceCandidate.self),
         ("Settings", Settings.self), ("Current", CurrentConditions.self), ("Hour", HourlyForecast.self),
         ("Day", DailyForecast.self), ("Alert", WeatherAlert.self), ("Forecast", Forecast.self),

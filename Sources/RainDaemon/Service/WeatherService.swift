@@ -8,17 +8,17 @@ import RainPlaces
 /// status (`+Settings`), subscriptions (`+Subscriptions`). Runs on the loop;
 /// every change is persisted before it is acknowledged or published.
 public final class WeatherService {
-    struct Method {
+    struct Method: Sendable {
         let access: VarlinkServer.Access
         /// Decodes the parameters as declared and runs the handler.
-        let run: (WeatherService, VarlinkRequest) throws(MethodError) -> Void
+        let run: @Sendable (WeatherService, VarlinkRequest) throws(MethodError) -> Void
     }
 
     /// One entry of the table: the call's declared types tie the handler to
     /// its parameters and reply.
     static func entry<Call: WeatherCall>(
         _ call: Call.Type, _ access: VarlinkServer.Access,
-        _ handler: @escaping (WeatherService) -> (Call.Parameters, Responder<Call.Reply>) throws(MethodError) -> Void
+        _ handler: @escaping @Sendable (WeatherService) -> (Call.Parameters, Responder<Call.Reply>) throws(MethodError) -> Void
     ) -> (WeatherMethod, Method) {
         (
             Call.method,
