@@ -75,3 +75,11 @@ def test_bash_completion_knows_every_event():
     events = set(re.search(r"known: (.*)", known).group(1).replace(",", " ").split())
     listed = set(re.search(r'local events="([^"]*)"', COMPLETION.read_text()).group(1).split())
     assert events and listed == events
+
+
+def test_man_page_lists_every_template_field():
+    known = run("now", "--format", "{nosuchfield}").stderr
+    fields = set(re.findall(r"\{[a-z_]+\}", known.split("known:", 1)[1]))
+    section = MAN.read_text().split(".SH TEMPLATES", 1)[1].split("\n.SH ", 1)[0]
+    documented = set(re.findall(r"\\fB(\{[a-z_]+\})\\fR", section))
+    assert len(fields) >= 18 and documented == fields

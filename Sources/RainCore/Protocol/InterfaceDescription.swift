@@ -176,7 +176,8 @@ method GetForecast(id: ?string) -> (location: Location, forecast: ?Forecast, age
 
 # Call with more=true. The first reply is a snapshot (event "Snapshot" with
 # status, locations and the selected forecast); then one reply per event,
-# optionally only the named events.
+# optionally only the named events. LocationSelected carries the newly
+# selected place's cached forecast, when it has one.
 method Subscribe(events: ?[]string) -> (
   event: string,
   status: ?Status,
