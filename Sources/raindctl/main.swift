@@ -25,7 +25,7 @@ let commands: [any ClientCommand.Type] = [
           --socket PATH   the daemon's socket (default: $RAIND_SOCKET, then the user
                           socket in $XDG_RUNTIME_DIR/raind/, then /run/raind/raind.sock)
           --version       print the version
-          -h, --help      this help; 'raindctl COMMAND --help' for a command's
+          -h, --help      this help; 'raindctl COMMAND --help' shows a command's own
 
         """
 }

@@ -95,6 +95,8 @@ class Daemon:
             "TZ": "UTC",
             # No system bus unless a test brings its own: the machine's logind and GeoClue stay out.
             "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/raind-test-bus",
+            # The place data of this tree, never one a package installed on the machine.
+            "RAIND_DATA_DIR": str(ROOT / "data"),
         }
         if extra_env:
             self.env.update(extra_env)

@@ -1,4 +1,5 @@
 """Adding places by name, by coordinates and by position, through the real daemon."""
+import re
 import json
 
 from raindtest import Subscriber
@@ -146,3 +147,48 @@ def test_add_current_with_bus_but_no_geoclue_uses_time_zone(daemon_factory):
         assert "Chicago" in out and "(approximate position)" in out
     finally:
         bus.stop()
+
+
+def test_current_position_says_why_geoclue_was_not_used_and_takes_a_name(daemon_factory):
+    no_bus = {"DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent"}
+    daemon = daemon_factory(extra_env={"TZ": "Europe/Paris", **no_bus})
+    out = daemon.ctl("add", "--current", "--name", "Office", check=True).stdout
+    assert "Added Office" in out and "(approximate position)" in out
+    assert "GeoClue was not used" in out and "system bus" in out and "time zone (Europe/Paris)" in out, out
+    utc = daemon_factory(extra_env={"TZ": "UTC", **no_bus}, base=daemon.base / "utc")
+    result = utc.ctl("add", "--current")
+    assert result.returncode == 1
+    assert "GeoClue was not used" in result.stderr and "says nothing about where" in result.stderr, result.stderr
+
+
+def test_a_name_of_its_own_is_kept_beside_a_saved_place(daemon):
+    daemon.ctl("add", "Paris", check=True)
+    out = daemon.ctl("add", "--coords", "48.8566,2.3522", "--name", "Home", check=True).stdout
+    assert out.startswith("Added Home") and "Paris (paris-fr) is saved" in out and "both are kept" in out, out
+    again = daemon.ctl("add", "--coords", "48.8567,2.3521", "--name", "home", check=True).stdout
+    assert again.startswith("Already saved: Home"), again
+    assert daemon.ctl("add", "--coords", "48.8566,2.3522", check=True).stdout.startswith("Already saved: ")
+
+
+def test_a_name_that_adds_a_place_names_it_everywhere(daemon):
+    daemon.ctl("add", "Paris", check=True)
+    daemon.ctl("add", "München", check=True)
+    out = daemon.ctl("set-location", "München", check=True).stdout
+    assert out.startswith("Selected Munich"), out
+    assert daemon.ctl("remove", "Paris", check=True).returncode == 0
+    assert daemon.ctl("add", "").returncode == 64
+    assert daemon.ctl("add", "  ").returncode == 64
+
+
+def test_list_sorts_like_a_person_and_aligns_coordinates(daemon):
+    for coords, name in (("-33.8688,151.2093", "Sydney"), ("-23.55,-46.6333", "São Paulo"), ("52.52,13.405", "berlin")):
+        daemon.ctl("add", "--coords", coords, "--name", name, check=True)
+    rows = daemon.ctl("list", check=True).stdout.splitlines()
+    assert [row[3:].split()[0] for row in rows] == ["berlin-de", "sao-paulo-br", "sydney-au"], rows
+    assert rows[1].rstrip().endswith("-23.5500, -46.6333"), rows[1]
+
+
+def test_populations_read_the_same_in_search_and_errors(daemon):
+    assert "pop. 2,138,551" in daemon.ctl("search", "Paris", check=True).stdout
+    ambiguous = daemon.ctl("add", "Springfield")
+    assert ambiguous.returncode == 1 and re.search(r"pop\. \d{1,3},\d{3}", ambiguous.stderr), ambiguous.stderr

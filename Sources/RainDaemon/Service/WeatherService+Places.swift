@@ -38,7 +38,7 @@ extension WeatherService {
             }
             try add(
                 try namedCandidate(latitude: latitude, longitude: longitude, name: name), approximate: false,
-                responder: responder)
+                byName: name != nil, responder: responder)
         }
     }
 
@@ -54,13 +54,22 @@ extension WeatherService {
                     var candidate = try self.namedCandidate(
                         latitude: position.latitude, longitude: position.longitude, name: name)
                     candidate.source = .current(approximate: false)
-                    try self.add(candidate, approximate: false, responder: responder)
+                    try self.add(candidate, approximate: false, byName: name != nil, responder: responder)
                 case .failure(let error):
                     self.logger.info("no position from GeoClue (\(error)); estimating from the time zone")
-                    var candidate = try self.places.placeInSystemTimeZone()
+                    let why = "GeoClue was not used: \(error)"
+                    var candidate: PlaceCandidate
+                    do throws(MethodError) {
+                        candidate = try self.places.placeInSystemTimeZone()
+                    } catch {
+                        throw MethodError(PlaceNotFound(query: "", suggestions: [], message: "\(why). \(error.message)"))
+                    }
                     if let name { candidate.name = name }
                     candidate.source = .current(approximate: true)
-                    try self.add(candidate, approximate: true, responder: responder)
+                    try self.add(
+                        candidate, approximate: true, byName: name != nil,
+                        note: "\(why). The position was estimated from the time zone (\(candidate.timeZone))",
+                        responder: responder)
                 }
             } catch {
                 responder.fail(error)
@@ -175,7 +184,7 @@ extension WeatherService {
         parts.append(candidate.countryCode.isEmpty ? candidate.country : candidate.countryCode)
         var text = parts.joined(separator: ", ")
         var extra: [String] = []
-        if candidate.population > 0 { extra.append("pop. \(groupedThousands(candidate.population))") }
+        if candidate.population > 0 { extra.append("pop. \(PopulationText.grouped(candidate.population))") }
         if let identity = candidate.source.identity { extra.append(identity) }
         if !extra.isEmpty { text += " (" + extra.joined(separator: ", ") + ")" }
         return text
@@ -184,17 +193,6 @@ extension WeatherService {
     static func example(_ candidate: PlaceCandidate) -> String {
         let qualifier = candidate.region.isEmpty ? candidate.countryCode : candidate.region
         return "\(candidate.name), \(qualifier)"
-    }
-
-    static func groupedThousands(_ number: Int) -> String {
-        var digits = String(number)
-        var groups: [String] = []
-        while digits.count > 3 {
-            groups.insert(String(digits.suffix(3)), at: 0)
-            digits.removeLast(3)
-        }
-        groups.insert(digits, at: 0)
-        return groups.joined(separator: ",")
     }
 
     func searchPlaces(_ parameters: SearchPlacesCall.Parameters, _ responder: Responder<SearchPlacesCall.Reply>) throws(MethodError) {
@@ -210,11 +208,14 @@ extension WeatherService {
         responder.reply(.init(candidates: matches.map(\.candidate)))
     }
 
-    func add(_ candidate: PlaceCandidate, approximate: Bool, responder: Responder<AddLocationCall.Reply>) throws(MethodError) {
+    func add(
+        _ candidate: PlaceCandidate, approximate: Bool, byName: Bool = false, note: String? = nil,
+        responder: Responder<AddLocationCall.Reply>
+    ) throws(MethodError) {
         var next = state
-        let (location, events) = next.places.add(candidate)
+        let (location, events) = next.places.add(candidate, byName: byName)
         try commit(next, events: events)
-        responder.reply(.init(location: location, added: !events.isEmpty, approximate: approximate))
+        responder.reply(.init(location: location, added: !events.isEmpty, approximate: approximate, note: note))
     }
 
     func removeLocation(_ parameters: PlaceReference, _ responder: Responder<LocationReply>) throws(MethodError) {

@@ -149,8 +149,19 @@ public final class WeatherService {
         do {
             return try state.places.resolve(reference)
         } catch {
+            // A name that adds a place names it everywhere: "München" finds the
+            // saved Munich through the place data, as `add München` found it.
+            if case .notFound = error, let saved = savedPlace(named: reference) { return saved }
             throw MethodError(error)
         }
+    }
+
+    /// The saved place the place data resolves `name` to, if one is saved.
+    func savedPlace(named name: String) -> Location? {
+        guard let directory = try? places.directory(), case .unique(let candidate) = directory.resolve(name) else {
+            return nil
+        }
+        return state.places.existing(matching: candidate)
     }
 }
 

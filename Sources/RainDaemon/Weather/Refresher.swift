@@ -24,7 +24,10 @@ public final class Refresher {
     private var inFlight: [LocationID: (transfer: HTTPTransfer?, waiters: [Completion])] = [:]
     private var timer: EventSource?
     public private(set) var lastSuccess: Double?
+    /// The last failed refresh and its place, until that place refreshes
+    /// successfully or is removed.
     public private(set) var lastFailure: RefreshFailure?
+    private var lastFailedPlace: LocationID?
     public private(set) var nextWake: Double?
 
     init(
@@ -97,6 +100,7 @@ public final class Refresher {
             forecasts[id] = nil
             cache.remove(id)
         }
+        if let failed = lastFailedPlace, !ids.contains(failed) { clearFailure(of: failed) }
         for (id, flight) in inFlight where !ids.contains(id) {
             flight.transfer?.cancel()
             inFlight[id] = nil
@@ -226,6 +230,7 @@ public final class Refresher {
             cache.store(cached, for: id)
             scheduler.succeeded(id, now: time, expiresAt: cached.forecast.expiresAt, selected: selected)
             lastSuccess = time
+            clearFailure(of: id)
             publisher.publish(.weatherUpdated(id, cached.forecast))
             if cached.forecast.alerts != previousAlerts {
                 publisher.publish(.alertsChanged(id, cached.forecast.alerts))
@@ -240,10 +245,14 @@ public final class Refresher {
             }
             scheduler.succeeded(id, now: time, expiresAt: expiresAt, selected: selected)
             lastSuccess = time
+            clearFailure(of: id)
         case .failed(let problem):
             failure = problem
             scheduler.failed(id, now: time, failure: problem)
-            lastFailure = problem
+            var recorded = problem
+            recorded.time = time
+            lastFailure = recorded
+            lastFailedPlace = id
             logger.warning("refreshing \(id) failed: \(problem.message)")
             publisher.publish(.refreshFailed(id, problem))
         }
@@ -251,6 +260,12 @@ public final class Refresher {
         for waiter in flight.waiters { waiter(failure) }
         reschedule()
         context.weatherChanged()
+    }
+
+    private func clearFailure(of id: LocationID) {
+        guard lastFailedPlace == id else { return }
+        lastFailure = nil
+        lastFailedPlace = nil
     }
 
     static func noLongerSaved(_ id: LocationID) -> RefreshFailure {
