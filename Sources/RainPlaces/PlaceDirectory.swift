@@ -87,9 +87,11 @@ public final class PlaceDirectory {
     }
 
     /// Places whose names are a few edits away from `query` ("Zurihc" →
-    /// Zürich, "Lodnon" → London), fewest edits first, then most populous.
-    /// Allowed edits: 1 for names of 4–5 letters, 2 up to 8, 3 beyond; none
-    /// below 4. Qualifiers after a comma filter as in `search`; when they
+    /// Zürich, "Lodnon" → London, "Philadelpia" → Philadelphia), fewest edits
+    /// first, then most populous. Allowed edits (insert, delete, change a
+    /// letter, swap two neighbours): 1 for queries of 4–10 letters, 2 beyond;
+    /// none below 4. Found through an index in the data, in well under a
+    /// millisecond. Qualifiers after a comma filter as in `search`; when they
     /// rule out everything, the name alone is tried.
     public func suggestions(for query: String, limit: Int = 5) -> [PlaceMatch] {
         let parsed = PlaceQuery(query, key: { PlaceKey.make($0, file: file) })
@@ -246,27 +248,33 @@ public final class PlaceDirectory {
         }
     }
 
-    /// Every name within the allowed edits of `key`: a scan of the name keys
-    /// (each distinct key measured once, most rejected on length alone).
+    /// Every name within the allowed edits of `key`, found through the
+    /// near-spelling index (`NearSpellingIndex`), not a scan of every name.
     private func collectNearSpellings(_ key: [UInt8], qualifiers: [[UInt8]], into hits: inout [Int: Hit]) {
-        guard key.count >= 4 else { return }
-        let limit = key.count <= 5 ? 1 : key.count <= 8 ? 2 : 3
+        guard let limit = PlaceDirectory.nearSpellingLimit(length: key.count) else { return }
         editDistance.prepare(key, limit: limit)
-        var lastOffset = -1
-        var lastDistance: Int?
-        for index in 0..<file.names.count {
-            let offset = file.nameKeyOffset(index)
-            if offset != lastOffset {
-                lastOffset = offset
-                lastDistance = editDistance.distance(to: file.nameKey(index))
+        for (first, distance) in NearSpellingIndex(file: file).matches(key, limit: limit, distance: editDistance) {
+            // Equal keys are stored once and their name records are adjacent.
+            let offset = file.nameKeyOffset(first)
+            var index = first
+            while index < file.names.count, file.nameKeyOffset(index) == offset {
+                let place = file.namePlace(index)
+                if let penalty = qualifierPenalty(place, qualifiers) {
+                    let alternate = file.nameIsAlternate(index)
+                    let score = 10 + populationScore(place) - 2.5 * Double(distance) - (alternate ? 0.3 : 0) - penalty
+                    record(Hit(place: place, score: score, kind: .nearSpelling), into: &hits)
+                }
+                index += 1
             }
-            guard let distance = lastDistance else { continue }
-            let place = file.namePlace(index)
-            guard let penalty = qualifierPenalty(place, qualifiers) else { continue }
-            let alternate = file.nameIsAlternate(index)
-            let score = 10 + populationScore(place) - 2.5 * Double(distance) - (alternate ? 0.3 : 0) - penalty
-            record(Hit(place: place, score: score, kind: .nearSpelling), into: &hits)
         }
+    }
+
+    /// Edits allowed between a query of `length` bytes and a name: 1 for
+    /// 4–10 bytes, 2 beyond; nil (no near spellings) below 4. A 2-edit query
+    /// reaches only keys of 9 bytes and more, which have 3 or 4 index parts
+    /// (`NearSpellingIndex` needs more parts than edits).
+    static func nearSpellingLimit(length: Int) -> Int? {
+        length < 4 ? nil : length <= 10 ? 1 : 2
     }
 
     /// Nil when a qualifier names neither the place's division nor its
