@@ -222,40 +222,12 @@ public final class WeatherService {
         }
     }
 
-    /// A place at coordinates, named as given or after the nearest known place
-    /// (its region and country are kept when it is near enough to belong there).
+    /// A place at coordinates, named as given or the way a person names it
+    /// (`PositionNaming`, next to the place data).
     func namedCandidate(latitude: Double, longitude: Double, name: String?) throws(MethodError) -> PlaceCandidate {
-        var candidate = PlaceCandidate(name: name ?? "", latitude: latitude, longitude: longitude, source: .coordinates)
         // Without a name the place data is needed; with one it only adds region and country.
         let directory = name == nil ? try places.directory() : try? places.directory()
-        if let nearest = directory?.nearest(latitude: latitude, longitude: longitude) {
-            let distance = GeoDistance.kilometres(
-                latitude1: latitude, longitude1: longitude, latitude2: nearest.latitude, longitude2: nearest.longitude)
-            if distance <= Self.sameRegionKilometres {
-                candidate.region = nearest.region
-                candidate.country = nearest.country
-                candidate.countryCode = nearest.countryCode
-                candidate.timeZone = nearest.timeZone
-            }
-            if name == nil, distance <= Self.sameRegionKilometres {
-                candidate.name = distance <= Self.namedAfterKilometres ? nearest.name : "Near \(nearest.name)"
-            }
-        }
-        if candidate.name.isEmpty {
-            candidate.name = "\(Self.rounded(latitude)), \(Self.rounded(longitude))"
-        }
-        return candidate
-    }
-
-    /// Within this distance a place is named after the nearest known place...
-    static let namedAfterKilometres = 25.0
-    /// ...and within this one it takes that place's region and country, and is
-    /// "Near" it; farther out, coordinates name it.
-    static let sameRegionKilometres = 100.0
-
-    static func rounded(_ value: Double) -> String {
-        let scaled = (value * 100).rounded() / 100
-        return "\(scaled)"
+        return PositionNaming.candidate(latitude: latitude, longitude: longitude, name: name, directory: directory)
     }
 
     /// Adds the place a name means, or explains why it cannot.
