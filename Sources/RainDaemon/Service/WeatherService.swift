@@ -235,7 +235,8 @@ public final class WeatherService {
         guard !query.isEmpty, query.count <= Self.maximumNameLength else {
             throw MethodError.invalidParameter("query", "must be 1 to \(Self.maximumNameLength) characters")
         }
-        switch try places.directory().resolve(query) {
+        let directory = try places.directory()
+        switch directory.resolve(query) {
         case .unique(let candidate):
             try add(candidate, approximate: false, request: request)
         case .ambiguous(let matches):
@@ -246,7 +247,7 @@ public final class WeatherService {
             guard configuration.onlineGeocoder, refresher.isOnline else {
                 throw Self.notFound(query, suggestions: listed, online: nil)
             }
-            // Not in the embedded data: ask the online geocoder, and answer when it has.
+            // Not in the embedded data: ask the online geocoder, and judge its answer by the same rules.
             geocoder.search(query, baseURL: configuration.geocoderURL, timeoutSeconds: configuration.timeoutSeconds) {
                 [weak self] result in
                 guard let self else { return }
@@ -255,14 +256,15 @@ public final class WeatherService {
                     case .failure(let failure):
                         throw Self.notFound(query, suggestions: listed, online: failure.message)
                     case .success(let found):
-                        guard let best = found.first else {
-                            throw Self.notFound(query, suggestions: listed, online: "")
+                        switch directory.resolveOnline(query, answers: found) {
+                        case .unique(let candidate):
+                            try self.add(candidate, approximate: false, request: request)
+                        case .ambiguous(let matches):
+                            throw Self.ambiguous(query, matches.prefix(8).map(\.candidate))
+                        case .notFound(let online):
+                            let more = online.prefix(max(0, 5 - listed.count)).map(\.candidate)
+                            throw Self.notFound(query, suggestions: listed + more, online: "")
                         }
-                        let others = found.dropFirst().filter { $0.population > 0 || best.population == 0 }
-                        let clear = others.isEmpty
-                            || Double(best.population) >= Double(others[others.startIndex].population) * Self.clearWinnerRatio
-                        guard clear else { throw Self.ambiguous(query, Array(found.prefix(8))) }
-                        try self.add(best, approximate: false, request: request)
                     }
                 } catch {
                     request.fail(error.name, .object(error.parameters))
@@ -270,10 +272,6 @@ public final class WeatherService {
             }
         }
     }
-
-    /// A best match at least this many times as populous as the next is the one meant
-    /// (the embedded data's rule, docs/PLACES.md).
-    static let clearWinnerRatio = PlaceDirectory.clearWinnerPopulationRatio
 
     static func ambiguous(_ query: String, _ listed: [PlaceCandidate]) -> MethodError {
         MethodError(
