@@ -67,7 +67,9 @@ struct NearSpellingIndex {
     }
 
     /// The first entry whose part is not below `wanted` (`orEqual`: above it).
-    private func boundary(_ range: Range<Int>, _ part: Range<Int>, _ wanted: UnsafeRawBufferPointer, orEqual: Bool) -> Int {
+    private func boundary(
+        _ range: Range<Int>, _ part: Range<Int>, _ wanted: UnsafeRawBufferPointer, orEqual: Bool
+    ) -> Int {
         var low = range.lowerBound
         var high = range.upperBound
         while low < high {

@@ -73,7 +73,8 @@ public struct OnlinePlace: Equatable, Sendable {
 
     private static func parseResult(_ item: JSON, index: Int) throws(WireDecodingError) -> OnlinePlace? {
         let result = try WireReader(item, context: "geocoding.results[\(index)]")
-        guard let latitude = try result.optionalDouble("latitude"), let longitude = try result.optionalDouble("longitude"),
+        guard let latitude = try result.optionalDouble("latitude"),
+            let longitude = try result.optionalDouble("longitude"),
             (-90...90).contains(latitude), (-180...180).contains(longitude),
             let name = try result.optionalString("name"), !name.trimmingSpaces().isEmpty
         else { return nil }

@@ -26,7 +26,9 @@ final class OnlineResolutionTests: XCTestCase {
     func testAnswerUnderAnotherName_isNotFound_suggestingThePopulatedPlace() throws {
         let places = try PlaceTestSupport.openDirectory()
         // The recorded answer for Enschede, as if given for another query.
-        guard case .notFound(let suggestions) = places.resolveOnline("Lonneker", answers: try answer("openmeteo-geocoding-enschede.json"))
+        guard
+            case .notFound(let suggestions) = places.resolveOnline(
+                "Lonneker", answers: try answer("openmeteo-geocoding-enschede.json"))
         else { return XCTFail("Lonneker is not Enschede") }
         XCTAssertEqual(suggestions.map(\.candidate.name), ["Enschede"], "the airport is no suggestion")
     }
@@ -74,8 +76,9 @@ final class OnlineResolutionTests: XCTestCase {
     func testClearWinner_isOneRule_byPopulationOrFeatureCode() {
         func place(_ population: Int, _ code: String) -> OnlinePlace {
             OnlinePlace(
-                candidate: PlaceCandidate(name: "X", latitude: 0, longitude: 0, population: population,
-                                          source: .coordinates),
+                candidate: PlaceCandidate(
+                    name: "X", latitude: 0, longitude: 0, population: population,
+                    source: .coordinates),
                 featureCode: code)
         }
         XCTAssertTrue(ClearWinner.isClear(place(150_000, "PPL").evidence, over: place(10_000, "PPL").evidence))
@@ -86,7 +89,10 @@ final class OnlineResolutionTests: XCTestCase {
     }
 
     func testParse_errorObject_throwsWithTheReason() {
-        XCTAssertThrowsError(try OnlinePlace.parseOpenMeteo(Array(#"{"error": true, "reason": "Parameter count must be between 1 and 100."}"#.utf8))) {
+        XCTAssertThrowsError(
+            try OnlinePlace.parseOpenMeteo(
+                Array(#"{"error": true, "reason": "Parameter count must be between 1 and 100."}"#.utf8))
+        ) {
             XCTAssertTrue("\($0)".contains("Parameter count"), "\($0)")
         }
         XCTAssertEqual(try OnlinePlace.parseOpenMeteo(Array(#"{"generationtime_ms": 0.2}"#.utf8)), [])

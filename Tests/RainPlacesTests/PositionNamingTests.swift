@@ -27,9 +27,10 @@ final class PositionNamingTests: XCTestCase {
             guard fields.count == 6, let latitude = Double(fields[2]), let longitude = Double(fields[3]),
                 let id = Int(fields[4])
             else { continue }
-            rows.append(Row(
-                line: number + 1, kind: fields[0], what: fields[1], latitude: latitude, longitude: longitude,
-                expectedID: id, expectedName: fields[5]))
+            rows.append(
+                Row(
+                    line: number + 1, kind: fields[0], what: fields[1], latitude: latitude, longitude: longitude,
+                    expectedID: id, expectedName: fields[5]))
         }
         return rows
     }
@@ -41,7 +42,8 @@ final class PositionNamingTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(rows.filter { $0.kind == "town" }.count, 10)
         // Continents by the place's time zone area: Europe, America, Asia, Africa, Australia.
         let places = try PlaceTestSupport.openDirectory()
-        let areas = Set(landmarks.compactMap { places.place(geonameID: $0.expectedID)?.timeZone.split(separator: "/").first })
+        let areas = Set(
+            landmarks.compactMap { places.place(geonameID: $0.expectedID)?.timeZone.split(separator: "/").first })
         for area in ["Europe", "America", "Asia", "Africa", "Australia"] {
             XCTAssertTrue(areas.contains(Substring(area)), "no landmark in \(area)")
         }
@@ -52,7 +54,8 @@ final class PositionNamingTests: XCTestCase {
         for row in Self.loadTable() {
             let named = PositionNaming.candidate(
                 latitude: row.latitude, longitude: row.longitude, name: nil, directory: places)
-            let chosen = places.placeNaming(latitude: row.latitude, longitude: row.longitude)
+            let chosen =
+                places.placeNaming(latitude: row.latitude, longitude: row.longitude)
                 ?? places.nearest(latitude: row.latitude, longitude: row.longitude)
             XCTAssertEqual(
                 chosen.flatMap(PlaceTestSupport.geonamesID), row.expectedID,
@@ -87,7 +90,8 @@ final class PositionNamingTests: XCTestCase {
         let named = PositionNaming.candidate(latitude: 40.758, longitude: -73.9855, name: "Office", directory: places)
         XCTAssertEqual(named.name, "Office")
         XCTAssertEqual(named.countryCode, "US")
-        let withoutData = PositionNaming.candidate(latitude: 40.758, longitude: -73.9855, name: "Office", directory: nil)
+        let withoutData = PositionNaming.candidate(
+            latitude: 40.758, longitude: -73.9855, name: "Office", directory: nil)
         XCTAssertEqual(withoutData.name, "Office")
         XCTAssertEqual(withoutData.countryCode, "")
     }
