@@ -26,6 +26,8 @@ struct NearSpellingIndex {
         // One byte per name record: a bit per part found. calloc gives pages
         // the kernel zeroes on first touch, so only the touched ones cost,
         // and nothing stays on the heap after the search.
+        // No key is longer than the index covers, so a longer query has no near spelling.
+        guard query.count - limit <= PlaceFile.nearMaximumLength else { return [] }
         guard let raw = calloc(file.names.count, 1) else { return [] }
         defer { free(raw) }
         let partsFound = raw.assumingMemoryBound(to: UInt8.self)

@@ -80,4 +80,11 @@ final class NearSpellingIndexTests: XCTestCase {
         let springfield = places.suggestions(for: "sprngfield").map(\.candidate.name)
         XCTAssertEqual(springfield.first, "Springfield")
     }
+
+    func testSuggestions_forAQueryLongerThanAnyName_findNothingAndDoNotTrap() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        XCTAssertEqual(places.suggestions(for: String(repeating: "東京", count: 100)), [])
+        XCTAssertEqual(places.suggestions(for: String(repeating: "a", count: 300)), [])
+        if case .unique = places.resolve(String(repeating: "東", count: 200)) { XCTFail("a long query names nothing") }
+    }
 }
