@@ -35,13 +35,61 @@ def test_unknown_name_suggests_near_spellings(daemon):
     assert reply["parameters"]["suggestions"][0]["name"] == "Amsterdam"
 
 
-def test_name_missing_from_data_is_asked_online(daemon_factory, fixture_server):
+def _geocoder(fixture):
+    from raindtest import FixtureServer
+    return FixtureServer(routes=[("/v1/search", fixture)])
+
+
+def test_name_missing_from_data_is_asked_online(daemon_factory):
+    server = _geocoder("openmeteo-geocoding-lonneker.json")
+    try:
+        daemon = daemon_factory(config=f"[Places]\nGeocoderURL={server.url}\n")
+        out = daemon.ctl("add", "Lonneker", check=True).stdout
+        assert "Added Lonneker, Overijssel, The Netherlands as lonneker-nl" in out
+        location = daemon.state()["locations"][0]
+        assert location["source"] == {"kind": "geocoder", "provider": "open-meteo", "id": "2751582"}
+        assert server.count("/v1/search") == 1
+    finally:
+        server.stop()
+
+
+def test_online_answer_under_another_name_is_not_saved(daemon_factory, fixture_server):
+    # The fixture server answers every search with Enschede (and its airport).
     daemon = daemon_factory(config=f"[Places]\nGeocoderURL={fixture_server.url}\n")
-    out = daemon.ctl("add", "Lonneker", check=True).stdout
-    assert "Added Enschede, Overijssel, The Netherlands as enschede-nl" in out
-    location = daemon.state()["locations"][0]
-    assert location["source"] == {"kind": "geocoder", "provider": "open-meteo", "id": "2756071"}
-    assert fixture_server.count("/v1/search") == 1
+    reply = daemon.client().call("AddLocation", {"query": "Lonneker"})
+    assert reply["error"] == "io.raind.Weather.PlaceNotFound"
+    assert [s["name"] for s in reply["parameters"]["suggestions"]] == ["Enschede"]
+    assert daemon.client().call("ListLocations")["parameters"]["locations"] == []
+
+
+def test_online_answer_with_only_a_continent_is_not_found(daemon_factory):
+    server = _geocoder("openmeteo-geocoding-xyzzyville.json")
+    try:
+        daemon = daemon_factory(config=f"[Places]\nGeocoderURL={server.url}\n")
+        result = daemon.ctl("add", "Xyzzyville")
+        assert result.returncode == 1
+        assert "no place called 'Xyzzyville' is known, here or online" in result.stderr
+        assert "Antarctica" not in result.stderr
+    finally:
+        server.stop()
+
+
+def test_online_answer_with_two_equal_villages_is_ambiguous(daemon_factory):
+    server = _geocoder("openmeteo-geocoding-oosterend.json")
+    try:
+        daemon = daemon_factory(config=f"[Places]\nGeocoderURL={server.url}\n")
+        reply = daemon.client().call("AddLocation", {"query": "Oosterend"})
+        assert reply["error"] == "io.raind.Weather.AmbiguousPlace"
+        assert {c["region"] for c in reply["parameters"]["candidates"]} == {"North Holland", "Friesland"}
+    finally:
+        server.stop()
+
+
+def test_typo_that_is_also_an_obscure_other_name_asks(daemon):
+    reply = daemon.client().call("AddLocation", {"query": "Parsi"})
+    assert reply["error"] == "io.raind.Weather.AmbiguousPlace"
+    names = [c["name"] for c in reply["parameters"]["candidates"]]
+    assert "Barshi" in names and "Paris" in names
 
 
 def test_online_geocoder_unreachable_still_answers_clearly(daemon):
@@ -57,9 +105,10 @@ def test_online_geocoder_can_be_turned_off(daemon_factory, fixture_server):
     assert fixture_server.count("/v1/search") == 0
 
 
-def test_coordinates_without_name_are_named_by_the_nearest_place(daemon):
-    out = daemon.ctl("add", "--coords", "35.68,139.69", check=True).stdout
-    assert "Japan" in out
+def test_coordinates_without_name_are_named_as_people_name_them(daemon):
+    out = daemon.ctl("add", "--coords", "35.6812,139.7671", check=True).stdout
+    assert "Added Tokyo, Japan" in out, "Tokyo Station is in Tokyo, not Chūō"
+    assert "Added New York City" in daemon.ctl("add", "--coords", "40.758,-73.9855", check=True).stdout
     assert "Tonga" in daemon.ctl("add", "--coords", "-21.14,-175.2", check=True).stdout, "near the antimeridian"
     out = daemon.ctl("add", "--coords", "0,-150", check=True).stdout
     assert "Added 0.0, -150.0" in out, "far from any place: named by its coordinates"

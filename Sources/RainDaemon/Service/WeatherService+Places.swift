@@ -77,40 +77,12 @@ extension WeatherService {
         }
     }
 
-    /// A place at coordinates, named as given or after the nearest known place
-    /// (its region and country are kept when it is near enough to belong there).
+    /// A place at coordinates, named as given or the way a person names it
+    /// (`PositionNaming`, next to the place data).
     func namedCandidate(latitude: Double, longitude: Double, name: String?) throws(MethodError) -> PlaceCandidate {
-        var candidate = PlaceCandidate(name: name ?? "", latitude: latitude, longitude: longitude, source: .coordinates)
         // Without a name the place data is needed; with one it only adds region and country.
         let directory = name == nil ? try places.directory() : try? places.directory()
-        if let nearest = directory?.nearest(latitude: latitude, longitude: longitude) {
-            let distance = GeoDistance.kilometres(
-                latitude1: latitude, longitude1: longitude, latitude2: nearest.latitude, longitude2: nearest.longitude)
-            if distance <= Self.sameRegionKilometres {
-                candidate.region = nearest.region
-                candidate.country = nearest.country
-                candidate.countryCode = nearest.countryCode
-                candidate.timeZone = nearest.timeZone
-            }
-            if name == nil, distance <= Self.sameRegionKilometres {
-                candidate.name = distance <= Self.namedAfterKilometres ? nearest.name : "Near \(nearest.name)"
-            }
-        }
-        if candidate.name.isEmpty {
-            candidate.name = "\(Self.rounded(latitude)), \(Self.rounded(longitude))"
-        }
-        return candidate
-    }
-
-    /// Within this distance a place is named after the nearest known place...
-    static let namedAfterKilometres = 25.0
-    /// ...and within this one it takes that place's region and country, and is
-    /// "Near" it; farther out, coordinates name it.
-    static let sameRegionKilometres = 100.0
-
-    static func rounded(_ value: Double) -> String {
-        let scaled = (value * 100).rounded() / 100
-        return "\(scaled)"
+        return PositionNaming.candidate(latitude: latitude, longitude: longitude, name: name, directory: directory)
     }
 
     /// Adds the place a name means, or explains why it cannot.
@@ -118,7 +90,8 @@ extension WeatherService {
         guard !query.isEmpty, query.count <= Self.maximumNameLength else {
             throw MethodError.invalidParameter("query", "must be 1 to \(Self.maximumNameLength) characters")
         }
-        switch try places.directory().resolve(query) {
+        let directory = try places.directory()
+        switch directory.resolve(query) {
         case .unique(let candidate):
             try add(candidate, approximate: false, responder: responder)
         case .ambiguous(let matches):
@@ -129,7 +102,7 @@ extension WeatherService {
             guard configuration.onlineGeocoder, refresher.isOnline else {
                 throw Self.notFound(query, suggestions: listed, online: nil)
             }
-            // Not in the embedded data: ask the online geocoder, and answer when it has.
+            // Not in the embedded data: ask the online geocoder, and judge its answer by the same rules.
             geocoder.search(query, baseURL: configuration.geocoderURL, timeoutSeconds: configuration.timeoutSeconds) {
                 [weak self] result in
                 guard let self else { return }
@@ -138,16 +111,15 @@ extension WeatherService {
                     case .failure(let failure):
                         throw Self.notFound(query, suggestions: listed, online: failure.message)
                     case .success(let found):
-                        guard let best = found.first else {
-                            throw Self.notFound(query, suggestions: listed, online: "")
+                        switch directory.resolveOnline(query, answers: found) {
+                        case .unique(let candidate):
+                            try self.add(candidate, approximate: false, responder: responder)
+                        case .ambiguous(let matches):
+                            throw Self.ambiguous(query, matches.prefix(8).map(\.candidate))
+                        case .notFound(let online):
+                            let more = online.prefix(max(0, 5 - listed.count)).map(\.candidate)
+                            throw Self.notFound(query, suggestions: listed + more, online: "")
                         }
-                        let others = found.dropFirst().filter { $0.population > 0 || best.population == 0 }
-                        let clear =
-                            others.isEmpty
-                            || Double(best.population) >= Double(others[others.startIndex].population)
-                                * Self.clearWinnerRatio
-                        guard clear else { throw Self.ambiguous(query, Array(found.prefix(8))) }
-                        try self.add(best, approximate: false, responder: responder)
                     }
                 } catch {
                     responder.fail(error)
@@ -155,10 +127,6 @@ extension WeatherService {
             }
         }
     }
-
-    /// A best match at least this many times as populous as the next is the one meant
-    /// (the embedded data's rule, docs/PLACES.md).
-    static let clearWinnerRatio = PlaceDirectory.clearWinnerPopulationRatio
 
     static func ambiguous(_ query: String, _ listed: [PlaceCandidate]) -> MethodError {
         MethodError(
