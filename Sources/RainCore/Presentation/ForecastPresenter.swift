@@ -3,8 +3,10 @@
 ///
 /// Pure formatting: every input is given, including the current time, so
 /// the output is the same on every machine. Times are shown in the place's
-/// local time using the forecast's `utcOffsetSeconds`; names are English.
-/// Multi-line views end with a newline; the status line does not.
+/// local time by its zone's rules (`zone`, daylight-saving changes included),
+/// or by the forecast's `utcOffsetSeconds` when the zone is unknown; names
+/// are English. Values the provider did not give show as `–`. Multi-line
+/// views end with a newline; the status line does not.
 public struct ForecastPresenter: Sendable {
     public var forecast: Forecast
     /// The place's name as the person saved it (`Paris`).
@@ -14,19 +16,32 @@ public struct ForecastPresenter: Sendable {
     public var now: Double
     /// Whether the daemon considers the forecast stale (shown as `(stale)`).
     public var isStale: Bool
+    /// The rules of the forecast's time zone (`ZoneInfo.rules(named: forecast.timeZone)`); nil when unknown.
+    public var zone: TimeZoneRules?
 
-    public init(forecast: Forecast, placeName: String, units: UnitSystem, now: Double, isStale: Bool = false) {
+    public init(
+        forecast: Forecast, placeName: String, units: UnitSystem, now: Double, isStale: Bool = false,
+        zone: TimeZoneRules? = nil
+    ) {
         self.forecast = forecast
         self.placeName = placeName
         self.units = units
         self.now = now
         self.isStale = isStale
+        self.zone = zone
     }
 
     private var formatter: UnitFormatter { UnitFormatter(system: units) }
 
     private func local(_ unixSeconds: Double) -> CivilDateTime {
-        CivilDateTime(unixSeconds: unixSeconds, utcOffsetSeconds: forecast.utcOffsetSeconds)
+        zone?.local(unixSeconds)
+            ?? CivilDateTime(unixSeconds: unixSeconds, utcOffsetSeconds: forecast.utcOffsetSeconds)
+    }
+
+    /// The provider's credit, one quiet line under every view.
+    private var attributionLine: String {
+        let credit = forecast.attribution
+        return credit.url.isEmpty ? credit.text : "\(credit.text) \(credit.url)"
     }
 
     /// `Updated 4 min ago`, with ` (stale)` when stale.
@@ -46,8 +61,10 @@ public struct ForecastPresenter: Sendable {
     ///     Chance of rain  5%
     ///     Updated 12 min ago
     ///
-    /// The date and time are those of the conditions, in local time. Active
-    /// alerts follow the rain chance, one line each.
+    /// The date and time are those of the conditions, in local time. Today's
+    /// sunrise and sunset follow (or `no sunrise (polar night)`, `no sunset
+    /// (polar day)`); active alerts, most severe first, one line each; the
+    /// provider's credit last.
     public func nowView() -> String {
         var lines = [placeName]
         if let current = forecast.current {
@@ -65,12 +82,13 @@ public struct ForecastPresenter: Sendable {
             }
             table.append(["Wind", wind])
             table.append(["Chance of rain", UnitFormatter.percent(current.precipProbability)])
+            if let today = today(at: current.time), let sun = sunText(today) { table.append(["Sun", sun]) }
             lines += table.lines()
         } else {
             lines.append("No current conditions in this forecast.")
         }
         for alert in activeAlerts {
-            var line = "Alert: " + alert.title
+            var line = "Alert (\(alert.severity.rawValue)): " + alert.title
             if let end = alert.end {
                 let until = local(end)
                 line += " until \(until.shortWeekdayName) \(until.day) \(until.shortMonthName) \(until.hourMinute)"
@@ -78,19 +96,43 @@ public struct ForecastPresenter: Sendable {
             lines.append(line)
         }
         lines.append(updatedLine)
+        lines.append(attributionLine)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Alerts not yet over at `now`.
+    /// Alerts not yet over at `now`, most severe first. One without an end
+    /// holds as long as the provider sends it.
     private var activeAlerts: [WeatherAlert] {
-        forecast.alerts.filter { alert in alert.end.map { $0 > now } ?? true }
+        forecast.alerts.enumerated().filter { $0.element.end.map { $0 > now } ?? true }
+            .sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }.map(\.element)
+    }
+
+    /// The day of `daily` holding `time` in local time.
+    private func today(at time: Double) -> DailyForecast? {
+        let day = local(time).daysSinceEpoch
+        return forecast.daily.first { local($0.time).daysSinceEpoch == day }
+    }
+
+    /// `rises 07:58, sets 17:12`, `no sunset (polar day)`, `no sunrise (polar
+    /// night)`; nil when the provider gave neither time.
+    private func sunText(_ day: DailyForecast) -> String? {
+        switch day.polar {
+        case .day: return "no sunset (polar day)"
+        case .night: return "no sunrise (polar night)"
+        case nil:
+            if day.sunrise == nil && day.sunset == nil { return nil }
+            let rise = day.sunrise.map { local($0).hourMinute } ?? UnitFormatter.missing
+            let set = day.sunset.map { local($0).hourMinute } ?? UnitFormatter.missing
+            return "rises \(rise), sets \(set)"
+        }
     }
 
     // MARK: - hourly
 
     /// The app's hourly strip: up to `hours` hours starting with the hour in
     /// progress at `now`, as aligned columns. The weekday is shown on the
-    /// first row and wherever the day changes.
+    /// first row and wherever the day changes. A row's rain is the chance of
+    /// rain in the hour it starts; `--` when the provider does not know it.
     ///
     ///     Paris, next 3 hours
     ///     Day  Time   Temp  Wind  Rain
@@ -118,6 +160,7 @@ public struct ForecastPresenter: Sendable {
             lines += table.lines()
         }
         lines.append(updatedLine)
+        lines.append(attributionLine)
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -150,6 +193,7 @@ public struct ForecastPresenter: Sendable {
             lines += table.lines()
         }
         lines.append(updatedLine)
+        lines.append(attributionLine)
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -55,7 +55,18 @@ struct StatusCommand: ClientCommand {
         if let failure = status.lastError {
             rows.append(["Last error:", failure.message])
         }
-        rows.append(["Upstream calls:", "\(status.callsToday) of \(status.dailyBudget) today"])
+        rows.append([
+            "Upstream calls:",
+            "\(BudgetUsage.text(calls: status.callsToday)) of \(BudgetUsage.text(calls: status.dailyBudget)) today"
+                + " (\(status.requestsToday) request\(status.requestsToday == 1 ? "" : "s"))",
+        ])
+        if let monthly = status.monthlyBudget {
+            rows.append([
+                "",
+                "\(BudgetUsage.text(calls: status.callsThisMonth)) of \(BudgetUsage.text(calls: monthly)) this month"
+                    + " (\(status.requestsThisMonth) request\(status.requestsThisMonth == 1 ? "" : "s"))",
+            ])
+        }
         rows.append(["Subscribers:", "\(status.subscribers)"])
         lines += Output.table(rows, separator: " ")
         return lines

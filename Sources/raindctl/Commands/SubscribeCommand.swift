@@ -138,7 +138,9 @@ struct SubscriberView {
     func presenter(for id: LocationID) -> ForecastPresenter? {
         guard let forecast = forecasts[id] else { return nil }
         let name = locations[id]?.name ?? id.rawValue
-        return ForecastPresenter(forecast: forecast, placeName: name, units: units, now: Output.now())
+        return ForecastPresenter(
+            forecast: forecast, placeName: name, units: units, now: Output.now(),
+            zone: ZoneInfo.rules(named: forecast.timeZone.isEmpty ? locations[id]?.timeZone ?? "" : forecast.timeZone))
     }
 
     /// The selected place's weather in one line, for status bars.

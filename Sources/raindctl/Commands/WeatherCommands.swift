@@ -22,7 +22,8 @@ struct ForecastView {
         let units = try client.call(GetStatusCall.self, NoParameters()).status.units
         let presenter = ForecastPresenter(
             forecast: forecast, placeName: location.displayName, units: units, now: Output.now(),
-            isStale: reply.stale)
+            isStale: reply.stale,
+            zone: ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone))
         let text: String
         switch kind {
         case .now: text = presenter.nowView()
