@@ -8,7 +8,8 @@ struct StatusCommand: ClientCommand {
 
         Shows raind's version, uptime, provider, whether it is online, the
         selected place, the unit system, the last and next refresh, and the
-        upstream calls used today against the daily budget.
+        upstream requests and the calls the provider counts for them, today
+        and (with a monthly budget) this month, against the budgets.
 
           --json   print the status as one JSON object
         """

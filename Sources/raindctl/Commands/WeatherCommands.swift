@@ -47,7 +47,9 @@ struct NowCommand: ClientCommand {
 
         Shows the current conditions for PLACE (a saved place's id or name; the
         selected place by default) in the chosen units and the place's local
-        time, with how old the data is.
+        time (by its zone's rules in /usr/share/zoneinfo), with today's sunrise
+        and sunset, active alerts and how old the data is. Unknown values
+        show as --.
 
           --json   print raind's reply (location, forecast, ageSeconds, stale)
         """
@@ -70,7 +72,8 @@ struct HourlyCommand: ClientCommand {
         Usage: raindctl hourly [PLACE] [--hours N] [--json]
 
         Shows the forecast hour by hour for PLACE (the selected place by
-        default), starting with the current hour.
+        default), starting with the current hour. A row's rain is the chance
+        of rain in the hour it starts.
 
           --hours N   how many hours (default 12, at most 48)
           --json      print raind's reply
