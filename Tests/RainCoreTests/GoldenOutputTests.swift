@@ -62,6 +62,16 @@ final class GoldenOutputTests: XCTestCase {
             fetchedAt: 1_768_478_400, now: 1_768_478_700),
     ]
 
+    /// The forecast as raind keeps it: parsed, its days put on the local
+    /// midnights of its zone (from the system's tz database, Debian's tzdata).
+    private func normalized(_ testCase: Case) throws -> Forecast {
+        var forecast = try testCase.parse(try Fixtures.bytes(testCase.fixture), testCase.fetchedAt)
+        let zone = try XCTUnwrap(
+            ZoneInfo.rules(named: forecast.timeZone), "no tz data for \(forecast.timeZone); install tzdata")
+        forecast.alignDays(to: zone)
+        return forecast
+    }
+
     private func render(_ presenter: ForecastPresenter) -> String {
         """
         == status line ==
@@ -76,11 +86,9 @@ final class GoldenOutputTests: XCTestCase {
     func testViews_matchGoldenFiles_inEveryUnitSystem() throws {
         let update = ProcessInfo.processInfo.environment["RAIND_UPDATE_GOLDEN"] == "1"
         for testCase in cases {
-            let forecast = try testCase.parse(try Fixtures.bytes(testCase.fixture), testCase.fetchedAt)
+            let forecast = try normalized(testCase)
             for units in UnitSystem.allCases {
-                // The zone's rules from the system's tz database (Debian's tzdata).
-                let zone = try XCTUnwrap(
-                    ZoneInfo.rules(named: forecast.timeZone), "no tz data for \(forecast.timeZone); install tzdata")
+                let zone = ZoneInfo.rules(named: forecast.timeZone)
                 let presenter = ForecastPresenter(
                     forecast: forecast, placeName: testCase.placeName, units: units, now: testCase.now,
                     isStale: testCase.isStale, zone: zone)
@@ -111,7 +119,7 @@ final class GoldenOutputTests: XCTestCase {
     func testNormalization_matchesGoldenFiles() throws {
         let update = ProcessInfo.processInfo.environment["RAIND_UPDATE_GOLDEN"] == "1"
         for testCase in cases {
-            let forecast = try testCase.parse(try Fixtures.bytes(testCase.fixture), testCase.fetchedAt)
+            let forecast = try normalized(testCase)
             // The wire form reads back to the same forecast.
             XCTAssertEqual(try Forecast(json: try JSON(parsing: forecast.json.serialized())), forecast)
             let actual = Self.pretty(forecast.json)

@@ -271,8 +271,8 @@ extension PirateWeatherProviderTests {
                     #"{"latitude":\#(latitude),"flags":{"units":"si"},"daily":{"data":[{"time":\#(time),"sunriseTime":-999,"sunsetTime":-999}]}}"#
                 ).daily.first)
         }
-        let june = 1_782_000_000  // 2026-06-21
-        let december = 1_797_800_000  // 2026-12-21
+        let june = 1_782_000_000  // 2026-06-21 00:00 UTC
+        let december = 1_797_811_200  // 2026-12-21 00:00 UTC
         XCTAssertEqual(try day(june, latitude: 69.65).polar, .day)
         XCTAssertEqual(try day(december, latitude: 69.65).polar, .night)
         XCTAssertEqual(try day(june, latitude: -75.1).polar, .night)

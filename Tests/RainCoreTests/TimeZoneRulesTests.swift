@@ -94,4 +94,58 @@ final class TimeZoneRulesTests: XCTestCase {
         let daily = presenter.dailyView(days: 2)
         XCTAssertTrue(daily.contains("Mon  30 Mar") && daily.contains("Tue  31 Mar"), daily)
     }
+
+    /// Open-Meteo keeps one offset for its whole series (open-meteo#1545):
+    /// after the spring change its daily "midnights" are 01:00 local. They
+    /// are moved to the real local midnights, one per date.
+    func testAlignDays_putsSpringDaysOnLocalMidnights() throws {
+        var forecast = try OpenMeteo.parseForecast(
+            try Fixtures.bytes("openmeteo-forecast-paris-dst.json"), fetchedAt: 1_774_724_700)
+        let paris = try zone("Europe/Paris")
+        XCTAssertEqual(paris.local(forecast.daily[2].time).hourMinute, "01:00")  // as sent
+        forecast.alignDays(to: paris)
+        XCTAssertEqual(forecast.daily.map { paris.local($0.time).hourMinute }, Array(repeating: "00:00", count: 7))
+        XCTAssertEqual(forecast.daily.map { paris.local($0.time).day }, [28, 29, 30, 31, 1, 2, 3])
+    }
+
+    /// In autumn the same rule puts a day at 23:00 the evening before
+    /// (Pirate Weather issue #114); read by the zone as it is, that date
+    /// would show twice.
+    func testAlignDays_putsAutumnDaysOnLocalMidnights_andViewsShowEachDateOnce() throws {
+        let newYork = try zone("America/New_York")
+        let firstMidnight = utc(2026, 10, 30, 4)  // 00:00 EDT, Friday 30 October
+        // Midnights at the offset valid when asked (-4 h), for five days across 1 November.
+        let days = (0..<5).map { DailyForecast(time: firstMidnight + Double($0) * 86_400, summary: "d\($0)") }
+        var forecast = Forecast(
+            provider: PirateWeather.providerName, fetchedAt: firstMidnight, timeZone: "America/New_York",
+            utcOffsetSeconds: -4 * 3600, daily: days)
+        XCTAssertEqual(newYork.local(forecast.daily[3].time).hourMinute, "23:00")  // as sent: 1 November, 23:00
+        let unaligned = ForecastPresenter(
+            forecast: forecast, placeName: "New York", units: .us, now: firstMidnight + 3600, zone: newYork
+        ).dailyView(days: 5)
+        forecast.alignDays(to: newYork)
+        XCTAssertEqual(forecast.daily.map { newYork.local($0.time).hourMinute }, Array(repeating: "00:00", count: 5))
+        XCTAssertEqual(forecast.daily.map { newYork.local($0.time).day }, [30, 31, 1, 2, 3])
+        let aligned = ForecastPresenter(
+            forecast: forecast, placeName: "New York", units: .us, now: firstMidnight + 3600, zone: newYork
+        ).dailyView(days: 5)
+        for text in [unaligned, aligned] {
+            for date in ["Fri  30 Oct", "Sat  31 Oct", "Sun  1 Nov", "Mon  2 Nov", "Tue  3 Nov"] {
+                XCTAssertTrue(text.contains(date), "\(date) missing in\n\(text)")
+            }
+        }
+    }
+
+    /// Chile moves its clocks at 24:00: 6 September 2026 starts at 01:00.
+    func testStartOfDay_whenTheClockSkipsMidnight_isTheFirstInstantOfTheDay() throws {
+        let santiago = try zone("America/Santiago")
+        let day = CivilDateTime(year: 2026, month: 9, day: 6).daysSinceEpoch
+        let start = santiago.startOfDay(day)
+        XCTAssertEqual(santiago.local(start).hourMinute, "01:00")
+        XCTAssertEqual(santiago.local(start).day, 6)
+        XCTAssertEqual(santiago.local(start - 1).day, 5)
+        let paris = try zone("Europe/Paris")
+        XCTAssertEqual(paris.startOfDay(CivilDateTime(year: 2026, month: 3, day: 30).daysSinceEpoch), utc(2026, 3, 29, 22))
+    }
 }
+

@@ -110,8 +110,13 @@ public struct ForecastPresenter: Sendable {
     /// The day of `daily` holding `time` in local time.
     private func today(at time: Double) -> DailyForecast? {
         let day = local(time).daysSinceEpoch
-        return forecast.daily.first { local($0.time).daysSinceEpoch == day }
+        return forecast.daily.first { date(of: $0).daysSinceEpoch == day }
     }
+
+    /// A day's local date: that of the nearest local midnight to its `time`,
+    /// so a day a provider started at 23:00 or 01:00 after a clock change
+    /// (one offset for its whole series) keeps its own date.
+    private func date(of day: DailyForecast) -> CivilDateTime { local(day.time + 43_200) }
 
     /// `rises 07:58, sets 17:12`, `no sunset (polar day)`, `no sunrise (polar
     /// night)`; nil when the provider gave neither time.
@@ -174,7 +179,7 @@ public struct ForecastPresenter: Sendable {
     ///     Thu  15 Jan   -3°    2°  5m/s    80%  Snow
     public func dailyView(days: Int = 7) -> String {
         let today = local(now).daysSinceEpoch
-        let rows = forecast.daily.filter { local($0.time).daysSinceEpoch >= today }.prefix(max(days, 0))
+        let rows = forecast.daily.filter { date(of: $0).daysSinceEpoch >= today }.prefix(max(days, 0))
         var lines = [placeName + ", next " + (rows.count == 1 ? "day" : "\(rows.count) days")]
         if rows.isEmpty {
             lines = [placeName, "No daily forecast from today on."]
@@ -182,9 +187,9 @@ public struct ForecastPresenter: Sendable {
             var table = TextTable([.left, .left, .right, .right, .right, .right, .left])
             table.append(["Day", "Date", "Low", "High", "Wind", "Rain", "Summary"])
             for day in rows {
-                let date = local(day.time)
+                let shown = date(of: day)
                 table.append([
-                    date.shortWeekdayName, "\(date.day) \(date.shortMonthName)",
+                    shown.shortWeekdayName, "\(shown.day) \(shown.shortMonthName)",
                     formatter.temperature(day.temperatureMin), formatter.temperature(day.temperatureMax),
                     formatter.windSpeed(day.windSpeed), UnitFormatter.percent(day.precipProbability),
                     day.summary,

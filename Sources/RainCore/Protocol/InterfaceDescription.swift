@@ -79,7 +79,8 @@ type Hour (
   precipProbability: ?float
 )
 
-# One local day from time (local midnight). sunrise and sunset are null when
+# One local day from time (its local midnight in the place's zone, across
+# daylight-saving changes). sunrise and sunset are null when
 # unknown or when the sun does not cross the horizon: polar says which (day:
 # up all day, no sunset; night: down all day, no sunrise).
 type Day (

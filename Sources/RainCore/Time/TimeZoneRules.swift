@@ -78,6 +78,23 @@ public struct TimeZoneRules: Equatable, Sendable {
     public func local(_ unixSeconds: Double) -> CivilDateTime {
         CivilDateTime(unixSeconds: unixSeconds, utcOffsetSeconds: offset(at: unixSeconds))
     }
+
+    /// The first instant of the local day `daysSinceEpoch` (its midnight, or
+    /// the end of a clock change that skips midnight).
+    public func startOfDay(_ daysSinceEpoch: Int) -> Double {
+        let naive = Double(daysSinceEpoch * 86_400)
+        // The offset at the instant, found from a guess at the instant.
+        var instant = naive - Double(offset(at: naive - Double(offset(at: naive))))
+        // A clock change around midnight may land the guess on the day before or after.
+        let day = local(instant).daysSinceEpoch
+        if day < daysSinceEpoch {
+            let next = transitions.first { Double($0) > instant }
+            instant = next.map(Double.init) ?? instant + 3600
+        } else if day > daysSinceEpoch {
+            instant -= 3600
+        }
+        return instant
+    }
 }
 
 /// A TZif file that cannot be used, with the zone and what is wrong.

@@ -44,6 +44,20 @@ public struct Forecast: Equatable, Sendable, Codable {
     }
 }
 
+extension Forecast {
+    /// Puts each day's `time` on its local midnight in `zone`. Providers
+    /// resolve the zone to the offset valid when asked and keep it for the
+    /// whole series (open-meteo/open-meteo#488 and #1545, Pirate Weather
+    /// issue #114), so after a daylight-saving change their "midnights" fall
+    /// at 23:00 or 01:00 local; each is moved to the nearest local midnight.
+    public mutating func alignDays(to zone: TimeZoneRules) {
+        for index in daily.indices {
+            let date = zone.local(daily[index].time + 43_200).daysSinceEpoch
+            daily[index].time = zone.startOfDay(date)
+        }
+    }
+}
+
 /// Conditions now (the app's main view).
 public struct CurrentConditions: Equatable, Sendable, Codable {
     public var time: Double

@@ -125,6 +125,9 @@ public struct WeatherSource {
                 case .pirateWeather: forecast = try PirateWeather.parseForecast(response.body, fetchedAt: now)
                 }
                 forecast.expiresAt = expiresAt
+                if let zone = ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone) {
+                    forecast.alignDays(to: zone)
+                }
                 return .fresh(CachedForecast(
                     forecast: forecast, latitude: location.latitude, longitude: location.longitude,
                     etag: response[header: "etag"], lastModified: response[header: "last-modified"]))
