@@ -47,7 +47,7 @@ final class ForecastPresenterTests: XCTestCase {
         forecast.current = nil
         XCTAssertEqual(presenter(forecast, now: parisTen + 1800).statusLine(), "Paris 1°, 2m/s, 10%")
         forecast.hourly = []
-        XCTAssertEqual(presenter(forecast).statusLine(), "Paris --, --, --")
+        XCTAssertEqual(presenter(forecast).statusLine(), "Paris –, –, –")
     }
 
     // MARK: - Views

@@ -137,7 +137,7 @@ public struct ForecastPresenter: Sendable {
     /// The app's hourly strip: up to `hours` hours starting with the hour in
     /// progress at `now`, as aligned columns. The weekday is shown on the
     /// first row and wherever the day changes. A row's rain is the chance of
-    /// rain in the hour it starts; `--` when the provider does not know it.
+    /// rain in the hour it starts; `–` when the provider does not know it.
     ///
     ///     Paris, next 3 hours
     ///     Day  Time   Temp  Wind  Rain
@@ -206,7 +206,7 @@ public struct ForecastPresenter: Sendable {
 
     /// One line for status bars and `subscribe`: `Paris 12° Light rain, 5m/s, 30%`,
     /// with ` (stale)` when stale. Without current conditions, the hour in
-    /// progress stands in; without either, the values read `--`.
+    /// progress stands in; without either, the values read `–`.
     public func statusLine() -> String {
         let conditions: (temperature: Double?, summary: String, wind: Double?, rain: Double?)
         if let current = forecast.current {

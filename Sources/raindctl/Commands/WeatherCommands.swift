@@ -49,7 +49,7 @@ struct NowCommand: ClientCommand {
         selected place by default) in the chosen units and the place's local
         time (by its zone's rules in /usr/share/zoneinfo), with today's sunrise
         and sunset, active alerts and how old the data is. Unknown values
-        show as --.
+        show as – (an en dash).
 
           --json   print raind's reply (location, forecast, ageSeconds, stale)
         """
