@@ -20,7 +20,7 @@ public enum ZoneInfo {
     /// so a name from a provider cannot reach other files.
     static func isPlainName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count < 128, !name.hasPrefix("/") else { return false }
-        for part in name.split(separator: "/", omittingEmptySubsequences: false) {
+        for part in name.split(separator: Character("/"), omittingEmptySubsequences: false) {
             guard !part.isEmpty, part != ".", part != ".." else { return false }
         }
         return name.unicodeScalars.allSatisfy { scalar in

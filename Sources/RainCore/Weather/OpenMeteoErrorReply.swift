@@ -26,11 +26,22 @@ public struct OpenMeteoErrorReply: Equatable, Sendable {
 
     /// The limit the reason names, if any.
     public var limit: Limit? {
-        let text = reason.lowercased()
-        if text.contains("minutely") || text.contains("per minute") { return .minutely }
-        if text.contains("hourly") || text.contains("per hour") { return .hourly }
-        if text.contains("daily") || text.contains("per day") { return .daily }
+        let text = Array(reason.lowercased().utf8)
+        if Self.find("minutely", in: text) || Self.find("per minute", in: text) { return .minutely }
+        if Self.find("hourly", in: text) || Self.find("per hour", in: text) { return .hourly }
+        if Self.find("daily", in: text) || Self.find("per day", in: text) { return .daily }
         return nil
+    }
+
+    /// Whether `word` occurs in `text`. (A byte search: String's own
+    /// `contains(_:)` would link the regex library into the static raindctl.)
+    static func find(_ word: String, in text: [UInt8]) -> Bool {
+        let pattern = Array(word.utf8)
+        guard !pattern.isEmpty, pattern.count <= text.count else { return pattern.isEmpty }
+        for start in 0...(text.count - pattern.count) where text[start..<start + pattern.count].elementsEqual(pattern) {
+            return true
+        }
+        return false
     }
 
     /// When to ask again after a 429 with this reason: a minute later, an
