@@ -157,6 +157,18 @@ final class RefreshSchedulerTests: XCTestCase {
         XCTAssertEqual(configuration.effectiveDailyBudget, 50)
     }
 
+    /// Open-Meteo's limits count the client's requests: a 429 for one place holds them all.
+    func testRateLimit_holdsEveryPlace_untilItsWaitIsOver() {
+        var s = scheduler()
+        let failure = RefreshFailure(error: .providerError, message: "limit", httpStatus: 429, retryAfter: 1060)
+        s.started(paris, now: 1000)
+        s.failed(paris, now: 1000, failure: failure)
+        XCTAssertEqual(s.refusal(for: oslo, now: 1001), .backingOff(until: 1060, failure))
+        XCTAssertEqual(s.refusal(for: oslo, now: 1001, ignoringBackoff: true), .backingOff(until: 1060, failure))
+        XCTAssertEqual(s.nextWake([oslo], now: 1001), 1060)
+        XCTAssertNil(s.refusal(for: oslo, now: 1060))
+    }
+
     func testOffline_refusesAndSleeps_thenStalePlacesRefreshOnReturn() {
         var s = scheduler()
         s.setNetworkUp(false)

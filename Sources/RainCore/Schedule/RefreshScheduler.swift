@@ -39,6 +39,9 @@ public struct RefreshScheduler: Sendable {
     /// What is reported as reachability: a route, and the provider answering.
     public var online: Bool { networkUp && providerReachable }
     public private(set) var unauthorized: RefreshFailure?
+    /// The last 429 with a wait, which holds every place: a provider's rate
+    /// limit counts the client's requests, not one place's.
+    public private(set) var rateLimited: RefreshFailure?
     /// Requests and counted calls of the current day and month (as last counted; see `usage(now:)`).
     public private(set) var budgetUsage = BudgetUsage()
     private var random: SplitMix64
@@ -129,6 +132,9 @@ public struct RefreshScheduler: Sendable {
         state.retryNotBefore = notBefore
         places[id] = state
         if failure.httpStatus == 401 || failure.httpStatus == 403 { unauthorized = failure }
+        if failure.httpStatus == 429, let until = failure.retryAfter, until > (rateLimited?.retryAfter ?? 0) {
+            rateLimited = failure
+        }
         // The provider answered (with an error) unless the request never reached it.
         providerReachable = failure.error != .offline
     }
@@ -153,6 +159,7 @@ public struct RefreshScheduler: Sendable {
         if !networkUp { return .offline }
         if let unauthorized { return .unauthorized(unauthorized) }
         if let (period, resetsAt) = exhaustedBudget(now: now) { return .quotaExhausted(period, resetsAt: resetsAt) }
+        if let rateLimited, let until = rateLimited.retryAfter, until > now { return .backingOff(until: until, rateLimited) }
         if let state = places[id], let notBefore = state.retryNotBefore, notBefore > now {
             if !ignoringBackoff { return .backingOff(until: notBefore, state.lastFailure) }
             if let retryAfter = state.lastFailure?.retryAfter, retryAfter > now {
@@ -189,6 +196,7 @@ public struct RefreshScheduler: Sendable {
             guard let state = places[id], !state.inFlight else { continue }
             var due = state.nextDue ?? now
             if let notBefore = state.retryNotBefore { due = max(due, notBefore) }
+            if let until = rateLimited?.retryAfter { due = max(due, until) }
             earliest = min(earliest ?? due, due)
         }
         return earliest
