@@ -59,7 +59,9 @@ public struct ForecastPresenter: Sendable {
     ///     Feels like      -4°
     ///     Wind            3m/s SW
     ///     Chance of rain  5%
+    ///     Sun             rises 08:40, sets 17:15
     ///     Updated 12 min ago
+    ///     Weather data by Open-Meteo.com (CC BY 4.0) https://open-meteo.com/
     ///
     /// The date and time are those of the conditions, in local time. Today's
     /// sunrise and sunset follow (or `no sunrise (polar night)`, `no sunset
