@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from raindtest import Subscriber, wait_for
+from raindtest import FIXTURES, Subscriber, wait_for
 
 PARIS = ("48.8534,2.3488", "Paris")
 
@@ -262,6 +262,19 @@ def test_unreachable_provider_is_offline(daemon_factory):
     assert change["online"] is False
     assert json.loads(daemon.ctl("status", "--json").stdout)["online"] is False
     sub.stop()
+
+
+def test_days_after_a_clock_change_are_served_on_local_midnights(weather_daemon, fixture_server):
+    # Open-Meteo keeps the offset valid when asked (UTC+1) for the whole week;
+    # raind moves the days after the change to summer time to 00:00 CEST.
+    fixture_server.script(path_prefix="/v1/forecast", file="openmeteo-forecast-paris-dst.json", count=-1)
+    daemon = weather_daemon()
+    add_paris(daemon)
+    wait_for(lambda: daemon.client().call("GetForecast")["parameters"]["forecast"])
+    forecast = daemon.client().call("GetForecast")["parameters"]["forecast"]
+    sent = json.loads((FIXTURES / "openmeteo-forecast-paris-dst.json").read_text())["daily"]["time"]
+    assert sent[2] == 1774825200  # 2026-03-30 00:00 UTC+1, i.e. 01:00 CEST
+    assert [day["time"] for day in forecast["daily"]] == sent[:2] + [t - 3600 for t in sent[2:]]
 
 
 def test_pirateweather_without_key_is_not_configured(weather_daemon, fixture_server):
