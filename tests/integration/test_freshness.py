@@ -134,3 +134,14 @@ def test_pirateweather_budget_is_monthly_and_spread_over_the_month(weather_daemo
     assert status["monthlyBudget"] == 10000 and status["dailyBudget"] == 322
     assert "0 of 10000 this month" in daemon.ctl("status").stdout
 
+
+def test_budget_file_from_before_monthly_counting_still_counts_its_day(weather_daemon):
+    daemon = weather_daemon(start=False)
+    day = time.time() // 86400 * 86400
+    (daemon.cache_home / "raind").mkdir(parents=True, exist_ok=True)
+    (daemon.cache_home / "raind" / "budget.json").write_text(json.dumps({"day": day, "calls": 5}))
+    daemon.start()
+    status = json.loads(daemon.ctl("status", "--json").stdout)
+    assert status["requestsToday"] == 5 and status["callsToday"] == 5
+    assert status["requestsThisMonth"] == 0, "the month was not counted before; it starts from zero"
+
