@@ -26,6 +26,15 @@ enum Output {
         }
     }
 
+    /// Block graphics when stdout is a terminal; colour too, unless `NO_COLOR`
+    /// is set (no-color.org) or the terminal is `dumb`.
+    static var graphics: TerminalGraphics {
+        guard isatty(STDOUT_FILENO) == 1 else { return .none }
+        let environment = ProcessEnvironment.current()
+        let color = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        return .blocks(color: color)
+    }
+
     /// Flushes stdout now: a subscriber's reader must see each line at once.
     static func flush() { fflush(nil) }
 

@@ -11,7 +11,7 @@ final class WireSchemaTests: XCTestCase {
         ("Source", LocationSource.self), ("Location", Location.self), ("Candidate", PlaceCandidate.self),
         ("Settings", Settings.self), ("Current", CurrentConditions.self), ("Hour", HourlyForecast.self),
         ("Day", DailyForecast.self), ("Alert", WeatherAlert.self), ("Forecast", Forecast.self),
-        ("Failure", RefreshFailure.self), ("Status", WeatherStatus.self),
+        ("Failure", RefreshFailure.self), ("Status", WeatherStatus.self), ("Attribution", Attribution.self),
     ]
 
     var idl: VarlinkIDL!

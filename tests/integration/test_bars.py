@@ -141,7 +141,7 @@ def test_templates_for_now_and_subscribe(weather_daemon, fixture_server):
     line = daemon.ctl("now", "--format", "{place}|{temp}|{temp:value}|{rain:value}|{wind_dir}|{{x}}", check=True)
     place, temp, bare, rain, direction, literal = line.stdout.rstrip("\n").split("|")
     assert place == "Paris" and temp.endswith(" °C") and temp[:-3] == bare, line.stdout
-    assert rain.isdigit() and direction in ("N", "NE", "E", "SE", "S", "SW", "W", "NW", "--") and literal == "{x}"
+    assert rain.isdigit() and direction in ("N", "NE", "E", "SE", "S", "SW", "W", "NW", "–") and literal == "{x}"
     daemon.ctl("units", "us", check=True)
     assert daemon.ctl("now", "--format", "{temp}", check=True).stdout.strip().endswith(" °F")
     for icons, check in (("text", str.isascii), ("nerd", lambda text: "\ue300" <= text[0] <= "\ue3ff")):

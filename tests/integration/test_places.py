@@ -92,6 +92,15 @@ def test_typo_that_is_also_an_obscure_other_name_asks(daemon):
     assert "Barshi" in names and "Paris" in names
 
 
+def test_online_geocoder_refusal_shows_its_reason(daemon_factory, fixture_server):
+    reason = "Hourly API request limit exceeded. Please try again in the next hour."
+    fixture_server.script(path_prefix="/v1/search", mode="status", status=429, reason=reason, count=-1)
+    daemon = daemon_factory(config=f"[Places]\nGeocoderURL={fixture_server.url}\n")
+    result = daemon.ctl("add", "Lonneker")
+    assert result.returncode == 1
+    assert "HTTP 429" in result.stderr and reason in result.stderr, result.stderr
+
+
 def test_online_geocoder_unreachable_still_answers_clearly(daemon):
     result = daemon.ctl("add", "Lonneker")
     assert result.returncode == 1

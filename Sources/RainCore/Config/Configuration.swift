@@ -16,7 +16,10 @@ public struct Configuration: Equatable, Sendable {
     // [Refresh]
     public var intervalMinutes: Int = 30
     public var staleAfterMinutes: Int = 15
-    public var dailyBudget: Int = 500
+    /// Calls per UTC day; nil means the provider's default (`defaultDailyBudget`).
+    public var dailyBudget: Int?
+    /// Calls per UTC month; nil means the provider's default (`defaultMonthlyBudget`).
+    public var monthlyBudget: Int?
     // [Socket]
     public var socketPath: String?
     public var maxClients: Int = 64
@@ -77,7 +80,10 @@ public struct Configuration: Equatable, Sendable {
             setInt(&config.staleAfterMinutes, value, 1...1440)
         },
         Key(section: "Refresh", name: "DailyBudget", field: \.dailyBudget, expected: "a whole number of calls from 1 to 1000000") { config, value in
-            setInt(&config.dailyBudget, value, 1...1_000_000)
+            setOptionalInt(&config.dailyBudget, value, 1...1_000_000)
+        },
+        Key(section: "Refresh", name: "MonthlyBudget", field: \.monthlyBudget, expected: "a whole number of calls from 1 to 100000000") { config, value in
+            setOptionalInt(&config.monthlyBudget, value, 1...100_000_000)
         },
         Key(section: "Socket", name: "Path", field: \.socketPath, expected: "an absolute path") { config, value in
             guard value.hasPrefix("/"), value.utf8.count < 108 else { return false }
@@ -103,6 +109,37 @@ public struct Configuration: Equatable, Sendable {
         guard let number = Int(value), range.contains(number) else { return false }
         field = number
         return true
+    }
+
+    private static func setOptionalInt(_ field: inout Int?, _ value: String, _ range: ClosedRange<Int>) -> Bool {
+        guard let number = Int(value), range.contains(number) else { return false }
+        field = number
+        return true
+    }
+
+    // MARK: Budgets (docs/SCHEDULING.md shows the arithmetic)
+
+    /// The calls per month the configured provider allows, when its quota is
+    /// monthly: Pirate Weather's free plan is 10,000 calls a month. Open-Meteo's
+    /// free API is limited per day (10,000 calls), so it has none.
+    public var defaultMonthlyBudget: Int? {
+        switch provider {
+        case .openMeteo: return nil
+        case .pirateWeather: return 10_000
+        }
+    }
+
+    /// The monthly budget in force: `MonthlyBudget=`, else the provider's.
+    public var effectiveMonthlyBudget: Int? { monthlyBudget ?? defaultMonthlyBudget }
+
+    /// The daily budget in force: `DailyBudget=`; else a month's budget spread
+    /// over 31 days, so a month's quota lasts the whole month; else 1,500
+    /// calls (500 of raind's Open-Meteo requests, which count 3 calls each,
+    /// well inside the free API's 10,000 a day).
+    public var effectiveDailyBudget: Int {
+        if let dailyBudget { return dailyBudget }
+        if let monthly = effectiveMonthlyBudget { return max(1, monthly / 31) }
+        return 1_500
     }
 
     static func validURL(_ value: String) -> String? {

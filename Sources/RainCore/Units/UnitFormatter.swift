@@ -8,12 +8,12 @@
 /// temperature, wind, pressure: whole numbers; visibility: whole above 10,
 /// one decimal below; precipitation: two decimals in inches, one in
 /// millimetres. Trailing zeros are dropped (`0mm/h`, `0.4mm/h`, `0.02in/h`).
-/// A missing value is written as `missing` (`--`).
+/// A missing value is written as `missing` (`–`, an en dash), never as a number.
 public struct UnitFormatter: Sendable {
     public var system: UnitSystem
 
     /// What a missing value (nil, NaN, infinite) is shown as.
-    public static let missing = "--"
+    public static let missing = "–"
 
     public init(system: UnitSystem) {
         self.system = system

@@ -54,13 +54,14 @@ public struct MethodError: Error {
     }
 
     /// A refresh failure as the error the IDL declares for it.
-    public init(_ failure: RefreshFailure, callsToday: Int, dailyBudget: Int) {
+    /// `budget`: the budget in question when the failure is a used-up budget.
+    public init(_ failure: RefreshFailure, budget: (period: BudgetPeriod, calls: Double, budget: Double)) {
         switch failure.error {
         case .quotaExhausted:
             self.init(
                 QuotaExhausted(
-                    callsToday: callsToday, dailyBudget: dailyBudget, retryAfter: failure.retryAfter ?? 0,
-                    message: failure.message))
+                    period: budget.period, calls: budget.calls, budget: budget.budget,
+                    retryAfter: failure.retryAfter ?? 0, message: failure.message))
         case .offline: self.init(Offline(message: failure.message))
         case .notConfigured: self.init(NotConfigured(message: failure.message))
         case .locationNotFound: self.init(LocationNotFound(id: "", message: failure.message))

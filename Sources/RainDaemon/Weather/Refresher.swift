@@ -51,18 +51,30 @@ public final class Refresher {
         RefreshPolicy(
             interval: Double((refreshMinutes ?? configuration.intervalMinutes) * 60),
             staleAfter: Double(configuration.staleAfterMinutes * 60),
-            dailyBudget: configuration.dailyBudget)
+            dailyBudget: Double(configuration.effectiveDailyBudget),
+            monthlyBudget: configuration.effectiveMonthlyBudget.map(Double.init),
+            callsPerRequest: WeatherSource.callsPerRequest(configuration.provider))
     }
 
     var now: Double { context.loop.wallNow }
     public var isOnline: Bool { scheduler.online }
-    public var callsToday: Int { scheduler.callsUsed(now: now) }
+    /// Requests and counted calls of this day and month.
+    public var budgetUsage: BudgetUsage { scheduler.usage(now: now) }
+
+    /// The budget a quota refusal speaks of: the one used up (the day's when none is).
+    var budgetInQuestion: (period: BudgetPeriod, calls: Double, budget: Double) {
+        let usage = budgetUsage
+        if scheduler.exhaustedBudget(now: now)?.0 == .month, let monthly = scheduler.policy.monthlyBudget {
+            return (.month, usage.callsThisMonth, monthly)
+        }
+        return (.day, usage.callsToday, scheduler.policy.dailyBudget)
+    }
 
     // MARK: Start, configuration, places
 
     /// Loads the cache for the saved places, so clients get data at once.
     func restore() {
-        if let budget = cache.loadBudget() { scheduler.restoreBudget(day: budget.day, calls: budget.calls) }
+        if let usage = cache.loadBudget() { scheduler.restoreBudget(usage) }
         scheduler.track(list.locations.map(\.id))
         for location in list.locations {
             guard let cached = cache.load(location) else { continue }
@@ -210,7 +222,7 @@ public final class Refresher {
         let id = location.id
         let request = source.request(for: location, cached: forecasts[id])
         scheduler.started(id, now: now)
-        cache.storeBudget(day: scheduler.budgetDay, calls: scheduler.callsToday)
+        cache.storeBudget(scheduler.budgetUsage)
         let transfer = http.get(request) { [weak self] result in
             self?.finished(location, selected: selected, result: result)
         }
@@ -312,10 +324,15 @@ public final class Refresher {
                 message: "the network is down, so raind makes no requests; cached data is still served and refreshed when the network returns")
         case .unauthorized(let failure):
             return failure
-        case .quotaExhausted(let resetsAt):
+        case .quotaExhausted(.day, let resetsAt):
             return RefreshFailure(
                 error: .quotaExhausted,
-                message: "the daily budget of \(scheduler.policy.dailyBudget) upstream calls is used up; it resets at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)",
+                message: "the daily budget of \(BudgetUsage.text(calls: scheduler.policy.dailyBudget)) upstream calls is used up; it resets at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)",
+                retryAfter: resetsAt)
+        case .quotaExhausted(.month, let resetsAt):
+            return RefreshFailure(
+                error: .quotaExhausted,
+                message: "the monthly budget of \(BudgetUsage.text(calls: scheduler.policy.monthlyBudget ?? 0)) upstream calls is used up; it resets on the 1st at 00:00 UTC (raise [Refresh] MonthlyBudget= if your plan allows more)",
                 retryAfter: resetsAt)
         case .backingOff(let until, let last):
             let wait = Int((until - now).rounded(.up))

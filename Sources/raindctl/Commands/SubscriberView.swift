@@ -78,7 +78,8 @@ struct SubscriberView {
         guard let forecast = forecasts[id] else { return nil }
         let name = locations[id]?.name ?? id.rawValue
         return ForecastPresenter(
-            forecast: forecast, placeName: name, units: units, now: Output.now(), isStale: isStale(forecast))
+            forecast: forecast, placeName: name, units: units, now: Output.now(), isStale: isStale(forecast),
+            zone: ZoneInfo.rules(named: forecast.timeZone.isEmpty ? locations[id]?.timeZone ?? "" : forecast.timeZone))
     }
 
     /// Older than two refresh intervals (and an hour at least): refreshes are not arriving.

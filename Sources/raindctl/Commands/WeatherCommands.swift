@@ -40,12 +40,13 @@ struct ForecastView {
         }
         let presenter = ForecastPresenter(
             forecast: forecast, placeName: location.displayName, units: units, now: Output.now(),
-            isStale: reply.stale)
+            isStale: reply.stale,
+            zone: ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone))
         let text: String
         switch kind {
         case .now: text = presenter.nowView()
-        case .hourly(let hours): text = presenter.hourlyView(hours: hours)
-        case .daily: text = presenter.dailyView()
+        case .hourly(let hours): text = presenter.hourlyView(hours: hours, graphics: Output.graphics)
+        case .daily: text = presenter.dailyView(graphics: Output.graphics)
         }
         Output.line(text.hasSuffix("\n") ? String(text.dropLast()) : text)
     }
@@ -64,7 +65,9 @@ struct NowCommand: ClientCommand {
 
         Shows the current conditions for PLACE (a saved place's id or name; the
         selected place by default) in the chosen units and the place's local
-        time, with how old the data is.
+        time (by its zone's rules in /usr/share/zoneinfo), with today's sunrise
+        and sunset, active alerts and how old the data is. Unknown values
+        show as – (an en dash).
 
           --json            print raind's reply (location, forecast, ageSeconds, stale)
           --format FORMAT   one line, for prompts and cron jobs: bar, waybar, or
@@ -100,7 +103,9 @@ struct HourlyCommand: ClientCommand {
         Usage: raindctl hourly [PLACE] [--hours N] [--json]
 
         Shows the forecast hour by hour for PLACE (the selected place by
-        default), starting with the current hour.
+        default), starting with the current hour. A row's rain is the chance
+        of rain in the hour it starts. On a terminal a temperature curve and
+        rain bars come first (coloured unless NO_COLOR is set).
 
           --hours N   how many hours (default 12, at most 48)
           --json      print raind's reply
@@ -131,6 +136,8 @@ struct DailyCommand: ClientCommand {
         Usage: raindctl daily [PLACE] [--json]
 
         Shows the forecast day by day for PLACE (the selected place by default).
+        On a terminal each day's low-high is drawn as a bar on one scale for
+        the week (coloured unless NO_COLOR is set).
 
           --json   print raind's reply
         """

@@ -1,5 +1,5 @@
 /// The values a bar template can show, for one place's forecast at one
-/// moment, in one unit system. A value the forecast lacks reads `--`.
+/// moment, in one unit system. A value the forecast lacks reads `–`.
 public struct BarValues: Sendable {
     public var placeName: String
     public var forecast: Forecast?
@@ -63,7 +63,7 @@ public struct BarValues: Sendable {
         case .windDirection:
             guard let bearing = now?.windBearing, now?.windSpeed != nil else { return UnitFormatter.missing }
             return ForecastPresenter.compassPoint(degrees: bearing)
-        case .rain: return percent(now.map(\.precipProbability))
+        case .rain: return percent(now?.precipProbability)
         case .precip: return quantity(now?.precipIntensity, .precipitationIntensity)
         case .humidity: return percent(now?.humidity)
         case .pressure: return quantity(now?.pressure, .pressure)
@@ -79,10 +79,12 @@ public struct BarValues: Sendable {
         }
     }
 
-    /// `06:42` at the place.
+    /// `06:42` at the place, by its time zone's rules.
     private func clock(_ unixSeconds: Double?) -> String {
         guard let unixSeconds, let forecast else { return UnitFormatter.missing }
-        return ForecastPresenter(forecast: forecast, placeName: placeName, units: units, now: now).local(unixSeconds)
-            .hourMinute
+        let presenter = ForecastPresenter(
+            forecast: forecast, placeName: placeName, units: units, now: now,
+            zone: ZoneInfo.rules(named: forecast.timeZone))
+        return presenter.local(unixSeconds).hourMinute
     }
 }
