@@ -142,9 +142,9 @@ def test_status_answers_while_a_request_stalls(weather_daemon, fixture_server):
     sub.until("RefreshStarted")
     client = daemon.client()
     for _ in range(10):
-        started = time.monotonic()
         assert "status" in client.call("GetStatus")["parameters"]
-        assert time.monotonic() - started < 0.2
+    # All ten answered while the request was still stalled: it has not failed yet.
+    assert not any(event["event"] == "RefreshFailed" for event in sub.drain(wait=0))
     failed = sub.until("RefreshFailed", timeout=15)
     assert "timed out" in failed["failure"]["message"] or "timeout" in failed["failure"]["message"].lower()
     sub.stop()
