@@ -33,7 +33,12 @@ public struct PersistentState: Equatable, Sendable {
         guard let version = try reader.optionalInt("version") else {
             throw WireDecodingError(field: "state.version", reason: "missing")
         }
-        guard version <= PersistentState.schemaVersion, version >= 1 else {
+        guard version >= 1 else {
+            throw WireDecodingError(
+                field: "state.version",
+                reason: "version \(version) is invalid (versions start at 1); no raind writes it")
+        }
+        guard version <= PersistentState.schemaVersion else {
             throw WireDecodingError(
                 field: "state.version",
                 reason: "version \(version) is not one this raind reads (it reads 1...\(PersistentState.schemaVersion)); it was written by a newer raind")

@@ -117,7 +117,7 @@ public final class WeatherService {
         publisher.publish(events)
         if old.settings.refreshMinutes != newState.settings.refreshMinutes {
             refresher.reconfigure(
-                source: refresher.source, refreshMinutes: newState.settings.refreshMinutes, configurationChanged: false)
+                source: refresher.source, refreshMinutes: newState.settings.refreshMinutes, retryRefused: false)
         }
         if old.places != newState.places { refresher.placesChanged(newState.places) }
         context.stateChanged()
@@ -176,6 +176,9 @@ public final class WeatherService {
             guard !name.isEmpty, name.count <= Self.maximumNameLength else {
                 throw MethodError.invalidParameter("name", "must be 1 to \(Self.maximumNameLength) characters")
             }
+        }
+        for (field, text) in [("name", name), ("query", query)] where text?.containsControlCharacters == true {
+            throw MethodError.invalidParameter(field, "holds control characters (such as ESC, BEL or CR); give plain text")
         }
         if let query {
             try addPlace(named: query, request: request)
@@ -303,8 +306,9 @@ public final class WeatherService {
     /// (the embedded data's rule, docs/PLACES.md).
     static let clearWinnerRatio = PlaceDirectory.clearWinnerPopulationRatio
 
-    static func ambiguous(_ query: String, _ listed: [PlaceCandidate]) -> MethodError {
-        MethodError(
+    static func ambiguous(_ query: String, _ candidates: [PlaceCandidate]) -> MethodError {
+        let listed = candidates.map { $0.sanitized() }
+        return MethodError(
             .ambiguousPlace,
             message: "'\(query)' could mean several places: "
                 + listed.map(describe).joined(separator: "; ")
@@ -313,7 +317,9 @@ public final class WeatherService {
     }
 
     /// `online`: nil when the online geocoder was not asked, "" when it found nothing, else why it failed.
-    static func notFound(_ query: String, suggestions listed: [PlaceCandidate], online: String?) -> MethodError {
+    static func notFound(_ query: String, suggestions: [PlaceCandidate], online: String?) -> MethodError {
+        let listed = suggestions.map { $0.sanitized() }
+        let online = online?.replacingControlCharacters()
         var message = "no place called '\(query)' is known"
         if let online { message += online.isEmpty ? ", here or online" : " (the online geocoder could not be asked: \(online))" }
         if !listed.isEmpty { message += "; did you mean " + listed.map(describe).joined(separator: ", ") + "?" }
@@ -360,17 +366,20 @@ public final class WeatherService {
         else {
             throw MethodError.invalidParameter("query", "give a place name of 1 to \(Self.maximumNameLength) characters")
         }
+        guard !query.containsControlCharacters else {
+            throw MethodError.invalidParameter("query", "holds control characters (such as ESC, BEL or CR); give plain text")
+        }
         let limit = try decode { () throws(WireDecodingError) in try parameters.optionalInt("limit") } ?? 10
         guard (1...100).contains(limit) else {
             throw MethodError.invalidParameter("limit", "\(limit) is outside 1...100")
         }
         let matches = try places.directory().search(query, limit: limit)
-        request.reply(.object(["candidates": .array(matches.map { $0.candidate.json })]))
+        request.reply(.object(["candidates": .array(matches.map { $0.candidate.sanitized().json })]))
     }
 
     func add(_ candidate: PlaceCandidate, approximate: Bool, request: VarlinkRequest) throws(MethodError) {
         var next = state
-        let (location, events) = next.places.add(candidate)
+        let (location, events) = next.places.add(candidate.sanitized())
         try commit(next, events: events)
         request.reply(.object([
             "location": location.json,

@@ -26,6 +26,9 @@ public final class Refresher {
     public private(set) var lastSuccess: Double?
     public private(set) var lastFailure: RefreshFailure?
     public private(set) var nextWake: Double?
+    /// Notices the wall clock being set, so times held in wall-clock seconds
+    /// keep the distances the monotonic clock measured.
+    private var clockWatch: WallClockWatch
 
     init(
         context: DaemonContext, source: WeatherSource, http: HTTPClient, cache: ForecastCache,
@@ -38,6 +41,7 @@ public final class Refresher {
         self.publisher = publisher
         self.list = places
         self.logger = context.logger.scoped("refresh")
+        self.clockWatch = WallClockWatch(wall: context.loop.wallNow, monotonic: context.loop.monotonicNow)
         self.scheduler = RefreshScheduler(
             policy: Self.policy(context.configuration, refreshMinutes: refreshMinutes),
             seed: UInt64(truncatingIfNeeded: Int(context.loop.wallNow * 1000)))
@@ -51,7 +55,29 @@ public final class Refresher {
             dailyBudget: configuration.dailyBudget)
     }
 
-    var now: Double { context.loop.wallNow }
+    /// The wall-clock time, after following any jump of the clock since the last reading.
+    var now: Double {
+        followClockJumps()
+        return context.loop.wallNow
+    }
+
+    /// Moves every wall-clock time raind holds by the jump: the scheduler's,
+    /// and the fetch times of the forecasts in memory, so ages stay what really
+    /// passed. Files on disk catch up at the next write.
+    private func followClockJumps() {
+        guard let jump = clockWatch.observe(wall: context.loop.wallNow, monotonic: context.loop.monotonicNow) else {
+            return
+        }
+        logger.notice("the wall clock was set \(jump < 0 ? "back" : "forward") by \(Int(min(abs(jump), 1e15).rounded())) s; refresh times follow it")
+        scheduler.clockJumped(by: jump)
+        for (id, var cached) in forecasts {
+            cached.forecast.fetchedAt += jump
+            cached.forecast.expiresAt = cached.forecast.expiresAt.map { $0 + jump }
+            forecasts[id] = cached
+        }
+        lastSuccess = lastSuccess.map { $0 + jump }
+        nextWake = nextWake.map { $0 + jump }
+    }
     public var isOnline: Bool { scheduler.online }
     public var callsToday: Int { scheduler.callsUsed(now: now) }
 
@@ -59,30 +85,33 @@ public final class Refresher {
 
     /// Loads the cache for the saved places, so clients get data at once.
     func restore() {
+        cache.removeLeftovers()
         if let budget = cache.loadBudget() { scheduler.restoreBudget(day: budget.day, calls: budget.calls) }
         scheduler.track(list.locations.map(\.id))
+        let time = now
         for location in list.locations {
             guard let cached = cache.load(location) else { continue }
             forecasts[location.id] = cached
             scheduler.restored(
                 location.id, fetchedAt: cached.forecast.fetchedAt, expiresAt: cached.forecast.expiresAt,
-                selected: location.id == list.selectedID)
-            lastSuccess = max(lastSuccess ?? 0, cached.forecast.fetchedAt)
+                selected: location.id == list.selectedID, now: time)
+            if cached.forecast.fetchedAt <= time { lastSuccess = max(lastSuccess ?? 0, cached.forecast.fetchedAt) }
         }
         reschedule()
     }
 
     /// A new configuration or refresh setting: new rules.
-    /// `configurationChanged`: a reload brought a different configuration or
-    /// key, which gives a refused key another chance (an unchanged one does not).
-    func reconfigure(source: WeatherSource, refreshMinutes: Int?, configurationChanged: Bool) {
+    /// `retryRefused`: a reload (SIGHUP) gives a provider that refused the
+    /// credentials another chance, whether or not the configuration changed;
+    /// a settings change does not.
+    func reconfigure(source: WeatherSource, refreshMinutes: Int?, retryRefused: Bool) {
         let providerChanged = source.provider != self.source.provider
         self.source = source
         scheduler.reconfigure(
-            Self.policy(context.configuration, refreshMinutes: refreshMinutes), credentialsChanged: configurationChanged)
+            Self.policy(context.configuration, refreshMinutes: refreshMinutes), credentialsChanged: retryRefused)
         if providerChanged {
             // Data from another provider stays served, but is fetched anew.
-            for id in forecasts.keys { scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: false) }
+            for id in forecasts.keys { scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: false, now: now) }
         }
         reschedule()
     }
