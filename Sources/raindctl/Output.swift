@@ -2,13 +2,18 @@ import Glibc
 import RainCore
 
 /// Writes for the client: results to stdout, diagnostics to stderr.
+///
+/// Everything printed passes through here, and most of it came from the
+/// daemon (names, messages, provider texts): control characters other than
+/// line breaks and tabs are dropped, so no text can drive the terminal (an
+/// ESC sequence, a BEL, a CR overwriting the line).
 enum Output {
     static func line(_ text: String) {
-        print(text)
+        print(text.strippingControlCharacters(keepingLineBreaks: true))
     }
 
     static func error(_ text: String) {
-        fputs("raindctl: \(text)\n", stderr)
+        fputs("raindctl: \(text.strippingControlCharacters(keepingLineBreaks: true))\n", stderr)
     }
 
     /// Flushes stdout now: a subscriber's reader must see each line at once.
@@ -16,7 +21,8 @@ enum Output {
 
     /// "4 min ago"-style ages for the client's own lines.
     static func localClock(_ unixSeconds: Double) -> String {
-        var time = time_t(unixSeconds)
+        // The value came from the daemon: NaN or a huge number must not trap the conversion.
+        var time = time_t(unixSeconds.isFinite ? min(max(unixSeconds, -1e15), 1e15) : 0)
         var parts = tm()
         localtime_r(&time, &parts)
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }

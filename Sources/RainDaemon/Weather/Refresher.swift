@@ -322,7 +322,7 @@ public final class Refresher {
                 message: "the daily budget of \(scheduler.policy.dailyBudget) upstream calls is used up; it resets at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)",
                 retryAfter: resetsAt)
         case .backingOff(let until, let last):
-            let wait = Int((until - now).rounded(.up))
+            let wait = Int(min(max(until - now, 0), 1e9).rounded(.up))
             return RefreshFailure(
                 error: last?.error ?? .providerError,
                 message: "the provider failed recently (\(last?.message ?? "unknown error")); raind retries in \(wait) s",

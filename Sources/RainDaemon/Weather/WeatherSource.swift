@@ -213,7 +213,7 @@ public struct WeatherSource {
 
     static func waitText(_ retryAfter: Double?, now: Double) -> String {
         guard let retryAfter else { return "" }
-        return "; it asked raind to wait \(Int((retryAfter - now).rounded(.up))) s"
+        return "; it asked raind to wait \(Int(min(max(retryAfter - now, 0), 1e9).rounded(.up))) s"
     }
 
     /// Transport failures: those that mean the provider was not reached count as `Offline`.
