@@ -185,6 +185,7 @@ public final class Refresher {
     }
 
     private func fetch(_ ids: [LocationID], explicit: Bool, completion: (([LocationID: RefreshFailure?]) -> Void)?) {
+        let time = now  // first: reading the clock may move the forecasts' times
         var results: [LocationID: RefreshFailure?] = [:]
         var pending = ids.count
         let finishOne: (LocationID, RefreshFailure?) -> Void = { id, failure in
@@ -208,7 +209,7 @@ public final class Refresher {
                 finishOne(id, failure(for: .offline))
                 continue
             }
-            if explicit, let cached = forecasts[id], now - cached.forecast.fetchedAt < Self.minimumSpacing {
+            if explicit, let cached = forecasts[id], time - cached.forecast.fetchedAt < Self.minimumSpacing {
                 finishOne(id, nil)
                 continue
             }
@@ -334,8 +335,9 @@ public final class Refresher {
 
     /// A place's cached forecast, its age in seconds and whether it is stale.
     func forecast(for id: LocationID) -> (forecast: Forecast, age: Double, stale: Bool)? {
+        let time = now  // first: reading the clock may move the forecasts' times
         guard let cached = forecasts[id] else { return nil }
-        let age = max(0, now - cached.forecast.fetchedAt)
-        return (cached.forecast, age, scheduler.isStale(id, now: now))
+        let age = max(0, time - cached.forecast.fetchedAt)
+        return (cached.forecast, age, scheduler.isStale(id, now: time))
     }
 }
