@@ -1,5 +1,6 @@
 import Glibc
 import XCTest
+
 @testable import RainCore
 
 /// Replays every input the fuzzing campaign ever crashed on
@@ -35,9 +36,18 @@ final class FuzzRegressionTests: XCTestCase {
     /// The hand-made inputs of issue 9, through the same targets.
     func testKnownTrapInputs_return() {
         let inputs: [(String, String)] = [
-            ("state", #"{"version":1,"locations":[{"id":"p","name":"P","latitude":1e300,"longitude":2}],"settings":{"units":"si","refreshMinutes":1000000000000}}"#),
-            ("state", #"{"version":1,"locations":[{"id":"../../x","name":"P","latitude":1,"longitude":2}],"settings":{"units":"si"}}"#),
-            ("cache", #"{"provider":"open-meteo","fetchedAt":1e308,"timeZone":"","utcOffsetSeconds":0,"hourly":[],"daily":[],"alerts":[]}"#),
+            (
+                "state",
+                #"{"version":1,"locations":[{"id":"p","name":"P","latitude":1e300,"longitude":2}],"settings":{"units":"si","refreshMinutes":1000000000000}}"#
+            ),
+            (
+                "state",
+                #"{"version":1,"locations":[{"id":"../../x","name":"P","latitude":1,"longitude":2}],"settings":{"units":"si"}}"#
+            ),
+            (
+                "cache",
+                #"{"provider":"open-meteo","fetchedAt":1e308,"timeZone":"","utcOffsetSeconds":0,"hourly":[],"daily":[],"alerts":[]}"#
+            ),
             ("config", "\u{FEFF}[Refresh]\r\nIntervalMinutes=99999999999999999999\r\n"),
             ("varlink", "\u{01}{\"method\":\"io.raind.Weather.AddLocation\",\"parameters\":{\"latitude\":1e999}}\0"),
         ]

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 /// Values from files, providers and clients that used to trap raind or leak
@@ -14,8 +15,10 @@ final class HostileValueTests: XCTestCase {
         for good in ["paris-fr", "a", "springfield-us-2", String(repeating: "x", count: 64)] {
             XCTAssertTrue(LocationID(good).isWellFormed, good)
         }
-        for bad in ["", "../../x", "budget/..", "a--b", "-a", "a-", "Paris", "a.json", "a b", "é",
-                    String(repeating: "x", count: 65), "a\u{1B}b"] {
+        for bad in [
+            "", "../../x", "budget/..", "a--b", "-a", "a-", "Paris", "a.json", "a b", "é",
+            String(repeating: "x", count: 65), "a\u{1B}b",
+        ] {
             XCTAssertFalse(LocationID(bad).isWellFormed, bad)
         }
     }
@@ -38,9 +41,11 @@ final class HostileValueTests: XCTestCase {
 
     func testNewIDs_neverCarryWhatAGeocoderSent() {
         var list = LocationList()
-        let (location, _) = list.add(PlaceCandidate(
-            name: String(repeating: "Ünïcödé ", count: 30), countryCode: "../../E\u{1B}[0m", latitude: 1, longitude: 1,
-            source: .coordinates))
+        let (location, _) = list.add(
+            PlaceCandidate(
+                name: String(repeating: "Ünïcödé ", count: 30), countryCode: "../../E\u{1B}[0m", latitude: 1,
+                longitude: 1,
+                source: .coordinates))
         XCTAssertTrue(location.id.isWellFormed, location.id.rawValue)
     }
 
@@ -73,7 +78,8 @@ final class HostileValueTests: XCTestCase {
     }
 
     func testStateFile_roundTripOfTrapValues_neverTraps() throws {
-        let text = #"{"version":1,"locations":[{"id":"paris-fr","name":"Paris","latitude":1e300,"longitude":2}],"selected":"paris-fr","settings":{"units":"si","refreshMinutes":1000000000000}}"#
+        let text =
+            #"{"version":1,"locations":[{"id":"paris-fr","name":"Paris","latitude":1e300,"longitude":2}],"selected":"paris-fr","settings":{"units":"si","refreshMinutes":1000000000000}}"#
         let (state, problems) = try PersistentState(bytes: Array(text.utf8)).validated()
         XCTAssertTrue(state.places.locations.isEmpty)
         XCTAssertEqual(problems.count, 2)
@@ -124,7 +130,8 @@ final class HostileValueTests: XCTestCase {
         XCTAssertEqual(years.freshUntil(now: now), now + 6 * 3600)
         let farExpires = HTTPCachePolicy(cacheControl: nil, expires: "Fri, 31 Dec 9999 23:59:59 GMT", date: nil)
         XCTAssertEqual(farExpires.freshUntil(now: now), now + 6 * 3600)
-        XCTAssertEqual(HTTPCachePolicy(cacheControl: "max-age=60", expires: nil, date: nil).freshUntil(now: now), now + 60)
+        XCTAssertEqual(
+            HTTPCachePolicy(cacheControl: "max-age=60", expires: nil, date: nil).freshUntil(now: now), now + 60)
     }
 
     func testRetryAfter_isCappedAtSixHours() {

@@ -106,7 +106,8 @@ public enum FuzzTargets {
         var scheduler = RefreshScheduler(policy: RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 10))
         let id = LocationID("fuzz")
         scheduler.track([id])
-        scheduler.restored(id, fetchedAt: forecast.fetchedAt, expiresAt: forecast.expiresAt, selected: true, now: 1_790_000_000)
+        scheduler.restored(
+            id, fetchedAt: forecast.fetchedAt, expiresAt: forecast.expiresAt, selected: true, now: 1_790_000_000)
         _ = scheduler.nextWake([id], now: 1_790_000_000)
         _ = try? Forecast(json: forecast.json)
         for units in UnitSystem.allCases {

@@ -64,10 +64,12 @@ public struct SecretScrubber: Sendable {
         let hex = Array("0123456789ABCDEF".unicodeScalars)
         var out = String.UnicodeScalarView()
         for byte in text.utf8 {
-            let unreserved = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            let unreserved =
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "~")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "~")
             if unreserved {
                 out.append(Unicode.Scalar(byte))
             } else {

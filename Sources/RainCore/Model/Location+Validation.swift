@@ -16,7 +16,8 @@ extension LocationID {
         else { return false }
         var previousWasDash = false
         for byte in bytes {
-            let isWord = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            let isWord =
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
             if byte == UInt8(ascii: "-") {
                 if previousWasDash { return false }
@@ -46,7 +47,9 @@ extension Location {
         if !id.isWellFormed {
             return WireDecodingError(
                 field: "id",
-                reason: "'\(id.rawValue.replacingControlCharacters())' is not an id raind assigns (lower-case letters and digits joined by '-', at most \(LocationID.maximumLength) characters)")
+                reason:
+                    "'\(id.rawValue.replacingControlCharacters())' is not an id raind assigns (lower-case letters and digits joined by '-', at most \(LocationID.maximumLength) characters)"
+            )
         }
         if !latitude.isFinite || !(-90...90).contains(latitude) {
             return WireDecodingError(field: "latitude", reason: "\(latitude) is outside -90...90")
@@ -55,7 +58,10 @@ extension Location {
             return WireDecodingError(field: "longitude", reason: "\(longitude) is outside -180...180")
         }
         if name.isEmpty { return WireDecodingError(field: "name", reason: "is empty") }
-        for (field, text) in [("name", name), ("region", region), ("country", country), ("countryCode", countryCode), ("timeZone", timeZone)] {
+        for (field, text) in [
+            ("name", name), ("region", region), ("country", country), ("countryCode", countryCode),
+            ("timeZone", timeZone),
+        ] {
             if text.utf8.count > Self.maximumTextBytes {
                 return WireDecodingError(field: field, reason: "is longer than \(Self.maximumTextBytes) bytes")
             }

@@ -7,7 +7,9 @@ extension Settings {
         if let refreshMinutes, !Settings.refreshMinutesRange.contains(refreshMinutes) {
             return WireDecodingError(
                 field: "refreshMinutes",
-                reason: "\(refreshMinutes) is outside \(Settings.refreshMinutesRange.lowerBound)...\(Settings.refreshMinutesRange.upperBound)")
+                reason:
+                    "\(refreshMinutes) is outside \(Settings.refreshMinutesRange.lowerBound)...\(Settings.refreshMinutesRange.upperBound)"
+            )
         }
         return nil
     }

@@ -12,7 +12,9 @@ extension PersistentState {
         var seen: Set<LocationID> = []
         for (index, location) in places.locations.enumerated() {
             if let problem = location.validationProblem() {
-                problems.append("place \(index + 1) ('\(location.name.replacingControlCharacters())'): \(problem.field) \(problem.reason); the place is dropped")
+                problems.append(
+                    "place \(index + 1) ('\(location.name.replacingControlCharacters())'): \(problem.field) \(problem.reason); the place is dropped"
+                )
             } else if !seen.insert(location.id).inserted {
                 problems.append("place \(index + 1) repeats the id \(location.id); the later one is dropped")
             } else {
@@ -26,6 +28,8 @@ extension PersistentState {
         }
         guard !problems.isEmpty else { return (self, []) }
         let selected = places.selectedID.flatMap { id in kept.contains { $0.id == id } ? id : nil }
-        return (PersistentState(places: LocationList(locations: kept, selectedID: selected), settings: settings), problems)
+        return (
+            PersistentState(places: LocationList(locations: kept, selectedID: selected), settings: settings), problems
+        )
     }
 }

@@ -17,26 +17,33 @@ extension Forecast {
         }
         if let current {
             checker.time("current.time", current.time)
-            checker.numbers("current", [
-                current.temperature, current.apparentTemperature, current.humidity, current.windSpeed,
-                current.windGust, current.windBearing, current.precipIntensity, current.precipProbability,
-                current.pressure, current.visibility, current.uvIndex, current.cloudCover,
-            ])
+            checker.numbers(
+                "current",
+                [
+                    current.temperature, current.apparentTemperature, current.humidity, current.windSpeed,
+                    current.windGust, current.windBearing, current.precipIntensity, current.precipProbability,
+                    current.pressure, current.visibility, current.uvIndex, current.cloudCover,
+                ])
         }
         for (index, hour) in hourly.enumerated() {
             checker.time("hourly[\(index)].time", hour.time)
-            checker.numbers("hourly[\(index)]", [
-                hour.temperature, hour.apparentTemperature, hour.windSpeed, hour.windBearing,
-                hour.precipIntensity, hour.precipProbability,
-            ])
+            checker.numbers(
+                "hourly[\(index)]",
+                [
+                    hour.temperature, hour.apparentTemperature, hour.windSpeed, hour.windBearing,
+                    hour.precipIntensity, hour.precipProbability,
+                ])
         }
         for (index, day) in daily.enumerated() {
             checker.time("daily[\(index)].time", day.time)
             checker.time("daily[\(index)].sunrise", day.sunrise)
             checker.time("daily[\(index)].sunset", day.sunset)
-            checker.numbers("daily[\(index)]", [
-                day.temperatureMin, day.temperatureMax, day.windSpeed, day.precipProbability, day.precipAccumulation,
-            ])
+            checker.numbers(
+                "daily[\(index)]",
+                [
+                    day.temperatureMin, day.temperatureMax, day.windSpeed, day.precipProbability,
+                    day.precipAccumulation,
+                ])
         }
         for (index, alert) in alerts.enumerated() {
             checker.time("alerts[\(index)].start", alert.start)

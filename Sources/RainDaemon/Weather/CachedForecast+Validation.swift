@@ -7,7 +7,8 @@ extension CachedForecast {
     /// What is wrong, naming the field; nil when the entry is usable.
     func validationProblem() -> WireDecodingError? {
         if !Location.areValidCoordinates(latitude: latitude, longitude: longitude) {
-            return WireDecodingError(field: "cache.latitude", reason: "\(latitude), \(longitude) is no position on Earth")
+            return WireDecodingError(
+                field: "cache.latitude", reason: "\(latitude), \(longitude) is no position on Earth")
         }
         for (field, value) in [("etag", etag), ("lastModified", lastModified)] {
             if let value, value.containsControlCharacters || value.utf8.count > 1024 {
