@@ -4,6 +4,8 @@ import RainCore
 /// paths, and hooks back into the daemon. Lives on the loop like everything else.
 public final class DaemonContext {
     public let loop: EventLoop
+    /// The loop itself, unless a test gives its own.
+    public let clock: any DaemonClock
     public internal(set) var configuration: Configuration
     public let paths: DaemonPaths
     public let logger: Logger
@@ -16,15 +18,19 @@ public final class DaemonContext {
     /// Set by the daemon: a subscriber attached.
     var onSubscriberAttached: () -> Void = {}
 
-    init(loop: EventLoop, configuration: Configuration, paths: DaemonPaths, logger: Logger) {
+    init(
+        loop: EventLoop, configuration: Configuration, paths: DaemonPaths, logger: Logger,
+        clock: (any DaemonClock)? = nil
+    ) {
         self.loop = loop
+        self.clock = clock ?? loop
         self.configuration = configuration
         self.paths = paths
         self.logger = logger
-        self.startedAt = loop.monotonicNow
+        self.startedAt = self.clock.monotonicNow
     }
 
-    public var uptime: Double { loop.monotonicNow - startedAt }
+    public var uptime: Double { clock.monotonicNow - startedAt }
 
     func stateChanged() { onStateChanged() }
     func subscriberAttached() { onSubscriberAttached() }

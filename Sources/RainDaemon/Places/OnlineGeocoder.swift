@@ -4,10 +4,10 @@ import RainPlaces
 /// Asks the online geocoder (Open-Meteo's, `[Places] GeocoderURL=`) for a
 /// name the embedded data does not know. Only used when enabled and online.
 public final class OnlineGeocoder {
-    private let http: HTTPClient
+    private let http: any HTTPFetching
     private let logger: Logger
 
-    init(http: HTTPClient, logger: Logger) {
+    init(http: any HTTPFetching, logger: Logger) {
         self.http = http
         self.logger = logger
     }
@@ -23,7 +23,7 @@ public final class OnlineGeocoder {
         let request = HTTPRequest(
             url: url, redactedURL: url, connectTimeout: .seconds(min(timeoutSeconds, 10)),
             totalTimeout: .seconds(timeoutSeconds), maxBodyBytes: 1 << 20)
-        http.get(request) { [logger] result in
+        http.fetch(request) { [logger] result in
             switch result {
             case .failure(let failure):
                 logger.info("online geocoder: \(failure.message)")

@@ -12,7 +12,7 @@ public final class Refresher {
 
     private let context: DaemonContext
     private(set) var source: WeatherSource
-    private let http: HTTPClient
+    private let http: any HTTPFetching
     private let cache: ForecastCache
     private let publisher: Publisher
     private let logger: Logger
@@ -21,7 +21,7 @@ public final class Refresher {
     private var list: LocationList
 
     public private(set) var forecasts: [LocationID: CachedForecast] = [:]
-    private var inFlight: [LocationID: (transfer: HTTPTransfer?, waiters: [Completion])] = [:]
+    private var inFlight: [LocationID: (transfer: (any HTTPCancellable)?, waiters: [Completion])] = [:]
     private var timer: EventSource?
     public private(set) var lastSuccess: Double?
     /// The last failed refresh and its place, until that place refreshes
@@ -34,7 +34,7 @@ public final class Refresher {
     private var clockWatch: WallClockWatch
 
     init(
-        context: DaemonContext, source: WeatherSource, http: HTTPClient, cache: ForecastCache,
+        context: DaemonContext, source: WeatherSource, http: any HTTPFetching, cache: ForecastCache,
         publisher: Publisher, places: LocationList, refreshMinutes: Int?
     ) throws(SystemError) {
         self.context = context
@@ -44,10 +44,10 @@ public final class Refresher {
         self.publisher = publisher
         self.list = places
         self.logger = context.logger.scoped("refresh")
-        self.clockWatch = WallClockWatch(wall: context.loop.wallNow, monotonic: context.loop.monotonicNow)
+        self.clockWatch = WallClockWatch(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow)
         self.scheduler = RefreshScheduler(
             policy: Self.policy(context.configuration, refreshMinutes: refreshMinutes),
-            seed: UInt64(truncatingIfNeeded: Int(context.loop.wallNow * 1000)))
+            seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 1000)))
         self.timer = try context.loop.timer(accuracy: 1) { [weak self] in self?.timerFired() }
     }
 
@@ -63,14 +63,14 @@ public final class Refresher {
     /// The wall-clock time, after following any jump of the clock since the last reading.
     var now: Double {
         followClockJumps()
-        return context.loop.wallNow
+        return context.clock.wallNow
     }
 
     /// Moves every wall-clock time raind holds by the jump: the scheduler's,
     /// and the fetch times of the forecasts in memory, so ages stay what really
     /// passed. Files on disk catch up at the next write.
     private func followClockJumps() {
-        guard let jump = clockWatch.observe(wall: context.loop.wallNow, monotonic: context.loop.monotonicNow) else {
+        guard let jump = clockWatch.observe(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow) else {
             return
         }
         logger.notice("the wall clock was set \(jump < 0 ? "back" : "forward") by \(Int(min(abs(jump), 1e15).rounded())) s; refresh times follow it")
@@ -254,7 +254,7 @@ public final class Refresher {
         let request = source.request(for: location, cached: forecasts[id])
         scheduler.started(id, now: now)
         cache.storeBudget(scheduler.budgetUsage)
-        let transfer = http.get(request) { [weak self] result in
+        let transfer = http.fetch(request) { [weak self] result in
             self?.finished(location, selected: selected, result: result)
         }
         if inFlight[id] != nil { inFlight[id]?.transfer = transfer }
