@@ -19,7 +19,13 @@ public struct Configuration: Equatable, Sendable {
     public var dailyBudget: Int = 500
     // [Socket]
     public var socketPath: String?
-    public var maxClients: Int = 64
+    public var maxClients: Int = 256
+    /// Connections one user may hold at once (root is bound by `maxClients` only).
+    public var maxClientsPerUser: Int = 16
+    /// A connection with no call in flight and no subscription is closed after this long.
+    public var idleTimeoutSeconds: Int = 60
+    /// A client that leaves a full output queue unread this long is disconnected.
+    public var slowClientTimeoutSeconds: Int = 30
     // [Places]
     /// Base URL of the online geocoder asked for names missing from the embedded data.
     public var geocoderURL: String = "https://geocoding-api.open-meteo.com"
@@ -73,6 +79,15 @@ public struct Configuration: Equatable, Sendable {
         },
         Key(section: "Socket", name: "MaxClients", expected: "a whole number from 1 to 4096") { config, value in
             setInt(&config.maxClients, value, 1...4096)
+        },
+        Key(section: "Socket", name: "MaxClientsPerUser", expected: "a whole number from 1 to 4096") { config, value in
+            setInt(&config.maxClientsPerUser, value, 1...4096)
+        },
+        Key(section: "Socket", name: "IdleTimeoutSec", expected: "whole seconds from 1 to 86400") { config, value in
+            setInt(&config.idleTimeoutSeconds, value, 1...86400)
+        },
+        Key(section: "Socket", name: "SlowClientTimeoutSec", expected: "whole seconds from 1 to 3600") { config, value in
+            setInt(&config.slowClientTimeoutSeconds, value, 1...3600)
         },
         Key(section: "Places", name: "GeocoderURL", expected: "an http:// or https:// URL") { config, value in
             guard let url = validURL(value) else { return false }
@@ -202,6 +217,10 @@ public struct ConfigParser {
         case ("Refresh", "DailyBudget"): configuration.dailyBudget = defaults.dailyBudget
         case ("Socket", "Path"): configuration.socketPath = nil
         case ("Socket", "MaxClients"): configuration.maxClients = defaults.maxClients
+        case ("Socket", "MaxClientsPerUser"): configuration.maxClientsPerUser = defaults.maxClientsPerUser
+        case ("Socket", "IdleTimeoutSec"): configuration.idleTimeoutSeconds = defaults.idleTimeoutSeconds
+        case ("Socket", "SlowClientTimeoutSec"):
+            configuration.slowClientTimeoutSeconds = defaults.slowClientTimeoutSeconds
         case ("Places", "GeocoderURL"): configuration.geocoderURL = defaults.geocoderURL
         case ("Places", "OnlineGeocoder"): configuration.onlineGeocoder = defaults.onlineGeocoder
         default: return false

@@ -158,6 +158,12 @@ public final class EventSource {
         _ = sd_event_source_set_io_events(source, events.rawValue)
     }
 
+    /// Turns an I/O source on or off without forgetting its descriptor and events.
+    public func setEnabled(_ enabled: Bool) {
+        guard let source else { return }
+        _ = sd_event_source_set_enabled(source, enabled ? Int32(SD_EVENT_ON) : Int32(SD_EVENT_OFF))
+    }
+
     /// Arms a timer to fire once at a monotonic (CLOCK_BOOTTIME) time in seconds.
     public func arm(at monotonicSeconds: Double) {
         guard let source else { return }

@@ -35,6 +35,17 @@ public final class FileDescriptor {
         }
     }
 
+    /// Reads what is available into `buffer`; 0 means end of file. EAGAIN is
+    /// thrown like any other error.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        while true {
+            let n = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw SystemError("read")
+        }
+    }
+
     /// Writes as much as the descriptor takes now; returns how many bytes went out.
     public func write(_ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
         while true {
