@@ -80,6 +80,8 @@ public final class VarlinkServer {
     /// Set while accepting is paused for lack of descriptors.
     private var acceptRetryTimer: EventSource?
     private var acceptPaused = false
+    /// Set from the first EMFILE of a shortage until a client is accepted again, so it is logged once.
+    private var outOfDescriptors = false
     /// Refusals since the last one logged; the next line reports them.
     private var refusalsNotLogged = 0
     private var refusalTimer: EventSource?
@@ -130,6 +132,10 @@ public final class VarlinkServer {
                 return
             }
             guard let fd = accepted else { return }
+            if outOfDescriptors {
+                outOfDescriptors = false
+                logger.notice("accepting clients again")
+            }
             admit(fd)
         }
     }
@@ -142,6 +148,8 @@ public final class VarlinkServer {
         acceptPaused = true
         listenerSource?.setEnabled(false)
         acceptRetryTimer?.arm(after: limits.acceptRetryDelay)
+        guard !outOfDescriptors else { return }
+        outOfDescriptors = true
         logger.warning("cannot accept clients: \(error); \(connections.count) connected. Waiting for one to leave (raise LimitNOFILE= or lower [Socket] MaxClients=)")
     }
 
