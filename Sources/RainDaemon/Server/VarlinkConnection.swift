@@ -5,8 +5,8 @@ import RainCore
 /// server one at a time (so pipelined calls are answered in order). Nothing
 /// here ever blocks, and what one client can make raind hold is bounded:
 ///
-/// - input: reading stops while a call is being answered and a whole
-///   message's worth of further input is buffered;
+/// - input: reading stops while more than a message's worth (64 KiB) of
+///   received calls waits to be answered;
 /// - output: replies go to one buffer, written once per batch of calls read
 ///   together; when the peer leaves `maximumQueuedBytes` unread, raind stops
 ///   reading and answering it (backpressure) until it drains, and a peer that
@@ -109,10 +109,11 @@ public final class VarlinkConnection {
             && framer.pendingByteCount <= limits.maximumMessageSize
     }
 
-    /// Calls answered in one go before the loop gets a turn (signals, other
-    /// clients); replies are written out at least this often.
-    private static let callsPerTurn = 64
-    private static let callsPerWrite = 16
+    /// How long one connection's calls may run before the loop gets a turn
+    /// (signals, other clients) and before the replies so far are written:
+    /// pipelined GetStatus calls go out in one write per read, while slow
+    /// calls (a SetSettings fsyncs) do not hold back the replies before them.
+    private static let turnSeconds = 0.002
 
     private func readAvailable() {
         guard let server else { return }
@@ -158,18 +159,13 @@ public final class VarlinkConnection {
         defer { dispatching = false }
         var exhausted = false
         var answered = 0
+        let turnEnds = Self.processTime() + Self.turnSeconds
         while activeCall == nil, !isClosed, !closeWhenFlushed, !isOverOutputLimit {
-            if answered == Self.callsPerTurn {
-                // More waiting: go on at the next iteration, after whatever else is ready.
+            // Reading the clock (vDSO) costs nanoseconds against microseconds per call.
+            if answered > 0 && Self.processTime() > turnEnds {
+                // More may be waiting: write what is ready, go on at the next iteration.
                 scheduleResume()
                 break
-            }
-            if answered > 0 && answered % Self.callsPerWrite == 0 && corked {
-                // Slow calls (a SetSettings fsyncs) must not hold back the replies before them.
-                corked = false
-                flush()
-                corked = true
-                if isClosed || closeWhenFlushed || isOverOutputLimit { break }
             }
             answered += 1
             let message: [UInt8]
@@ -219,6 +215,13 @@ public final class VarlinkConnection {
         // code that answered this call (perhaps many waiters in a row) is not
         // re-entered by the next one.
         scheduleResume()
+    }
+
+    /// CLOCK_MONOTONIC in seconds, read now (the loop's cached time stands still during a batch).
+    private static func processTime() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     private func scheduleResume() {
