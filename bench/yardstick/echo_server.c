@@ -6,6 +6,7 @@
  *   echo_server SOCKET REPLY_BYTES */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s SOCKET REPLY_BYTES\n", argv[0]);
         return 64;
     }
+    /* A client that leaves mid-reply must not kill the server. */
+    signal(SIGPIPE, SIG_IGN);
     size_t reply_bytes = (size_t)atol(argv[2]);
     if (reply_bytes < 2) reply_bytes = 2;
     char *reply = malloc(reply_bytes);
