@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainSystem
 
 /// How raind was asked to run (from its command line).
 public struct DaemonOptions {

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import RainSystem
 
 /// epoll event bits (from <sys/epoll.h>, which Swift's Glibc module does not export).
 public struct IOEvents: OptionSet, Sendable {

@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainSystem
 
 /// One client on the socket. Reads NUL-framed calls and hands them to the
 /// server one at a time (so pipelined calls are answered in order). Nothing

@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainSystem
 
 /// Answers Varlink on a listening Unix socket: accepts clients, checks their
 /// credentials, serves `org.varlink.service` itself and hands every other call

@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainSystem
 
 /// One file per place under the cache directory (`<id>.json`), written
 /// atomically. The cache is not precious: a file that cannot be read is
