@@ -254,13 +254,13 @@ public final class Daemon {
         do {
             try server.start()
             for signal in [SIGTERM, SIGINT] {
-                signalSources.append(try loop.onSignal(signal) { [weak self] in self?.shutdown() })
+                signalSources.append(try loop.onSignal(signal, name: "stop signal \(signal)") { [weak self] in self?.shutdown() })
             }
-            signalSources.append(try loop.onSignal(SIGHUP) { [weak self] in self?.reload() })
-            signalSources.append(try loop.onSignal(SIGUSR1) { [refresher] in
+            signalSources.append(try loop.onSignal(SIGHUP, name: "SIGHUP reload") { [weak self] in self?.reload() })
+            signalSources.append(try loop.onSignal(SIGUSR1, name: "SIGUSR1 refresh") { [refresher] in
                 refresher.refreshIfStale(reason: "SIGUSR1")
             })
-            signalSources.append(try loop.onSignal(SIGPIPE) {})
+            signalSources.append(try loop.onSignal(SIGPIPE, name: "SIGPIPE ignored") {})
         } catch {
             logger.error("cannot start serving: \(error)")
             return 1

@@ -69,11 +69,11 @@ public final class VarlinkConnection {
         self.logger = logger
         self.framer = VarlinkFramer(maximumMessageSize: server.limits.maximumMessageSize)
         lastActivity = loop.monotonicNow
-        source = try loop.watch(fd: fd.rawValue, events: .readable) { [weak self] events in
+        source = try loop.watch(fd: fd.rawValue, events: .readable, name: "varlink client \(id)") { [weak self] events in
             self?.handle(events: events)
         }
         // Coarse: a connection closed a few seconds late costs nothing, and timers coalesce.
-        let idleTimer = try loop.timer(accuracy: max(1, limits.idleTimeout / 10)) { [weak self] in
+        let idleTimer = try loop.timer(accuracy: max(1, limits.idleTimeout / 10), name: "varlink client \(id) idle") { [weak self] in
             self?.checkIdle()
         }
         idleTimer.arm(at: lastActivity + limits.idleTimeout)
@@ -308,7 +308,9 @@ public final class VarlinkConnection {
             return
         }
         if slowTimer == nil {
-            slowTimer = try? loop.timer(accuracy: max(0.1, limits.slowClientTimeout / 10)) { [weak self] in
+            slowTimer = try? loop.timer(
+                accuracy: max(0.1, limits.slowClientTimeout / 10), name: "varlink client \(id) slow"
+            ) { [weak self] in
                 self?.slowClientTimedOut()
             }
         }

@@ -105,11 +105,15 @@ public final class VarlinkServer {
     deinit { readBuffer.deallocate() }
 
     public func start() throws(SystemError) {
-        listenerSource = try loop.watch(fd: listener.rawValue, events: .readable) { [weak self] _ in
+        listenerSource = try loop.watch(fd: listener.rawValue, events: .readable, name: "varlink listener") { [weak self] _ in
             self?.acceptAll()
         }
-        acceptRetryTimer = try loop.timer(accuracy: 0.1) { [weak self] in self?.resumeAccepting() }
-        refusalTimer = try loop.timer(accuracy: 1) { [weak self] in self?.endRefusalBurst() }
+        acceptRetryTimer = try loop.timer(accuracy: 0.1, name: "varlink accept retry") { [weak self] in
+            self?.resumeAccepting()
+        }
+        refusalTimer = try loop.timer(accuracy: 1, name: "varlink refusal log") { [weak self] in
+            self?.endRefusalBurst()
+        }
     }
 
     /// Stops accepting and closes every client. The listening descriptor is
