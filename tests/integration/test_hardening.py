@@ -120,11 +120,13 @@ def test_idle_connection_is_closed_but_a_subscriber_is_kept(daemon_factory):
 
 
 def test_half_closed_client_gets_every_reply(daemon):
-    for _ in range(5):
+    # 2,000 replies (about 600 KB) are more than the socket buffers hold, so
+    # raind sees the end of input while replies still wait to be written.
+    for _ in range(3):
         sock = socket.socket(socket.AF_UNIX)
         sock.settimeout(20)
         sock.connect(str(daemon.socket))
-        sock.sendall(GET_STATUS * 100)
+        sock.sendall(GET_STATUS * 2000)
         sock.shutdown(socket.SHUT_WR)
         received = b""
         while True:
@@ -133,7 +135,31 @@ def test_half_closed_client_gets_every_reply(daemon):
                 break
             received += chunk
         replies = [json.loads(part) for part in received.split(b"\0")[:-1]]
-        assert len(replies) == 100 and all("status" in reply["parameters"] for reply in replies)
+        assert len(replies) == 2000 and all("status" in reply["parameters"] for reply in replies)
+        sock.close()
+
+
+def test_half_closed_client_gets_the_reply_of_a_call_still_in_flight(daemon):
+    assert "location" in daemon.client().call("AddLocation", {"latitude": 48.8534, "longitude": 2.3488})["parameters"]
+    for _ in range(3):
+        sock = socket.socket(socket.AF_UNIX)
+        sock.settimeout(20)
+        sock.connect(str(daemon.socket))
+        # Refresh waits for the provider (a closed port here: it fails, later), so
+        # raind reads the end of input while the call is still in flight.
+        sock.sendall(json.dumps({"method": "io.raind.Weather.Refresh"}).encode() + b"\0" + GET_STATUS * 10)
+        sock.shutdown(socket.SHUT_WR)
+        received = b""
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+        replies = [json.loads(part) for part in received.split(b"\0")[:-1]]
+        assert len(replies) == 11, replies
+        # The closed port fails the refresh; later ones find raind offline.
+        assert replies[0]["error"] in ("io.raind.Weather.ProviderError", "io.raind.Weather.Offline")
+        assert all("status" in reply["parameters"] for reply in replies[1:])
         sock.close()
 
 
