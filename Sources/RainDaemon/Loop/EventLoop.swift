@@ -64,15 +64,18 @@ public final class EventLoop {
     /// `name` is the source's description in sd-event's debug logs; without
     /// one, where the source was created (`file:line`).
     public func watch(
-        fd: Int32, events: IOEvents, name: String? = nil, file: String = #fileID, line: Int = #line, handler: @escaping (IOEvents) -> Void
+        fd: Int32, events: IOEvents, name: String? = nil, file: String = #fileID, line: Int = #line,
+        handler: @escaping (IOEvents) -> Void
     ) throws(SystemError) -> EventSource {
         let box = EventSource.Box(io: handler)
         var source: OpaquePointer?
         let userdata = box.retainedForSource()
-        let result = sd_event_add_io(event, &source, fd, events.rawValue, { _, _, revents, userdata in
-            EventSource.Box.from(userdata).io?(IOEvents(rawValue: revents))
-            return 0
-        }, userdata)
+        let result = sd_event_add_io(
+            event, &source, fd, events.rawValue,
+            { _, _, revents, userdata in
+                EventSource.Box.from(userdata).io?(IOEvents(rawValue: revents))
+                return 0
+            }, userdata)
         return try EventSource(
             adding: result, source, call: "sd_event_add_io", subject: "fd \(fd)", name: name ?? "\(file):\(line)",
             userdata: userdata)
@@ -80,7 +83,8 @@ public final class EventLoop {
 
     /// A timer, disarmed until `EventSource.arm(at:)` or `arm(after:)`.
     public func timer(
-        accuracy: Double = 1, name: String? = nil, file: String = #fileID, line: Int = #line, handler: @escaping () -> Void
+        accuracy: Double = 1, name: String? = nil, file: String = #fileID, line: Int = #line,
+        handler: @escaping () -> Void
     ) throws(SystemError) -> EventSource {
         let box = EventSource.Box(plain: handler)
         var source: OpaquePointer?
@@ -92,7 +96,8 @@ public final class EventLoop {
                 return 0
             }, userdata)
         let timer = try EventSource(
-            adding: result, source, call: "sd_event_add_time", name: name ?? "\(file):\(line)", userdata: userdata, loop: self)
+            adding: result, source, call: "sd_event_add_time", name: name ?? "\(file):\(line)", userdata: userdata,
+            loop: self)
         timer.disarm()
         return timer
     }
@@ -109,12 +114,15 @@ public final class EventLoop {
         let box = EventSource.Box(plain: handler)
         var source: OpaquePointer?
         let userdata = box.retainedForSource()
-        let result = sd_event_add_signal(event, &source, signal, { _, _, userdata in
-            EventSource.Box.from(userdata).plain?()
-            return 0
-        }, userdata)
+        let result = sd_event_add_signal(
+            event, &source, signal,
+            { _, _, userdata in
+                EventSource.Box.from(userdata).plain?()
+                return 0
+            }, userdata)
         return try EventSource(
-            adding: result, source, call: "sd_event_add_signal", subject: "signal \(signal)", name: name ?? "\(file):\(line)",
+            adding: result, source, call: "sd_event_add_signal", subject: "signal \(signal)",
+            name: name ?? "\(file):\(line)",
             userdata: userdata)
     }
 
@@ -122,13 +130,15 @@ public final class EventLoop {
     public func later(_ handler: @escaping () -> Void) {
         let box = EventSource.Box(plain: handler)
         var source: OpaquePointer?
-        let result = sd_event_add_defer(event, &source, { source, userdata in
-            // userdata is the box passed (retained) when the source was added.
-            let box = Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeRetainedValue()
-            sd_event_source_disable_unref(source)
-            box.plain?()
-            return 0
-        }, Unmanaged.passRetained(box).toOpaque())
+        let result = sd_event_add_defer(
+            event, &source,
+            { source, userdata in
+                // userdata is the box passed (retained) when the source was added.
+                let box = Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeRetainedValue()
+                sd_event_source_disable_unref(source)
+                box.plain?()
+                return 0
+            }, Unmanaged.passRetained(box).toOpaque())
         // Deferred sources only fail to allocate on out-of-memory; run inline then.
         if result < 0 { handler() }
     }

@@ -69,11 +69,13 @@ public final class VarlinkConnection {
         self.logger = logger
         self.framer = VarlinkFramer(maximumMessageSize: server.limits.maximumMessageSize)
         lastActivity = loop.monotonicNow
-        source = try loop.watch(fd: fd.rawValue, events: .readable, name: "varlink client \(id)") { [weak self] events in
+        source = try loop.watch(fd: fd.rawValue, events: .readable, name: "varlink client \(id)") {
+            [weak self] events in
             self?.handle(events: events)
         }
         // Coarse: a connection closed a few seconds late costs nothing, and timers coalesce.
-        let idleTimer = try loop.timer(accuracy: max(1, limits.idleTimeout / 10), name: "varlink client \(id) idle") { [weak self] in
+        let idleTimer = try loop.timer(accuracy: max(1, limits.idleTimeout / 10), name: "varlink client \(id) idle") {
+            [weak self] in
             self?.checkIdle()
         }
         idleTimer.arm(at: lastActivity + limits.idleTimeout)
@@ -123,7 +125,7 @@ public final class VarlinkConnection {
             let count: Int
             do {
                 count = try fd.read(into: server.readBuffer)
-            } catch where error.errno == EAGAIN {
+            } catch  where error.errno == EAGAIN {
                 break
             } catch {
                 logger.debug("\(description): \(error)")
@@ -178,12 +180,14 @@ public final class VarlinkConnection {
                 message = next
             } catch {
                 logger.warning("\(description) sent a message over \(limits.maximumMessageSize) bytes; disconnecting")
-                send(VarlinkReply.failure(
-                    VarlinkServiceError.invalidParameter.qualifiedName,
-                    .object([
-                        "parameter": .string("message"),
-                        "reason": .string("message exceeds \(limits.maximumMessageSize) bytes; the connection is closed"),
-                    ])))
+                send(
+                    VarlinkReply.failure(
+                        VarlinkServiceError.invalidParameter.qualifiedName,
+                        .object([
+                            "parameter": .string("message"),
+                            "reason": .string(
+                                "message exceeds \(limits.maximumMessageSize) bytes; the connection is closed"),
+                        ])))
                 closeAfterFlush()
                 return
             }
@@ -191,9 +195,10 @@ public final class VarlinkConnection {
             do {
                 call = try VarlinkCall(message: message)
             } catch {
-                send(VarlinkReply.failure(
-                    VarlinkServiceError.invalidParameter.qualifiedName,
-                    .object(["parameter": .string(error.field), "reason": .string(error.reason)])))
+                send(
+                    VarlinkReply.failure(
+                        VarlinkServiceError.invalidParameter.qualifiedName,
+                        .object(["parameter": .string(error.field), "reason": .string(error.reason)])))
                 continue
             }
             let request = VarlinkRequest(call: call, connection: self)
@@ -260,7 +265,7 @@ public final class VarlinkConnection {
             let written: Int
             do {
                 written = try fd.write(output[outputStart...])
-            } catch where error.errno == EAGAIN {
+            } catch  where error.errno == EAGAIN {
                 break
             } catch {
                 logger.debug("\(description): \(error)")
@@ -324,7 +329,9 @@ public final class VarlinkConnection {
 
     private func slowClientTimedOut() {
         guard !isClosed, slowTimerArmed else { return }
-        logger.notice("\(description) left \(queuedBytes) bytes unread for \(Int(limits.slowClientTimeout)) s ([Socket] SlowClientTimeoutSec=); disconnected")
+        logger.notice(
+            "\(description) left \(queuedBytes) bytes unread for \(Int(limits.slowClientTimeout)) s ([Socket] SlowClientTimeoutSec=); disconnected"
+        )
         close()
     }
 

@@ -105,7 +105,8 @@ public final class VarlinkServer {
     deinit { readBuffer.deallocate() }
 
     public func start() throws(SystemError) {
-        listenerSource = try loop.watch(fd: listener.rawValue, events: .readable, name: "varlink listener") { [weak self] _ in
+        listenerSource = try loop.watch(fd: listener.rawValue, events: .readable, name: "varlink listener") {
+            [weak self] _ in
             self?.acceptAll()
         }
         acceptRetryTimer = try loop.timer(accuracy: 0.1, name: "varlink accept retry") { [weak self] in
@@ -129,7 +130,7 @@ public final class VarlinkServer {
             let accepted: FileDescriptor?
             do {
                 accepted = try UnixSocket.accept(listener)
-            } catch where [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errno) {
+            } catch  where [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errno) {
                 pauseAccepting(error)
                 return
             } catch {
@@ -155,7 +156,9 @@ public final class VarlinkServer {
         acceptRetryTimer?.arm(after: limits.acceptRetryDelay)
         guard !outOfDescriptors else { return }
         outOfDescriptors = true
-        logger.warning("cannot accept clients: \(error); \(connections.count) connected. Waiting for one to leave (raise LimitNOFILE= or lower [Socket] MaxClients=)")
+        logger.warning(
+            "cannot accept clients: \(error); \(connections.count) connected. Waiting for one to leave (raise LimitNOFILE= or lower [Socket] MaxClients=)"
+        )
     }
 
     private func resumeAccepting() {
@@ -175,22 +178,30 @@ public final class VarlinkServer {
         }
         guard let admission = authorize(peer) else {
             noteRefusal("client pid \(peer.pid) uid \(peer.uid) turned away: not allowed on this socket")
-            refuse(fd, error: WeatherErrorName.permissionDenied.qualifiedName,
-                   reason: "uid \(peer.uid) may not use this raind; use your own user instance (systemctl --user start raind)")
+            refuse(
+                fd, error: WeatherErrorName.permissionDenied.qualifiedName,
+                reason:
+                    "uid \(peer.uid) may not use this raind; use your own user instance (systemctl --user start raind)")
             return
         }
         let openToAll = limits.maximumClients - limits.reservedClients
         if connections.count >= limits.maximumClients || (!admission.isPrivileged && connections.count >= openToAll) {
-            noteRefusal("client pid \(peer.pid) uid \(peer.uid) turned away: \(connections.count) clients connected ([Socket] MaxClients=\(limits.maximumClients), \(limits.reservedClients) kept for root and group raind)")
-            refuse(fd, error: VarlinkServiceError.permissionDenied.qualifiedName,
-                   reason: "too many clients (\(connections.count)); try again later")
+            noteRefusal(
+                "client pid \(peer.pid) uid \(peer.uid) turned away: \(connections.count) clients connected ([Socket] MaxClients=\(limits.maximumClients), \(limits.reservedClients) kept for root and group raind)"
+            )
+            refuse(
+                fd, error: VarlinkServiceError.permissionDenied.qualifiedName,
+                reason: "too many clients (\(connections.count)); try again later")
             return
         }
         let held = connectionsPerUID[peer.uid, default: 0]
         if peer.uid != 0 && held >= limits.maximumClientsPerUser {
-            noteRefusal("client pid \(peer.pid) uid \(peer.uid) turned away: uid \(peer.uid) holds \(held) connections ([Socket] MaxClientsPerUser=)")
-            refuse(fd, error: VarlinkServiceError.permissionDenied.qualifiedName,
-                   reason: "too many clients for uid \(peer.uid) (\(held)); close some and try again")
+            noteRefusal(
+                "client pid \(peer.pid) uid \(peer.uid) turned away: uid \(peer.uid) holds \(held) connections ([Socket] MaxClientsPerUser=)"
+            )
+            refuse(
+                fd, error: VarlinkServiceError.permissionDenied.qualifiedName,
+                reason: "too many clients for uid \(peer.uid) (\(held)); close some and try again")
             return
         }
         let id = nextConnectionID
@@ -213,7 +224,8 @@ public final class VarlinkServer {
             return
         }
         refusalBurst = true
-        logger.warning(message + " (more refusals in the next \(Int(Self.refusalLogInterval)) s are counted in one line)")
+        logger.warning(
+            message + " (more refusals in the next \(Int(Self.refusalLogInterval)) s are counted in one line)")
         refusalTimer?.arm(after: Self.refusalLogInterval)
     }
 
@@ -255,13 +267,14 @@ public final class VarlinkServer {
     private func serveIntrospection(_ request: VarlinkRequest) {
         switch request.call.method {
         case "org.varlink.service.GetInfo":
-            request.reply(.object([
-                "vendor": .string(info.vendor),
-                "product": .string(info.product),
-                "version": .string(info.version),
-                "url": .string(info.url),
-                "interfaces": .array((["org.varlink.service"] + info.interfaces.keys.sorted()).map(JSON.string)),
-            ]))
+            request.reply(
+                .object([
+                    "vendor": .string(info.vendor),
+                    "product": .string(info.product),
+                    "version": .string(info.version),
+                    "url": .string(info.url),
+                    "interfaces": .array((["org.varlink.service"] + info.interfaces.keys.sorted()).map(JSON.string)),
+                ]))
         case "org.varlink.service.GetInterfaceDescription":
             let name = request.call.parameters["interface"]?.stringValue ?? ""
             if name == "org.varlink.service" {
@@ -272,7 +285,8 @@ public final class VarlinkServer {
                 request.fail(VarlinkServiceError.interfaceNotFound.qualifiedName, .object(["interface": .string(name)]))
             }
         default:
-            request.fail(VarlinkServiceError.methodNotFound.qualifiedName, .object(["method": .string(request.call.method)]))
+            request.fail(
+                VarlinkServiceError.methodNotFound.qualifiedName, .object(["method": .string(request.call.method)]))
         }
     }
 
