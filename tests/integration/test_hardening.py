@@ -368,3 +368,19 @@ def test_running_out_of_descriptors_pauses_accepting_instead_of_spinning(daemon)
     resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, hard))
     for client in pending[1:]:
         assert "status" in client.receive()["parameters"]
+
+
+@needs_root
+def test_owner_of_a_user_instance_is_not_limited_per_uid(daemon_factory, open_dir):
+    base = open_dir / "owner"
+    base.mkdir()
+    daemon = daemon_factory(config="[Socket]\nMaxClientsPerUser=2\n", start=False, base=base)
+    for path in [base, *base.rglob("*")]:
+        os.chown(path, 65534, 65534)
+    daemon.start(command=["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", RAIND])
+    holder, results = hold_as_nobody(daemon.socket, 5)
+    try:
+        assert results == ["ok"] * 5, "the owner's own programs are all one uid: only MaxClients= bounds them"
+    finally:
+        holder.stdin.close()
+        holder.wait()

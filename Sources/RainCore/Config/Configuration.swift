@@ -20,7 +20,7 @@ public struct Configuration: Equatable, Sendable {
     // [Socket]
     public var socketPath: String?
     public var maxClients: Int = 256
-    /// Connections one user may hold at once (root is bound by `maxClients` only).
+    /// Connections one user may hold at once (root and raind's own user are bound by `maxClients` only).
     public var maxClientsPerUser: Int = 16
     /// A connection with no call in flight and no subscription is closed after this long.
     public var idleTimeoutSeconds: Int = 60

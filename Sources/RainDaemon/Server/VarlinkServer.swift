@@ -7,7 +7,8 @@ import RainSystem
 /// to its `handler` on the loop.
 ///
 /// Connections are shared fairly: at most `maximumClients` in all, at most
-/// `maximumClientsPerUser` for any one uid but root, and the last
+/// `maximumClientsPerUser` for any one uid but root and raind's own (on a
+/// user instance, the owner's programs are all one uid), and the last
 /// `reservedClients` only for privileged peers (root, and group `raind` on
 /// the system instance), so no user can lock them out. Refusals are logged
 /// once per burst. When the process runs out of descriptors, accepting pauses
@@ -21,7 +22,7 @@ public final class VarlinkServer {
     public struct Limits: Sendable {
         public var maximumMessageSize = 64 * 1024
         public var maximumClients = 256
-        /// Connections one uid may hold; root is bound by `maximumClients` only.
+        /// Connections one uid may hold; root and raind's own uid are bound by `maximumClients` only.
         public var maximumClientsPerUser = 16
         /// Bytes a client may leave unread: past it raind stops reading its
         /// calls until it catches up, and a subscriber is dropped as too slow.
@@ -74,6 +75,8 @@ public final class VarlinkServer {
     public private(set) var connections: [Int: VarlinkConnection] = [:]
     private var nextConnectionID = 1
     private var connectionsPerUID: [UInt32: Int] = [:]
+    /// raind's own uid: the owner of a user instance is not limited per uid.
+    private let ownUID = getuid()
 
     /// One read buffer for every connection: the loop reads one at a time.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
@@ -195,7 +198,7 @@ public final class VarlinkServer {
             return
         }
         let held = connectionsPerUID[peer.uid, default: 0]
-        if peer.uid != 0 && held >= limits.maximumClientsPerUser {
+        if peer.uid != 0 && peer.uid != ownUID && held >= limits.maximumClientsPerUser {
             noteRefusal(
                 "client pid \(peer.pid) uid \(peer.uid) turned away: uid \(peer.uid) holds \(held) connections ([Socket] MaxClientsPerUser=)"
             )
