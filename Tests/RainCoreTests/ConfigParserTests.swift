@@ -15,6 +15,7 @@ final class ConfigParserTests: XCTestCase {
             IntervalMinutes = 20
             StaleAfterMinutes=10
             DailyBudget=100
+            MonthlyBudget=2500
             [Socket]
             Path=/tmp/x.sock
             [Places]
@@ -29,6 +30,7 @@ final class ConfigParserTests: XCTestCase {
         XCTAssertEqual(c.intervalMinutes, 20)
         XCTAssertEqual(c.staleAfterMinutes, 10)
         XCTAssertEqual(c.dailyBudget, 100)
+        XCTAssertEqual(c.monthlyBudget, 2500)
         XCTAssertEqual(c.socketPath, "/tmp/x.sock")
         XCTAssertFalse(c.onlineGeocoder)
     }

@@ -47,14 +47,14 @@ final class ForecastPresenterTests: XCTestCase {
         forecast.current = nil
         XCTAssertEqual(presenter(forecast, now: parisTen + 1800).statusLine(), "Paris 1°, 2m/s, 10%")
         forecast.hourly = []
-        XCTAssertEqual(presenter(forecast).statusLine(), "Paris --, --, --")
+        XCTAssertEqual(presenter(forecast).statusLine(), "Paris –, –, –")
     }
 
     // MARK: - Views
 
     func testNowView_whenStale_marksUpdatedLine() {
         let text = presenter(sample(), now: parisTen + 7200, stale: true).nowView()
-        XCTAssertTrue(text.hasSuffix("Updated 2 h ago (stale)\n"), text)
+        XCTAssertTrue(text.hasSuffix("Updated 2 h ago (stale)\nWeather data by test\n"), text)
     }
 
     func testNowView_showsLocalDateTimeFeelsLikeAndWindDirection() {
@@ -68,6 +68,7 @@ final class ForecastPresenterTests: XCTestCase {
             Wind            5m/s W
             Chance of rain  30%
             Updated 4 min ago
+            Weather data by test
 
             """)
     }
@@ -77,7 +78,8 @@ final class ForecastPresenterTests: XCTestCase {
         XCTAssertEqual(
             lines,
             ["Paris, next 3 hours", "Day  Time   Temp  Wind  Rain", "Thu  10:00    1°  2m/s   10%",
-                "     11:00    2°  2m/s   10%", "     12:00    3°  2m/s   10%", "Updated 34 min ago"])
+                "     11:00    2°  2m/s   10%", "     12:00    3°  2m/s   10%", "Updated 34 min ago",
+                "Weather data by test"])
     }
 
     func testHourlyView_marksDayChange() {
@@ -101,6 +103,7 @@ final class ForecastPresenterTests: XCTestCase {
             Thu  15 Jan  -1°    4°  3m/s   50%  Day 1
             Fri  16 Jan  -1°    4°  3m/s   50%  Day 2
             Updated 4 min ago
+            Weather data by test
 
             """)
     }

@@ -35,7 +35,42 @@ final class GoldenOutputTests: XCTestCase {
             name: "pirateweather-boston", fixture: "pirateweather-forecast-boston-si.json", placeName: "Boston",
             parse: { try PirateWeather.parseForecast($0, fetchedAt: $1) }, fetchedAt: 1_768_936_100,
             now: 1_768_936_100 + 3 * 3600 + 300, isStale: true),
+        // 20:10 on Saturday 28 March 2026 in Paris: the hourly view crosses the
+        // change to summer time (no 02:00), the daily dates stay one per day.
+        Case(
+            name: "openmeteo-paris-dst", fixture: "openmeteo-forecast-paris-dst.json", placeName: "Paris",
+            parse: { try OpenMeteo.parseForecast($0, fetchedAt: $1) }, fetchedAt: 1_774_724_700,
+            now: 1_774_725_000),
+        // Tromsø at midsummer (polar day) and midwinter (polar night).
+        Case(
+            name: "openmeteo-tromso-june", fixture: "openmeteo-forecast-tromso-june.json", placeName: "Tromsø",
+            parse: { try OpenMeteo.parseForecast($0, fetchedAt: $1) }, fetchedAt: 1_782_036_000,
+            now: 1_782_036_300),
+        Case(
+            name: "openmeteo-tromso-december", fixture: "openmeteo-forecast-tromso-december.json",
+            placeName: "Tromsø", parse: { try OpenMeteo.parseForecast($0, fetchedAt: $1) },
+            fetchedAt: 1_797_850_800, now: 1_797_851_100),
+        // UTC-09:30: local hours on the half hour UTC.
+        Case(
+            name: "openmeteo-marquesas", fixture: "openmeteo-forecast-marquesas.json", placeName: "Nuku Hiva",
+            parse: { try OpenMeteo.parseForecast($0, fetchedAt: $1) }, fetchedAt: 1_768_498_200,
+            now: 1_768_498_500),
+        // UTC+05:45, and Pirate Weather's -999 marker in every kind of field.
+        Case(
+            name: "pirateweather-kathmandu-missing", fixture: "pirateweather-forecast-kathmandu-missing.json",
+            placeName: "Kathmandu", parse: { try PirateWeather.parseForecast($0, fetchedAt: $1) },
+            fetchedAt: 1_768_478_400, now: 1_768_478_700),
     ]
+
+    /// The forecast as raind keeps it: parsed, its days put on the local
+    /// midnights of its zone (from the system's tz database, Debian's tzdata).
+    private func normalized(_ testCase: Case) throws -> Forecast {
+        var forecast = try testCase.parse(try Fixtures.bytes(testCase.fixture), testCase.fetchedAt)
+        let zone = try XCTUnwrap(
+            ZoneInfo.rules(named: forecast.timeZone), "no tz data for \(forecast.timeZone); install tzdata")
+        forecast.alignDays(to: zone)
+        return forecast
+    }
 
     private func render(_ presenter: ForecastPresenter) -> String {
         """
@@ -51,11 +86,12 @@ final class GoldenOutputTests: XCTestCase {
     func testViews_matchGoldenFiles_inEveryUnitSystem() throws {
         let update = ProcessInfo.processInfo.environment["RAIND_UPDATE_GOLDEN"] == "1"
         for testCase in cases {
-            let forecast = try testCase.parse(try Fixtures.bytes(testCase.fixture), testCase.fetchedAt)
+            let forecast = try normalized(testCase)
             for units in UnitSystem.allCases {
+                let zone = ZoneInfo.rules(named: forecast.timeZone)
                 let presenter = ForecastPresenter(
                     forecast: forecast, placeName: testCase.placeName, units: units, now: testCase.now,
-                    isStale: testCase.isStale)
+                    isStale: testCase.isStale, zone: zone)
                 let actual = render(presenter)
                 let path = Fixtures.goldenDirectory + "/\(testCase.name).\(units.rawValue).txt"
                 if update {
@@ -83,7 +119,7 @@ final class GoldenOutputTests: XCTestCase {
     func testNormalization_matchesGoldenFiles() throws {
         let update = ProcessInfo.processInfo.environment["RAIND_UPDATE_GOLDEN"] == "1"
         for testCase in cases {
-            let forecast = try testCase.parse(try Fixtures.bytes(testCase.fixture), testCase.fetchedAt)
+            let forecast = try normalized(testCase)
             // The wire form reads back to the same forecast.
             XCTAssertEqual(try Forecast(json: try JSON(parsing: forecast.json.serialized())), forecast)
             let actual = Self.pretty(forecast.json)

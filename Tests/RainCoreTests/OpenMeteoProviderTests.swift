@@ -28,7 +28,7 @@ final class OpenMeteoProviderTests: XCTestCase {
                 + "wind_speed_10m,wind_direction_10m,is_day",
             "daily=weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,"
                 + "precipitation_probability_max,wind_speed_10m_max,sunrise,sunset",
-            "forecast_hours=48", "forecast_days=7", "timezone=auto", "wind_speed_unit=ms", "timeformat=unixtime",
+            "forecast_hours=49", "forecast_days=7", "timezone=auto", "wind_speed_unit=ms", "timeformat=unixtime",
         ] {
             XCTAssertTrue(path.contains(part), "missing \(part) in \(path)")
         }
@@ -84,7 +84,8 @@ final class OpenMeteoProviderTests: XCTestCase {
         XCTAssertEqual(forecast.hourly.map(\.windBearing), [142, 144, 153])
         XCTAssertEqual(forecast.hourly.map(\.summary), ["Clear sky", "Mainly clear", "Mainly clear"])
         XCTAssertEqual(forecast.hourly.map(\.icon), ["clear-night", "clear-night", "clear-night"])
-        XCTAssertEqual(forecast.hourly.map(\.precipProbability), [0, 0, 0])
+        // Each hour's rain is reported at the next hour; the last hour's is not in the response.
+        XCTAssertEqual(forecast.hourly.map(\.precipProbability), [0, 0, nil])
 
         XCTAssertEqual(forecast.daily.count, 3)
         XCTAssertEqual(forecast.daily.map(\.time), [1_790_978_400, 1_791_064_800, 1_791_151_200])
@@ -114,21 +115,25 @@ final class OpenMeteoProviderTests: XCTestCase {
         XCTAssertEqual(current.temperature, -0.4)
         XCTAssertEqual(current.windSpeed, 2.6)  // already m/s
         XCTAssertEqual(current.visibility ?? 0, 8.4, accuracy: 1e-12)
-        XCTAssertEqual(current.precipProbability, 0.05, accuracy: 1e-12)
+        XCTAssertEqual(try XCTUnwrap(current.precipProbability), 0.05, accuracy: 1e-12)
         XCTAssertEqual(current.summary, "Overcast")
         // Hours are consecutive from 09:00 local, 2026-01-15.
         XCTAssertEqual(forecast.hourly[0].time, 1_768_464_000)
         XCTAssertEqual(forecast.hourly[47].time, 1_768_464_000 + 47 * 3600)
         XCTAssertNil(forecast.hourly[5].apparentTemperature)  // null in the fixture
         XCTAssertEqual(forecast.hourly[8].summary, "Rain")
-        XCTAssertEqual(forecast.hourly[8].precipProbability, 0.8, accuracy: 1e-12)
-        XCTAssertEqual(forecast.hourly[8].precipIntensity, 1.2)
-        // Daily times are local midnight; a null probability is 0.
+        // The hour 17:00-18:00 takes the rain Open-Meteo reports at 18:00 (the preceding hour).
+        XCTAssertEqual(try XCTUnwrap(forecast.hourly[8].precipProbability), 0.75, accuracy: 1e-12)
+        XCTAssertEqual(forecast.hourly[8].precipIntensity, 0.9)
+        // The last hour's rain would be reported in a row the response does not have: unknown.
+        XCTAssertNil(forecast.hourly[47].precipProbability)
+        XCTAssertNil(forecast.hourly[47].precipIntensity)
+        // Daily times are local midnight; a null probability is unknown.
         XCTAssertEqual(forecast.daily[0].time, 1_768_431_600)
         XCTAssertEqual(forecast.daily[0].summary, "Snow")
         XCTAssertEqual(forecast.daily[0].icon, "snow")
         XCTAssertEqual(forecast.daily[5].summary, "Thunderstorm")
-        XCTAssertEqual(forecast.daily[6].precipProbability, 0)
+        XCTAssertNil(forecast.daily[6].precipProbability)
         XCTAssertEqual(forecast.daily[6].temperatureMin, -5.6)
         XCTAssertEqual(forecast.daily[5].precipAccumulation, 12.4)
     }
@@ -174,14 +179,15 @@ final class OpenMeteoProviderTests: XCTestCase {
              "current_weather":{"time":"2026-01-15T10:00","temperature":3.5,"windspeed":18.0,"winddirection":90,
                                 "weathercode":61,"is_day":1},
              "hourly_units":{"time":"iso8601","precipitation_probability":"%"},
-             "hourly":{"time":["2026-01-15T10:00"],"precipitation_probability":[70],"apparent_temperature":[0.5]}}
+             "hourly":{"time":["2026-01-15T10:00","2026-01-15T11:00"],"precipitation_probability":[10,70],
+                       "apparent_temperature":[0.5,0.9]}}
             """)
         let current = try XCTUnwrap(forecast.current)
         XCTAssertEqual(current.time, 1_768_467_600)
         XCTAssertEqual(current.summary, "Light rain")
         XCTAssertEqual(current.icon, "rain")
         XCTAssertEqual(try XCTUnwrap(current.windSpeed), 5, accuracy: 1e-12)  // km/h, the API default
-        XCTAssertEqual(current.precipProbability, 0.7, accuracy: 1e-12)
+        XCTAssertEqual(try XCTUnwrap(current.precipProbability), 0.7, accuracy: 1e-12)
         XCTAssertEqual(current.apparentTemperature, 0.5)
     }
 
@@ -195,14 +201,16 @@ final class OpenMeteoProviderTests: XCTestCase {
         XCTAssertEqual(forecast.daily, [])
         XCTAssertEqual(forecast.hourly.map(\.temperature), [1.5, nil, nil])
         XCTAssertEqual(forecast.hourly.map(\.summary), ["", "Overcast", "Thunderstorm"])
-        XCTAssertEqual(forecast.hourly.map(\.precipProbability), [0, 0, 0])
+        XCTAssertEqual(forecast.hourly.map(\.precipProbability), [nil, nil, nil])  // unknown, not 0%
         XCTAssertEqual(forecast.timeZone, "")
         XCTAssertEqual(forecast.utcOffsetSeconds, 0)
     }
 
-    func testParse_missingPrecipitationProbability_isZero() throws {
-        let forecast = try parse(#"{"daily":{"time":[0],"temperature_2m_max":[4]}}"#)
-        XCTAssertEqual(forecast.daily[0].precipProbability, 0)
+    func testParse_missingOrNullPrecipitationProbability_isUnknown() throws {
+        let forecast = try parse(
+            #"{"daily":{"time":[0,86400],"temperature_2m_max":[4,5],"precipitation_probability_max":[null]}}"#)
+        XCTAssertNil(forecast.daily[0].precipProbability)
+        XCTAssertNil(forecast.daily[1].precipProbability)
     }
 
     // MARK: - Errors
@@ -276,5 +284,50 @@ extension OpenMeteoProviderTests {
         let text = ForecastPresenter(forecast: forecast, placeName: "X", units: .si, now: -1e300).dailyView()
         XCTAssertTrue(text.hasPrefix("X, next"), text)
         XCTAssertEqual(AgeText.describe(ageSeconds: 1e300), "11574074074 days ago")
+    }
+
+    // MARK: - Readings the documentation asks for
+
+    /// "Precipitation (rain + showers + snow) sum of the preceding hour" and
+    /// "Probability of precipitation with more than 0.1 mm of the preceding
+    /// hour" (open-meteo.com/en/docs, hourly variables).
+    func testParse_hourlyPrecipitationAtT_becomesTheRainOfTheHourEndingAtT() throws {
+        let forecast = try parse(
+            """
+            {"hourly_units":{"precipitation":"mm","precipitation_probability":"%"},
+             "hourly":{"time":[0,3600,7200,14400],"precipitation":[9,0.4,2.0,5],
+                       "precipitation_probability":[99,20,null,70]}}
+            """)
+        // Row 00:00 (the hour 00:00-01:00) takes what is reported at 01:00.
+        XCTAssertEqual(forecast.hourly.map(\.precipIntensity), [0.4, 2.0, nil, nil])
+        XCTAssertEqual(forecast.hourly.map(\.precipProbability), [0.2, nil, nil, nil])
+    }
+
+    /// The server writes sunrise = sunset = local midnight for polar night and
+    /// sunset one day after sunrise for polar day (open-meteo/open-meteo#844).
+    func testParse_tromso_polarDayInJune_polarNightInDecember() throws {
+        let june = try OpenMeteo.parseForecast(try Fixtures.bytes("openmeteo-forecast-tromso-june.json"), fetchedAt: 0)
+        XCTAssertEqual(june.daily.map(\.polar), Array(repeating: .day, count: 7))
+        XCTAssertEqual(june.daily.map(\.sunrise), Array(repeating: nil, count: 7))
+        let december = try OpenMeteo.parseForecast(
+            try Fixtures.bytes("openmeteo-forecast-tromso-december.json"), fetchedAt: 0)
+        XCTAssertEqual(december.daily.map(\.polar), Array(repeating: .night, count: 7))
+        XCTAssertEqual(december.daily.map(\.sunset), Array(repeating: nil, count: 7))
+    }
+
+    func testSun_ordinaryDaysKeepTheirTimes_andThe1970FormIsUnknown() {
+        let day = 1_768_431_600.0
+        XCTAssertTrue(OpenMeteo.sun(sunrise: day + 30_000, sunset: day + 60_000, day: day) == (day + 30_000, day + 60_000, nil))
+        XCTAssertTrue(OpenMeteo.sun(sunrise: 0, sunset: 0, day: day) == (nil, nil, nil))
+        // A 25-hour polar day (the clock goes back) is still a polar day.
+        XCTAssertTrue(OpenMeteo.sun(sunrise: day, sunset: day + 90_000, day: day) == (nil, nil, .day))
+    }
+
+    func testCountedCalls_followThePricingFAQ() {
+        XCTAssertEqual(OpenMeteo.countedCalls(variables: 10, days: 7), 1)
+        XCTAssertEqual(OpenMeteo.countedCalls(variables: 15, days: 7), 1.5)
+        XCTAssertEqual(OpenMeteo.countedCalls(variables: 20, days: 28), 4)
+        XCTAssertEqual(OpenMeteo.countedCalls(variables: 3, days: 1), 1)
+        XCTAssertEqual(OpenMeteo.callsPerRequest, 3)  // raind's 30 variables over 7 days
     }
 }

@@ -97,7 +97,7 @@ final class PirateWeatherProviderTests: XCTestCase {
         XCTAssertEqual(forecast.alerts.count, 1)
         let alert = forecast.alerts[0]
         XCTAssertEqual(alert.title, "Winter Storm Warning")
-        XCTAssertEqual(alert.severity, "warning")
+        XCTAssertEqual(alert.severity, .severe)
         XCTAssertEqual(alert.regions, ["Suffolk", "Norfolk", "Middlesex"])
         XCTAssertEqual(alert.start, 1_768_885_200 + 6 * 3600)
         XCTAssertEqual(alert.end, 1_768_885_200 + 31 * 3600)
@@ -205,5 +205,84 @@ extension PirateWeatherProviderTests {
         let error = try XCTUnwrap(parseError(#"{"offset":25,"currently":{"time":0}}"#))
         XCTAssertEqual(error.field, "offset")
         XCTAssertEqual(error.description, "pirateweather response field offset: UTC offset 25.0 is outside ±18 hours")
+    }
+
+    // MARK: - The -999 marker (docs/API.md: missing data is -999)
+
+    func testParse_missingMarker_readsAsAbsentInEveryKindOfField() throws {
+        let forecast = try PirateWeather.parseForecast(
+            try Fixtures.bytes("pirateweather-forecast-kathmandu-missing.json"), fetchedAt: 1_768_478_400)
+        let current = try XCTUnwrap(forecast.current)
+        XCTAssertEqual(current.temperature, 12.3)
+        XCTAssertNil(current.apparentTemperature)
+        XCTAssertNil(current.humidity)
+        XCTAssertNil(current.windGust)
+        XCTAssertNil(current.uvIndex)
+        XCTAssertNil(current.visibility)
+        XCTAssertNil(current.precipProbability)  // -999 is unknown, not 0
+        XCTAssertNil(forecast.hourly[2].temperature)
+        XCTAssertNil(forecast.hourly[2].precipProbability)
+        XCTAssertNil(forecast.hourly[3].windSpeed)
+        XCTAssertNil(forecast.hourly[3].windBearing)
+        XCTAssertNil(forecast.hourly[3].precipIntensity)
+        XCTAssertNil(forecast.hourly[4].precipProbability)  // written -999.0
+        XCTAssertEqual(forecast.hourly[5].precipProbability, 0.05)
+        XCTAssertNil(forecast.daily[1].sunrise)
+        XCTAssertNil(forecast.daily[1].sunset)
+        XCTAssertNil(forecast.daily[1].polar)  // Kathmandu is far from the polar circles: just missing
+        XCTAssertNil(forecast.daily[1].temperatureMin)  // Min and its Low stand-in both -999
+        XCTAssertNil(forecast.daily[1].precipProbability)
+        XCTAssertNil(forecast.daily[2].windSpeed)
+        // No number anywhere in the model is the marker, converted or not.
+        let text = forecast.json.serialized()
+        XCTAssertFalse(text.contains("-999"), text)
+        XCTAssertFalse(text.contains("-573"), text)
+    }
+
+    func testParse_alertWithoutExpiry_hasNoEnd_andAlertsAreMostSevereFirst() throws {
+        let forecast = try PirateWeather.parseForecast(
+            try Fixtures.bytes("pirateweather-forecast-kathmandu-missing.json"), fetchedAt: 1_768_478_400)
+        XCTAssertEqual(forecast.alerts.map(\.severity), [.severe, .moderate, .minor])
+        XCTAssertEqual(forecast.alerts.map(\.title), ["Air Quality Alert", "Cold Wave Warning", "Fog Advisory"])
+        XCTAssertNil(forecast.alerts[0].start)  // time -999
+        XCTAssertNil(forecast.alerts[1].end)  // expires -999: no known end
+        // Shown while the provider sends it; the expired one is not.
+        let text = ForecastPresenter(forecast: forecast, placeName: "Kathmandu", units: .si, now: 1_768_478_700)
+            .nowView()
+        XCTAssertTrue(text.contains("Alert (Severe): Air Quality Alert until"), text)
+        XCTAssertTrue(text.contains("Alert (Moderate): Cold Wave Warning\n"), text)
+        XCTAssertFalse(text.contains("Fog Advisory"), text)
+    }
+
+    func testAlertSeverity_readsProviderWordsAndOrders() {
+        XCTAssertEqual(AlertSeverity(providerText: "Extreme"), .extreme)
+        XCTAssertEqual(AlertSeverity(providerText: "severe"), .severe)
+        XCTAssertEqual(AlertSeverity(providerText: "warning"), .unknown)
+        XCTAssertEqual(AlertSeverity(providerText: ""), .unknown)
+        XCTAssertEqual(
+            [AlertSeverity.unknown, .minor, .extreme, .moderate, .severe].sorted(),
+            [.extreme, .severe, .moderate, .minor, .unknown])
+    }
+
+    func testParse_noSunTimesInsideThePolarCircle_isPolarDayOrNightBySeason() throws {
+        func day(_ time: Int, latitude: Double) throws -> DailyForecast {
+            try XCTUnwrap(
+                parse(
+                    #"{"latitude":\#(latitude),"flags":{"units":"si"},"daily":{"data":[{"time":\#(time),"sunriseTime":-999,"sunsetTime":-999}]}}"#
+                ).daily.first)
+        }
+        let june = 1_782_000_000  // 2026-06-21 00:00 UTC
+        let december = 1_797_811_200  // 2026-12-21 00:00 UTC
+        XCTAssertEqual(try day(june, latitude: 69.65).polar, .day)
+        XCTAssertEqual(try day(december, latitude: 69.65).polar, .night)
+        XCTAssertEqual(try day(june, latitude: -75.1).polar, .night)
+        XCTAssertNil(try day(june, latitude: 48.85).polar)
+        let text = ForecastPresenter(
+            forecast: Forecast(
+                provider: PirateWeather.providerName, fetchedAt: Double(december),
+                current: CurrentConditions(time: Double(december)), daily: [try day(december, latitude: 69.65)]),
+            placeName: "Tromsø", units: .si, now: Double(december)
+        ).nowView()
+        XCTAssertTrue(text.contains("no sunrise (polar night)"), text)
     }
 }

@@ -94,11 +94,79 @@ final class RefreshSchedulerTests: XCTestCase {
         var s = scheduler()
         let day = 20_000 * 86400.0
         for i in 0..<10 { s.started(i % 2 == 0 ? paris : oslo, now: day + Double(i)); s.abandoned(paris); s.abandoned(oslo) }
-        XCTAssertEqual(s.callsUsed(now: day + 100), 10)
-        XCTAssertEqual(s.refusal(for: paris, now: day + 100), .quotaExhausted(resetsAt: day + 86400))
+        XCTAssertEqual(s.usage(now: day + 100).callsToday, 10)
+        XCTAssertEqual(s.refusal(for: paris, now: day + 100), .quotaExhausted(.day, resetsAt: day + 86400))
         XCTAssertEqual(s.nextWake([paris], now: day + 100), day + 86400)
-        XCTAssertEqual(s.callsUsed(now: day + 86400), 0)
+        XCTAssertEqual(s.usage(now: day + 86400).callsToday, 0)
         XCTAssertNil(s.refusal(for: paris, now: day + 86400))
+    }
+
+    func testBudget_countsTheProvidersCalls_andRefusesARequestThatWouldOverdrawIt() {
+        // Open-Meteo counts raind's request as 3 calls: 10 calls allow 3 requests, not 4.
+        var s = RefreshScheduler(policy: RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 10, callsPerRequest: 3))
+        s.track([paris])
+        let day = 20_000 * 86400.0
+        for i in 0..<3 {
+            XCTAssertNil(s.refusal(for: paris, now: day + Double(i)))
+            s.started(paris, now: day + Double(i))
+            s.abandoned(paris)
+        }
+        XCTAssertEqual(s.usage(now: day + 10).requestsToday, 3)
+        XCTAssertEqual(s.usage(now: day + 10).callsToday, 9)
+        XCTAssertEqual(s.refusal(for: paris, now: day + 10), .quotaExhausted(.day, resetsAt: day + 86400))
+    }
+
+    func testMonthlyBudget_isEnforcedAndResetsOnTheFirst() {
+        var policy = RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 5, monthlyBudget: 12)
+        policy.jitterFraction = 0
+        var s = RefreshScheduler(policy: policy)
+        s.track([paris])
+        let first = CivilDateTime(year: 2026, month: 2, day: 1).unixSeconds(utcOffsetSeconds: 0)
+        // 5 a day for two days, then 2 on the third: the month's 12 are spent.
+        for (dayIndex, count) in [(0, 5), (1, 5), (2, 2)] {
+            for i in 0..<count {
+                let now = first + Double(dayIndex) * 86400 + Double(i)
+                XCTAssertNil(s.refusal(for: paris, now: now), "day \(dayIndex) call \(i)")
+                s.started(paris, now: now)
+                s.abandoned(paris)
+            }
+        }
+        let later = first + 2 * 86400 + 100
+        XCTAssertEqual(s.usage(now: later).callsThisMonth, 12)
+        XCTAssertEqual(s.usage(now: later).callsToday, 2)
+        let march = CivilDateTime(year: 2026, month: 3, day: 1).unixSeconds(utcOffsetSeconds: 0)
+        XCTAssertEqual(s.refusal(for: paris, now: later), .quotaExhausted(.month, resetsAt: march))
+        XCTAssertEqual(s.nextWake([paris], now: later), march)
+        XCTAssertNil(s.refusal(for: paris, now: march))
+        XCTAssertEqual(s.usage(now: march).callsThisMonth, 0)
+    }
+
+    /// docs/SCHEDULING.md: Pirate Weather's 10,000 calls a month, spread as
+    /// 322 a day, last every month, the longest included.
+    func testDefaultBudgets_perProvider() {
+        var configuration = Configuration()
+        XCTAssertEqual(configuration.effectiveDailyBudget, 1_500)
+        XCTAssertNil(configuration.effectiveMonthlyBudget)
+        configuration.provider = .pirateWeather
+        XCTAssertEqual(configuration.effectiveMonthlyBudget, 10_000)
+        XCTAssertEqual(configuration.effectiveDailyBudget, 322)
+        XCTAssertLessThanOrEqual(configuration.effectiveDailyBudget * 31, 10_000)
+        configuration.monthlyBudget = 20_000
+        XCTAssertEqual(configuration.effectiveDailyBudget, 645)
+        configuration.dailyBudget = 50
+        XCTAssertEqual(configuration.effectiveDailyBudget, 50)
+    }
+
+    /// Open-Meteo's limits count the client's requests: a 429 for one place holds them all.
+    func testRateLimit_holdsEveryPlace_untilItsWaitIsOver() {
+        var s = scheduler()
+        let failure = RefreshFailure(error: .providerError, message: "limit", httpStatus: 429, retryAfter: 1060)
+        s.started(paris, now: 1000)
+        s.failed(paris, now: 1000, failure: failure)
+        XCTAssertEqual(s.refusal(for: oslo, now: 1001), .backingOff(until: 1060, failure))
+        XCTAssertEqual(s.refusal(for: oslo, now: 1001, ignoringBackoff: true), .backingOff(until: 1060, failure))
+        XCTAssertEqual(s.nextWake([oslo], now: 1001), 1060)
+        XCTAssertNil(s.refusal(for: oslo, now: 1060))
     }
 
     func testOffline_refusesAndSleeps_thenStalePlacesRefreshOnReturn() {

@@ -31,9 +31,9 @@ final class UnitFormatterTests: XCTestCase {
     }
 
     func testTemperature_missingValueIsDashes() {
-        XCTAssertEqual(si.temperature(nil), "--")
-        XCTAssertEqual(si.temperature(.nan), "--")
-        XCTAssertEqual(us.temperature(.infinity), "--")
+        XCTAssertEqual(si.temperature(nil), "–")
+        XCTAssertEqual(si.temperature(.nan), "–")
+        XCTAssertEqual(us.temperature(.infinity), "–")
     }
 
     func testWindSpeed_eachSystemHasItsUnit() {
@@ -78,7 +78,7 @@ final class UnitFormatterTests: XCTestCase {
         XCTAssertEqual(UnitFormatter.percent(0.004), "0%")
         XCTAssertEqual(UnitFormatter.percent(1.2), "100%")
         XCTAssertEqual(UnitFormatter.percent(-0.1), "0%")
-        XCTAssertEqual(us.percent(nil), "--")
+        XCTAssertEqual(us.percent(nil), "–")
     }
 
     func testLabels_nameTheUnitOfEachSystem() {

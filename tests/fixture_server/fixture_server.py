@@ -170,6 +170,9 @@ class Handler(BaseHTTPRequestHandler):
             extra = {}
             if "retry-after" in query:
                 extra["Retry-After"] = query["retry-after"]
+            if "reason" in query:
+                # Open-Meteo's error object, as its forecast and geocoding APIs send with 400 and 429.
+                return self.send_json(status, {"error": True, "reason": query["reason"]}, extra)
             return self.send_json(status, {"error": "fixture status %d" % status}, extra)
         if mode == "redirect":
             hops = int(query.get("hops", "1"))

@@ -1,4 +1,5 @@
 """Weather from a provider: the real raind against the fixture HTTP server."""
+import re
 import json
 import os
 import subprocess
@@ -6,7 +7,7 @@ import time
 
 import pytest
 
-from raindtest import Subscriber, wait_for
+from raindtest import FIXTURES, Subscriber, wait_for
 
 PARIS = ("48.8534,2.3488", "Paris")
 
@@ -63,6 +64,25 @@ def test_corrupt_cache_is_discarded_and_refetched(weather_daemon, fixture_server
     wait_for(lambda: fixture_server.count("/v1/forecast") == 1, what="a new fetch")
     assert "corrupt" in again.read_log()
     wait_for(lambda: json.loads(cache.read_text()).get("forecast") is not None)
+
+
+def test_cache_of_the_previous_version_is_fetched_anew(weather_daemon, fixture_server, daemon_factory):
+    daemon = weather_daemon()
+    add_paris(daemon)
+    cache = daemon.cache_home / "raind" / "paris-fr.json"
+    wait_for(cache.exists)
+    daemon.stop()
+    # Version 1 read hourly rain at the end of its hour and had no attribution.
+    old = json.loads(cache.read_text())
+    old["version"] = 1
+    del old["forecast"]["attribution"]
+    cache.write_text(json.dumps(old))
+    fixture_server.reset()
+    again = daemon_factory(config=(daemon.config_home / "raind" / "raind.conf").read_text())
+    wait_for(lambda: fixture_server.count("/v1/forecast") == 1, what="a new fetch")
+    assert "not version 2" in again.read_log()
+    wait_for(lambda: json.loads(cache.read_text()).get("version") == 2)
+    assert json.loads(cache.read_text())["forecast"]["attribution"]["url"] == "https://open-meteo.com/"
 
 
 def test_not_modified_keeps_data_and_counts_as_fresh(weather_daemon, fixture_server, daemon_factory):
@@ -122,9 +142,9 @@ def test_status_answers_while_a_request_stalls(weather_daemon, fixture_server):
     sub.until("RefreshStarted")
     client = daemon.client()
     for _ in range(10):
-        started = time.monotonic()
         assert "status" in client.call("GetStatus")["parameters"]
-        assert time.monotonic() - started < 0.2
+    # All ten answered while the request was still stalled: it has not failed yet.
+    assert not any(event["event"] == "RefreshFailed" for event in sub.drain(wait=0))
     failed = sub.until("RefreshFailed", timeout=15)
     assert "timed out" in failed["failure"]["message"] or "timeout" in failed["failure"]["message"].lower()
     sub.stop()
@@ -176,6 +196,37 @@ def test_rate_limit_retry_after_is_honoured(weather_daemon, fixture_server):
     sub.stop()
 
 
+def test_open_meteo_rate_limit_reason_is_shown_and_sets_the_wait(weather_daemon, fixture_server):
+    reason = "Minutely API request limit exceeded. Please try again in one minute."
+    fixture_server.script(path_prefix="/v1/forecast", mode="status", status=429, reason=reason, count=-1)
+    daemon = weather_daemon()
+    sub = Subscriber(daemon, events=["RefreshFailed"])
+    add_paris(daemon)
+    failed = sub.until("RefreshFailed")
+    assert failed["failure"]["httpStatus"] == 429 and reason in failed["failure"]["message"], failed
+    # No Retry-After: the reason names the per-minute limit, so raind waits a minute.
+    assert failed["failure"]["retryAfter"] - time.time() == pytest.approx(60, abs=5)
+    assert reason in daemon.client().call("GetStatus")["parameters"]["status"]["lastError"]["message"]
+    calls = fixture_server.count()
+    result = daemon.ctl("refresh")
+    assert result.returncode == 1 and reason in result.stderr
+    assert fixture_server.count() == calls
+    sub.stop()
+
+
+def test_open_meteo_bad_request_reason_is_shown(weather_daemon, fixture_server):
+    reason = "Cannot initialize WeatherVariable from invalid String value tempeture_2m for key hourly"
+    fixture_server.script(path_prefix="/v1/forecast", mode="status", status=400, reason=reason, count=-1)
+    daemon = weather_daemon()
+    sub = Subscriber(daemon, events=["RefreshFailed"])
+    add_paris(daemon)
+    failed = sub.until("RefreshFailed")
+    assert failed["failure"]["httpStatus"] == 400 and reason in failed["failure"]["message"], failed
+    status = daemon.ctl("status").stdout
+    assert reason in status, status
+    sub.stop()
+
+
 def test_unauthorized_stops_requests_until_reload(weather_daemon, fixture_server):
     fixture_server.script(path_prefix="/v1/forecast", mode="status", status=401, count=-1)
     daemon = weather_daemon()
@@ -212,6 +263,19 @@ def test_unreachable_provider_is_offline(daemon_factory):
     assert change["online"] is False
     assert json.loads(daemon.ctl("status", "--json").stdout)["online"] is False
     sub.stop()
+
+
+def test_days_after_a_clock_change_are_served_on_local_midnights(weather_daemon, fixture_server):
+    # Open-Meteo keeps the offset valid when asked (UTC+1) for the whole week;
+    # raind moves the days after the change to summer time to 00:00 CEST.
+    fixture_server.script(path_prefix="/v1/forecast", file="openmeteo-forecast-paris-dst.json", count=-1)
+    daemon = weather_daemon()
+    add_paris(daemon)
+    wait_for(lambda: daemon.client().call("GetForecast")["parameters"]["forecast"])
+    forecast = daemon.client().call("GetForecast")["parameters"]["forecast"]
+    sent = json.loads((FIXTURES / "openmeteo-forecast-paris-dst.json").read_text())["daily"]["time"]
+    assert sent[2] == 1774825200  # 2026-03-30 00:00 UTC+1, i.e. 01:00 CEST
+    assert [day["time"] for day in forecast["daily"]] == sent[:2] + [t - 3600 for t in sent[2:]]
 
 
 def test_pirateweather_without_key_is_not_configured(weather_daemon, fixture_server):
@@ -271,8 +335,9 @@ def test_subscribe_for_people_and_bars_shows_weather_in_one_line(weather_daemon,
         waybar = json.loads(bar.stdout.readline())
         while "°" not in waybar["text"]:
             waybar = json.loads(bar.stdout.readline())
-        assert waybar["text"].startswith("Paris ") and waybar["class"] == "ok"
+        assert waybar["text"].startswith("Paris ") and "ok" in waybar["class"]
         assert "Feels like" in waybar["tooltip"]
+        assert "Weather data by Open-Meteo.com (CC BY 4.0) https://open-meteo.com/" in waybar["tooltip"]
     finally:
         people.terminate()
         bar.terminate()
@@ -284,8 +349,31 @@ def test_now_hourly_daily_show_the_cached_forecast(weather_daemon, fixture_serve
     wait_for(lambda: daemon.client().call("GetForecast")["parameters"]["forecast"])
     now = daemon.ctl("now", check=True).stdout
     assert now.startswith("Paris, Ile-de-France, France") and "Feels like" in now and "Updated just now" in now
+    credit = "Weather data by Open-Meteo.com (CC BY 4.0) https://open-meteo.com/"
+    assert now.rstrip("\n").endswith(credit)
+    for view in ("hourly", "daily"):
+        assert daemon.ctl(view, check=True).stdout.rstrip("\n").endswith(credit)
     assert daemon.ctl("now", "london").returncode == 1
     as_json = json.loads(daemon.ctl("daily", "--json", check=True).stdout)
     assert len(as_json["forecast"]["daily"]) == 7 and as_json["stale"] is False
+    assert as_json["forecast"]["attribution"] == {"text": "Weather data by Open-Meteo.com (CC BY 4.0)",
+                                                  "url": "https://open-meteo.com/"}
     assert daemon.ctl("hourly", "--hours", "3", check=True).returncode == 0
     assert daemon.ctl("hourly", "--hours", "99").returncode == 64
+
+
+def test_status_says_when_the_last_error_happened_and_drops_it_after_a_success(weather_daemon, fixture_server):
+    daemon = weather_daemon()
+    fixture_server.script(path_prefix="/v1/forecast", count=-1, mode="status", status=500)
+    sub = Subscriber(daemon, events=["RefreshFailed", "WeatherUpdated"])
+    add_paris(daemon)
+    sub.until("RefreshFailed")
+    status = daemon.ctl("status", check=True).stdout
+    assert re.search(r"Last error: +just now: .*HTTP 500", status), status
+    failure = daemon.client().call("GetStatus")["parameters"]["status"]["lastError"]
+    assert failure["time"] is not None
+    fixture_server.reset()
+    daemon.ctl("refresh", check=True)
+    assert "Last error" not in daemon.ctl("status", check=True).stdout
+    assert daemon.client().call("GetStatus")["parameters"]["status"]["lastError"] is None
+    sub.stop()

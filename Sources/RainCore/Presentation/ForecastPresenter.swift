@@ -3,8 +3,10 @@
 ///
 /// Pure formatting: every input is given, including the current time, so
 /// the output is the same on every machine. Times are shown in the place's
-/// local time using the forecast's `utcOffsetSeconds`; names are English.
-/// Multi-line views end with a newline; the status line does not.
+/// local time by its zone's rules (`zone`, daylight-saving changes included),
+/// or by the forecast's `utcOffsetSeconds` when the zone is unknown; names
+/// are English. Values the provider did not give show as `–`. Multi-line
+/// views end with a newline; the status line does not.
 public struct ForecastPresenter: Sendable {
     public var forecast: Forecast
     /// The place's name as the person saved it (`Paris`).
@@ -14,19 +16,32 @@ public struct ForecastPresenter: Sendable {
     public var now: Double
     /// Whether the daemon considers the forecast stale (shown as `(stale)`).
     public var isStale: Bool
+    /// The rules of the forecast's time zone (`ZoneInfo.rules(named: forecast.timeZone)`); nil when unknown.
+    public var zone: TimeZoneRules?
 
-    public init(forecast: Forecast, placeName: String, units: UnitSystem, now: Double, isStale: Bool = false) {
+    public init(
+        forecast: Forecast, placeName: String, units: UnitSystem, now: Double, isStale: Bool = false,
+        zone: TimeZoneRules? = nil
+    ) {
         self.forecast = forecast
         self.placeName = placeName
         self.units = units
         self.now = now
         self.isStale = isStale
+        self.zone = zone
     }
 
     private var formatter: UnitFormatter { UnitFormatter(system: units) }
 
-    private func local(_ unixSeconds: Double) -> CivilDateTime {
-        CivilDateTime(unixSeconds: unixSeconds, utcOffsetSeconds: forecast.utcOffsetSeconds)
+    func local(_ unixSeconds: Double) -> CivilDateTime {
+        zone?.local(unixSeconds)
+            ?? CivilDateTime(unixSeconds: unixSeconds, utcOffsetSeconds: forecast.utcOffsetSeconds)
+    }
+
+    /// The provider's credit, one quiet line under every view.
+    private var attributionLine: String {
+        let credit = forecast.attribution
+        return credit.url.isEmpty ? credit.text : "\(credit.text) \(credit.url)"
     }
 
     /// `Updated 4 min ago`, with ` (stale)` when stale.
@@ -44,33 +59,48 @@ public struct ForecastPresenter: Sendable {
     ///     Feels like      -4°
     ///     Wind            3m/s SW
     ///     Chance of rain  5%
+    ///     Sun             rises 08:40, sets 17:15
     ///     Updated 12 min ago
+    ///     Weather data by Open-Meteo.com (CC BY 4.0) https://open-meteo.com/
     ///
-    /// The date and time are those of the conditions, in local time. Active
-    /// alerts follow the rain chance, one line each.
+    /// The date and time are those of the conditions, in local time. Today's
+    /// sunrise and sunset follow (or `no sunrise (polar night)`, `no sunset
+    /// (polar day)`); active alerts, most severe first, one line each; the
+    /// provider's credit last.
     public func nowView() -> String {
         var lines = [placeName]
         if let current = forecast.current {
             let time = local(current.time)
             lines.append("\(time.weekdayName) \(time.day) \(time.monthName) \(time.year), \(time.hourMinute)")
-            lines.append(
-                current.summary.isEmpty
-                    ? formatter.temperature(current.temperature)
-                    : formatter.temperature(current.temperature) + "  " + current.summary)
+            let temperature = formatter.spaced(current.temperature, .temperature)
+            lines.append(current.summary.isEmpty ? temperature : temperature + "  " + current.summary)
             var table = TextTable([.left, .left])
-            table.append(["Feels like", formatter.temperature(current.apparentTemperature)])
-            var wind = formatter.windSpeed(current.windSpeed)
+            table.append(["Feels like", formatter.spaced(current.apparentTemperature, .temperature)])
+            var wind = formatter.spaced(current.windSpeed, .windSpeed)
             if let bearing = current.windBearing, current.windSpeed != nil {
                 wind += " " + Self.compassPoint(degrees: bearing)
             }
+            if let gust = current.windGust, gust > (current.windSpeed ?? 0) {
+                wind += ", gusts " + formatter.spaced(gust, .windSpeed)
+            }
             table.append(["Wind", wind])
+            // What the provider sent and nothing it did not: no row of dashes.
+            if let humidity = current.humidity { table.append(["Humidity", UnitFormatter.percent(humidity)]) }
+            if let pressure = current.pressure { table.append(["Pressure", formatter.spaced(pressure, .pressure)]) }
+            if let uv = current.uvIndex, let text = DecimalText.format(uv, fractionDigits: 0) {
+                table.append(["UV index", text])
+            }
             table.append(["Chance of rain", UnitFormatter.percent(current.precipProbability)])
+            if let rain = current.precipIntensity {
+                table.append(["Rain", formatter.spaced(rain, .precipitationIntensity)])
+            }
+            if let today = today(at: current.time), let sun = sunText(today) { table.append(["Sun", sun]) }
             lines += table.lines()
         } else {
             lines.append("No current conditions in this forecast.")
         }
         for alert in activeAlerts {
-            var line = "Alert: " + alert.title
+            var line = "Alert (\(alert.severity.rawValue)): " + alert.title
             if let end = alert.end {
                 let until = local(end)
                 line += " until \(until.shortWeekdayName) \(until.day) \(until.shortMonthName) \(until.hourMinute)"
@@ -78,30 +108,66 @@ public struct ForecastPresenter: Sendable {
             lines.append(line)
         }
         lines.append(updatedLine)
+        lines.append(attributionLine)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Alerts not yet over at `now`.
-    private var activeAlerts: [WeatherAlert] {
-        forecast.alerts.filter { alert in alert.end.map { $0 > now } ?? true }
+    /// Alerts not yet over at `now`, most severe first. One without an end
+    /// holds as long as the provider sends it.
+    var activeAlerts: [WeatherAlert] {
+        forecast.alerts.enumerated().filter { $0.element.end.map { $0 > now } ?? true }
+            .sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }.map(\.element)
+    }
+
+    /// The day of `daily` holding `time` in local time.
+    private func today(at time: Double) -> DailyForecast? {
+        let day = local(time).daysSinceEpoch
+        return forecast.daily.first { date(of: $0).daysSinceEpoch == day }
+    }
+
+    /// A day's local date: that of the nearest local midnight to its `time`,
+    /// so a day a provider started at 23:00 or 01:00 after a clock change
+    /// (one offset for its whole series) keeps its own date.
+    private func date(of day: DailyForecast) -> CivilDateTime { local(day.time + 43_200) }
+
+    /// `rises 07:58, sets 17:12`, `no sunset (polar day)`, `no sunrise (polar
+    /// night)`; nil when the provider gave neither time.
+    private func sunText(_ day: DailyForecast) -> String? {
+        switch day.polar {
+        case .day: return "no sunset (polar day)"
+        case .night: return "no sunrise (polar night)"
+        case nil:
+            if day.sunrise == nil && day.sunset == nil { return nil }
+            let rise = day.sunrise.map { local($0).hourMinute } ?? UnitFormatter.missing
+            let set = day.sunset.map { local($0).hourMinute } ?? UnitFormatter.missing
+            return "rises \(rise), sets \(set)"
+        }
     }
 
     // MARK: - hourly
 
     /// The app's hourly strip: up to `hours` hours starting with the hour in
     /// progress at `now`, as aligned columns. The weekday is shown on the
-    /// first row and wherever the day changes.
+    /// first row and wherever the day changes. A row's rain is the chance of
+    /// rain in the hour it starts; `–` when the provider does not know it.
     ///
     ///     Paris, next 3 hours
     ///     Day  Time   Temp  Wind  Rain
     ///     Thu  09:00   -2°  3m/s    0%
     ///          10:00   -1°  3m/s    5%
-    public func hourlyView(hours: Int) -> String {
+    ///
+    /// With block graphics (a terminal), a temperature curve and rain bars
+    /// across the hours come first:
+    ///
+    ///     Temp  ▁▂▃▅▆▇▇▆▅▄▃▂  -2 °C to 4 °C
+    ///     Rain  ▁▁▁▂▄█▆▃▁▁▁▁  up to 80%
+    public func hourlyView(hours: Int, graphics: TerminalGraphics = .none) -> String {
         let rows = forecast.hourly.filter { $0.time + 3600 > now }.prefix(max(hours, 0))
         var lines = [placeName + ", next " + (rows.count == 1 ? "hour" : "\(rows.count) hours")]
         if rows.isEmpty {
             lines = [placeName, "No hourly forecast from now on."]
         } else {
+            if graphics.drawsBlocks { lines += hourlyGraphics(Array(rows), graphics) }
             var table = TextTable([.left, .left, .right, .right, .right])
             table.append(["Day", "Time", "Temp", "Wind", "Rain"])
             var previousDay: Int?
@@ -118,7 +184,27 @@ public struct ForecastPresenter: Sendable {
             lines += table.lines()
         }
         lines.append(updatedLine)
+        lines.append(attributionLine)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The temperature curve and the rain bars over `rows`.
+    private func hourlyGraphics(_ rows: [HourlyForecast], _ graphics: TerminalGraphics) -> [String] {
+        var lines: [String] = []
+        let temperatures = rows.map(\.temperature)
+        let known = temperatures.compactMap { $0 }.filter(\.isFinite)
+        if let low = known.min(), let high = known.max() {
+            let curve = BlockDrawing.sparkline(temperatures, lower: low, upper: high)
+            lines.append(
+                "Temp  " + graphics.paint(curve, .yellow) + "  " + formatter.spaced(low, .temperature) + " to "
+                    + formatter.spaced(high, .temperature))
+        }
+        let chances = rows.map(\.precipProbability)
+        if let most = chances.compactMap({ $0 }).max() {
+            let bars = BlockDrawing.sparkline(chances, lower: 0, upper: 1)
+            lines.append("Rain  " + graphics.paint(bars, .blue) + "  up to " + UnitFormatter.percent(most))
+        }
+        return lines
     }
 
     // MARK: - daily
@@ -129,27 +215,47 @@ public struct ForecastPresenter: Sendable {
     ///     Paris, next 7 days
     ///     Day  Date     Low  High  Wind   Rain  Summary
     ///     Thu  15 Jan   -3°    2°  5m/s    80%  Snow
-    public func dailyView(days: Int = 7) -> String {
+    ///
+    /// With block graphics (a terminal), each day's low–high is drawn as a
+    /// bar between Low and High on one scale for the whole week, the way
+    /// GNOME Weather draws it.
+    public func dailyView(days: Int = 7, graphics: TerminalGraphics = .none) -> String {
         let today = local(now).daysSinceEpoch
-        let rows = forecast.daily.filter { local($0.time).daysSinceEpoch >= today }.prefix(max(days, 0))
+        let rows = forecast.daily.filter { date(of: $0).daysSinceEpoch >= today }.prefix(max(days, 0))
         var lines = [placeName + ", next " + (rows.count == 1 ? "day" : "\(rows.count) days")]
         if rows.isEmpty {
             lines = [placeName, "No daily forecast from today on."]
         } else {
-            var table = TextTable([.left, .left, .right, .right, .right, .right, .left])
-            table.append(["Day", "Date", "Low", "High", "Wind", "Rain", "Summary"])
+            let extremes = rows.flatMap { [$0.temperatureMin, $0.temperatureMax] }.compactMap { $0 }.filter(\.isFinite)
+            let scale = (extremes.min() ?? 0, extremes.max() ?? 0)
+            let bars = graphics.drawsBlocks && scale.1 > scale.0
+            var table = TextTable(
+                bars
+                    ? [.left, .left, .right, .left, .left, .right, .right, .left]
+                    : [.left, .left, .right, .right, .right, .right, .left])
+            table.append(
+                bars
+                    ? ["Day", "Date", "Low", "", "High", "Wind", "Rain", "Summary"]
+                    : ["Day", "Date", "Low", "High", "Wind", "Rain", "Summary"])
             for day in rows {
-                let date = local(day.time)
-                table.append([
-                    date.shortWeekdayName, "\(date.day) \(date.shortMonthName)",
+                let shown = date(of: day)
+                var row = [
+                    shown.shortWeekdayName, "\(shown.day) \(shown.shortMonthName)",
                     formatter.temperature(day.temperatureMin), formatter.temperature(day.temperatureMax),
                     formatter.windSpeed(day.windSpeed), UnitFormatter.percent(day.precipProbability),
                     day.summary,
-                ])
+                ]
+                if bars {
+                    let bar = BlockDrawing.range(
+                        day.temperatureMin, day.temperatureMax, lower: scale.0, upper: scale.1, width: 20)
+                    row.insert(graphics.paint(bar, .cyan), at: 3)
+                }
+                table.append(row)
             }
             lines += table.lines()
         }
         lines.append(updatedLine)
+        lines.append(attributionLine)
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -157,7 +263,7 @@ public struct ForecastPresenter: Sendable {
 
     /// One line for status bars and `subscribe`: `Paris 12° Light rain, 5m/s, 30%`,
     /// with ` (stale)` when stale. Without current conditions, the hour in
-    /// progress stands in; without either, the values read `--`.
+    /// progress stands in; without either, the values read `–`.
     public func statusLine() -> String {
         let conditions: (temperature: Double?, summary: String, wind: Double?, rain: Double?)
         if let current = forecast.current {

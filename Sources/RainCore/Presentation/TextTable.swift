@@ -17,17 +17,34 @@ struct TextTable {
     func lines() -> [String] {
         var widths = Array(repeating: 0, count: alignments.count)
         for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], Self.width(cell)) }
         }
         return rows.map { row in
             var line = ""
             for (index, cell) in row.enumerated() {
                 if index > 0 { line += "  " }
-                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                let padding = String(repeating: " ", count: widths[index] - Self.width(cell))
                 line += alignments[index] == .right ? padding + cell : cell + padding
             }
             while line.last == " " { line.removeLast() }
             return line
         }
+    }
+
+    /// The columns a cell takes on a terminal: its characters, less the
+    /// colour escapes (`ESC [ ... m`), which take none.
+    static func width(_ cell: String) -> Int {
+        var count = 0
+        var inEscape = false
+        for character in cell {
+            if inEscape {
+                if character == "m" { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                count += 1
+            }
+        }
+        return count
     }
 }

@@ -58,13 +58,15 @@ type Current (
   windGust: ?float,
   windBearing: ?float,
   precipIntensity: ?float,
-  precipProbability: float,
+  precipProbability: ?float,
   pressure: ?float,
   visibility: ?float,
   uvIndex: ?float,
   cloudCover: ?float
 )
 
+# One hour from time to time + 1 h; precipIntensity and precipProbability
+# are the rain of that hour. A null value is unknown.
 type Hour (
   time: float,
   summary: string,
@@ -74,9 +76,13 @@ type Hour (
   windSpeed: ?float,
   windBearing: ?float,
   precipIntensity: ?float,
-  precipProbability: float
+  precipProbability: ?float
 )
 
+# One local day from time (its local midnight in the place's zone, across
+# daylight-saving changes). sunrise and sunset are null when
+# unknown or when the sun does not cross the horizon: polar says which (day:
+# up all day, no sunset; night: down all day, no sunrise).
 type Day (
   time: float,
   summary: string,
@@ -84,15 +90,19 @@ type Day (
   temperatureMin: ?float,
   temperatureMax: ?float,
   windSpeed: ?float,
-  precipProbability: float,
+  precipProbability: ?float,
   precipAccumulation: ?float,
   sunrise: ?float,
-  sunset: ?float
+  sunset: ?float,
+  polar: ?(day, night)
 )
 
+# A warning for the place, in the provider's words. severity is the
+# provider's (CAP) scale; end is null when the provider gave none: the alert
+# holds while the provider sends it.
 type Alert (
   title: string,
-  severity: string,
+  severity: (Extreme, Severe, Moderate, Minor, Unknown),
   regions: []string,
   start: ?float,
   end: ?float,
@@ -100,8 +110,15 @@ type Alert (
   uri: string
 )
 
+# The credit the provider's licence asks for, to show next to its data.
+type Attribution (
+  text: string,
+  url: string
+)
+
 type Forecast (
   provider: string,
+  attribution: Attribution,
   fetchedAt: float,
   expiresAt: ?float,
   timeZone: string,
@@ -112,11 +129,13 @@ type Forecast (
   alerts: []Alert
 )
 
+# A failed refresh: the error it maps to, what happened, and when (time).
 type Failure (
   error: string,
   message: string,
   httpStatus: ?int,
-  retryAfter: ?float
+  retryAfter: ?float,
+  time: ?float
 )
 
 type Status (
@@ -129,15 +148,21 @@ type Status (
   locations: int,
   selected: ?Location,
   lastRefresh: ?float,
+  # The last failed refresh, until that place refreshes successfully.
   lastError: ?Failure,
   nextRefresh: ?float,
-  callsToday: int,
-  dailyBudget: int,
+  requestsToday: int,
+  callsToday: float,
+  dailyBudget: float,
+  requestsThisMonth: int,
+  callsThisMonth: float,
+  monthlyBudget: ?float,
   subscribers: int
 )
 
 # Version, uptime, provider, reachability, units, the selected place, refresh
-# times, upstream calls used today against the daily budget, subscribers.
+# times, upstream requests and the calls the provider counts for them (today,
+# UTC, and this UTC month) against the budgets, subscribers.
 method GetStatus() -> (status: Status)
 
 # The saved places sorted by name, and the selected one's id.
@@ -145,14 +170,16 @@ method ListLocations() -> (locations: []Location, selected: ?string)
 
 # Saves a place found by name (query), by coordinates (named by name, or by
 # the nearest known place), or the machine's position (current). Saving a
-# place already saved returns the saved one with added=false.
+# place already saved returns the saved one with added=false; a place given
+# its own name is saved even beside a saved place of another name. note says
+# what a person should know (why the position is approximate, for one).
 method AddLocation(
   query: ?string,
   latitude: ?float,
   longitude: ?float,
   name: ?string,
   current: ?bool
-) -> (location: Location, added: bool, approximate: bool)
+) -> (location: Location, added: bool, approximate: bool, note: ?string)
 
 # Removes a saved place (by id or name); the selected place cannot be removed.
 method RemoveLocation(id: string) -> (location: Location)
@@ -176,7 +203,8 @@ method GetForecast(id: ?string) -> (location: Location, forecast: ?Forecast, age
 
 # Call with more=true. The first reply is a snapshot (event "Snapshot" with
 # status, locations and the selected forecast); then one reply per event,
-# optionally only the named events.
+# optionally only the named events. LocationSelected carries the newly
+# selected place's cached forecast, when it has one.
 method Subscribe(events: ?[]string) -> (
   event: string,
   status: ?Status,
@@ -207,8 +235,8 @@ error LocationIsSelected (id: string, message: string)
 # The provider cannot be reached; cached data is still served.
 error Offline (message: string)
 
-# The daily budget of upstream calls is used up until retryAfter.
-error QuotaExhausted (callsToday: int, dailyBudget: int, retryAfter: float, message: string)
+# The daily or monthly budget of upstream calls is used up until retryAfter.
+error QuotaExhausted (period: (day, month), calls: float, budget: float, retryAfter: float, message: string)
 
 # The provider failed or answered with something unusable.
 error ProviderError (message: string, httpStatus: ?int, retryAfter: ?float)

@@ -4,8 +4,13 @@ public struct RefreshPolicy: Equatable, Sendable {
     public var interval: Double
     /// Data older than this is stale: "became active" triggers refresh it (`StaleAfterMinutes=`).
     public var staleAfter: Double
-    /// Upstream calls allowed per UTC day (`DailyBudget=`).
-    public var dailyBudget: Int
+    /// Calls (as the provider counts them) allowed per UTC day (`DailyBudget=`).
+    public var dailyBudget: Double
+    /// Calls allowed per UTC calendar month (`MonthlyBudget=`), for providers
+    /// whose quota is monthly; nil when there is no monthly limit.
+    public var monthlyBudget: Double?
+    /// How many calls the provider counts for one forecast request.
+    public var callsPerRequest: Double
     /// First retry delay after a failure; doubles with each further failure...
     public var backoffBase: Double = 60
     /// ...up to this ceiling.
@@ -14,10 +19,15 @@ public struct RefreshPolicy: Equatable, Sendable {
     /// interval, so many machines do not hit the provider in the same second.
     public var jitterFraction: Double = 0.1
 
-    public init(interval: Double, staleAfter: Double, dailyBudget: Int) {
+    public init(
+        interval: Double, staleAfter: Double, dailyBudget: Double, monthlyBudget: Double? = nil,
+        callsPerRequest: Double = 1
+    ) {
         self.interval = interval
         self.staleAfter = staleAfter
         self.dailyBudget = dailyBudget
+        self.monthlyBudget = monthlyBudget
+        self.callsPerRequest = callsPerRequest
     }
 
     /// Places other than the selected one refresh three times less often, and

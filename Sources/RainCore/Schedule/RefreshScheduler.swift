@@ -1,6 +1,6 @@
 /// Decides what to fetch and when to wake next, from the places, what is
 /// known about each one's data, in-flight requests, failures, reachability,
-/// the daily budget and the clock. Pure: the daemon feeds it events and the
+/// the daily and monthly budgets and the clock. Pure: the daemon feeds it events and the
 /// time, and performs what it says. Times are Unix seconds.
 public struct RefreshScheduler: Sendable {
     /// What the scheduler knows about one place.
@@ -23,7 +23,7 @@ public struct RefreshScheduler: Sendable {
         case offline
         /// The provider refused the credentials (401/403); nothing is asked until the configuration changes.
         case unauthorized(RefreshFailure)
-        case quotaExhausted(resetsAt: Double)
+        case quotaExhausted(BudgetPeriod, resetsAt: Double)
         case backingOff(until: Double, RefreshFailure?)
     }
 
@@ -39,9 +39,11 @@ public struct RefreshScheduler: Sendable {
     /// What is reported as reachability: a route, and the provider answering.
     public var online: Bool { networkUp && providerReachable }
     public private(set) var unauthorized: RefreshFailure?
-    public private(set) var callsToday = 0
-    /// Start (Unix seconds, UTC midnight) of the day `callsToday` counts.
-    public private(set) var budgetDay: Double = 0
+    /// The last 429 with a wait, which holds every place: a provider's rate
+    /// limit counts the client's requests, not one place's.
+    public private(set) var rateLimited: RefreshFailure?
+    /// Requests and counted calls of the current day and month (as last counted; see `usage(now:)`).
+    public private(set) var budgetUsage = BudgetUsage()
     private var random: SplitMix64
 
     public init(policy: RefreshPolicy, seed: UInt64 = 0x5EED) {
@@ -66,14 +68,13 @@ public struct RefreshScheduler: Sendable {
         places[id] = state
     }
 
-    /// The network monitor's view. A network coming back is assumed to reach
-    /// the provider until a request says otherwise.
     /// Calls counted before a restart, so restarting raind does not renew the budget.
-    public mutating func restoreBudget(day: Double, calls: Int) {
-        budgetDay = day
-        callsToday = max(0, calls)
+    public mutating func restoreBudget(_ usage: BudgetUsage) {
+        budgetUsage = usage
     }
 
+    /// The network monitor's view. A network coming back is assumed to reach
+    /// the provider until a request says otherwise.
     public mutating func setNetworkUp(_ up: Bool) {
         if up && !networkUp { providerReachable = true }
         networkUp = up
@@ -96,10 +97,9 @@ public struct RefreshScheduler: Sendable {
         }
     }
 
-    /// A request for `id` went out; it counts against the budget.
+    /// A request for `id` went out; it counts against the budgets as the provider counts it.
     public mutating func started(_ id: LocationID, now: Double) {
-        rollBudgetDay(now: now)
-        callsToday += 1
+        budgetUsage.add(calls: policy.callsPerRequest, now: now)
         places[id, default: PlaceState()].inFlight = true
     }
 
@@ -132,6 +132,9 @@ public struct RefreshScheduler: Sendable {
         state.retryNotBefore = notBefore
         places[id] = state
         if failure.httpStatus == 401 || failure.httpStatus == 403 { unauthorized = failure }
+        if failure.httpStatus == 429, let until = failure.retryAfter, until > (rateLimited?.retryAfter ?? 0) {
+            rateLimited = failure
+        }
         // The provider answered (with an error) unless the request never reached it.
         providerReachable = failure.error != .offline
     }
@@ -155,7 +158,8 @@ public struct RefreshScheduler: Sendable {
     public func refusal(for id: LocationID, now: Double, ignoringBackoff: Bool = false) -> Refusal? {
         if !networkUp { return .offline }
         if let unauthorized { return .unauthorized(unauthorized) }
-        if callsUsed(now: now) >= policy.dailyBudget { return .quotaExhausted(resetsAt: dayStart(now) + 86400) }
+        if let (period, resetsAt) = exhaustedBudget(now: now) { return .quotaExhausted(period, resetsAt: resetsAt) }
+        if let rateLimited, let until = rateLimited.retryAfter, until > now { return .backingOff(until: until, rateLimited) }
         if let state = places[id], let notBefore = state.retryNotBefore, notBefore > now {
             if !ignoringBackoff { return .backingOff(until: notBefore, state.lastFailure) }
             if let retryAfter = state.lastFailure?.retryAfter, retryAfter > now {
@@ -186,19 +190,31 @@ public struct RefreshScheduler: Sendable {
     /// happen without an outside event (offline, unauthorized, no places).
     public func nextWake(_ ids: [LocationID], now: Double) -> Double? {
         if !networkUp || unauthorized != nil { return nil }
-        if callsUsed(now: now) >= policy.dailyBudget { return dayStart(now) + 86400 }
+        if let (_, resetsAt) = exhaustedBudget(now: now) { return resetsAt }
         var earliest: Double?
         for id in ids {
             guard let state = places[id], !state.inFlight else { continue }
             var due = state.nextDue ?? now
             if let notBefore = state.retryNotBefore { due = max(due, notBefore) }
+            if let until = rateLimited?.retryAfter { due = max(due, until) }
             earliest = min(earliest ?? due, due)
         }
         return earliest
     }
 
-    public func callsUsed(now: Double) -> Int {
-        dayStart(now) == budgetDay ? callsToday : 0
+    /// The requests and calls counted in the day and month containing `now`.
+    public func usage(now: Double) -> BudgetUsage { budgetUsage.current(now: now) }
+
+    /// The budget another request would overdraw, and when it renews; the
+    /// month's is reported first, as it lasts longer.
+    public func exhaustedBudget(now: Double) -> (BudgetPeriod, resetsAt: Double)? {
+        let usage = usage(now: now)
+        let cost = policy.callsPerRequest
+        if let monthly = policy.monthlyBudget, usage.callsThisMonth + cost > monthly {
+            return (.month, BudgetUsage.nextMonthStart(now))
+        }
+        if usage.callsToday + cost > policy.dailyBudget { return (.day, BudgetUsage.dayStart(now) + 86400) }
+        return nil
     }
 
     // MARK: Internals
@@ -211,16 +227,6 @@ public struct RefreshScheduler: Sendable {
         if jitter { due += interval * policy.jitterFraction * random.nextUnit() }
         return due
     }
-
-    private mutating func rollBudgetDay(now: Double) {
-        let today = dayStart(now)
-        if today != budgetDay {
-            budgetDay = today
-            callsToday = 0
-        }
-    }
-
-    private func dayStart(_ now: Double) -> Double { (now / 86400).rounded(.down) * 86400 }
 
     private func pow2(_ exponent: Double) -> Double {
         var value = 1.0

@@ -8,12 +8,12 @@
 /// temperature, wind, pressure: whole numbers; visibility: whole above 10,
 /// one decimal below; precipitation: two decimals in inches, one in
 /// millimetres. Trailing zeros are dropped (`0mm/h`, `0.4mm/h`, `0.02in/h`).
-/// A missing value is written as `missing` (`--`).
+/// A missing value is written as `missing` (`–`, an en dash), never as a number.
 public struct UnitFormatter: Sendable {
     public var system: UnitSystem
 
     /// What a missing value (nil, NaN, infinite) is shown as.
-    public static let missing = "--"
+    public static let missing = "–"
 
     public init(system: UnitSystem) {
         self.system = system
@@ -44,6 +44,21 @@ public struct UnitFormatter: Sendable {
         let digits = Self.fractionDigits(for: unit, value: converted)
         guard let number = DecimalText.format(converted, fractionDigits: digits) else { return Self.missing }
         return quantity == .temperature ? number + "°" : number + unit.symbol
+    }
+
+    /// The number alone, converted and rounded as `format` does (`7`, `0.4`).
+    public func number(_ value: Double?, _ quantity: Quantity) -> String {
+        guard let value, value.isFinite else { return Self.missing }
+        let unit = unit(for: quantity)
+        let converted = unit.fromBase(value)
+        return DecimalText.format(converted, fractionDigits: Self.fractionDigits(for: unit, value: converted))
+            ?? Self.missing
+    }
+
+    /// The number and its unit's symbol, spaced as SI writes them (`7 °C`, `5 m/s`).
+    public func spaced(_ value: Double?, _ quantity: Quantity) -> String {
+        let text = number(value, quantity)
+        return text == Self.missing ? text : text + " " + label(for: quantity)
     }
 
     /// `72°` from °C.

@@ -1,18 +1,24 @@
 /// A forecast for one place, normalized from any provider. Values are SI
 /// (°C, m/s, mm/h, hPa, km) and converted only at the edge (`UnitFormatter`).
-/// Times are Unix seconds (UTC). A missing value is nil, never a made-up number,
-/// except a missing precipitation probability, which means 0 (the Forecast API
-/// omits it when it is 0).
+/// Times are Unix seconds (UTC). A missing value is nil, never a made-up number
+/// (a provider's own "missing" marker, such as Pirate Weather's -999, reads as
+/// nil too). A precipitation probability the Forecast API leaves out is 0 (it
+/// omits it when it is 0); one a provider sends as null or -999 is unknown (nil).
 public struct Forecast: Equatable, Sendable, Codable {
     /// Provider name as configured (`open-meteo`, `pirateweather`).
     public var provider: String
+    /// The credit the provider's licence asks for next to its data.
+    public var attribution: Attribution
     /// When raind received it.
     public var fetchedAt: Double
     /// When the provider says it goes stale (`Cache-Control: max-age`, `Expires`), if it said.
     public var expiresAt: Double?
-    /// IANA name of the place's time zone, as the provider reported it; may be empty.
+    /// IANA name of the place's time zone, as the provider reported it; may be
+    /// empty. Local times are shown in this zone (its rules from the system's
+    /// tz database, daylight-saving changes included).
     public var timeZone: String
-    /// The place's offset from UTC at fetch time, used to show local times.
+    /// The place's offset from UTC at fetch time; local times use it only when
+    /// the zone is unknown to the system.
     public var utcOffsetSeconds: Int
     public var current: CurrentConditions?
     public var hourly: [HourlyForecast]
@@ -20,11 +26,13 @@ public struct Forecast: Equatable, Sendable, Codable {
     public var alerts: [WeatherAlert]
 
     public init(
-        provider: String, fetchedAt: Double, expiresAt: Double? = nil, timeZone: String = "",
+        provider: String, attribution: Attribution? = nil, fetchedAt: Double, expiresAt: Double? = nil,
+        timeZone: String = "",
         utcOffsetSeconds: Int = 0, current: CurrentConditions? = nil,
         hourly: [HourlyForecast] = [], daily: [DailyForecast] = [], alerts: [WeatherAlert] = []
     ) {
         self.provider = provider
+        self.attribution = attribution ?? Attribution(provider: provider)
         self.fetchedAt = fetchedAt
         self.expiresAt = expiresAt
         self.timeZone = timeZone
@@ -33,6 +41,20 @@ public struct Forecast: Equatable, Sendable, Codable {
         self.hourly = hourly
         self.daily = daily
         self.alerts = alerts
+    }
+}
+
+extension Forecast {
+    /// Puts each day's `time` on its local midnight in `zone`. Providers
+    /// resolve the zone to the offset valid when asked and keep it for the
+    /// whole series (open-meteo/open-meteo#488 and #1545, Pirate Weather
+    /// issue #114), so after a daylight-saving change their "midnights" fall
+    /// at 23:00 or 01:00 local; each is moved to the nearest local midnight.
+    public mutating func alignDays(to zone: TimeZoneRules) {
+        for index in daily.indices {
+            let date = zone.local(daily[index].time + 43_200).daysSinceEpoch
+            daily[index].time = zone.startOfDay(date)
+        }
     }
 }
 
@@ -51,8 +73,8 @@ public struct CurrentConditions: Equatable, Sendable, Codable {
     /// Degrees, where the wind comes from.
     public var windBearing: Double?
     public var precipIntensity: Double?
-    /// 0...1
-    public var precipProbability: Double
+    /// 0...1; nil when unknown.
+    public var precipProbability: Double?
     public var pressure: Double?
     public var visibility: Double?
     public var uvIndex: Double?
@@ -63,7 +85,7 @@ public struct CurrentConditions: Equatable, Sendable, Codable {
         time: Double, summary: String = "", icon: String = "", temperature: Double? = nil,
         apparentTemperature: Double? = nil, humidity: Double? = nil, windSpeed: Double? = nil,
         windGust: Double? = nil, windBearing: Double? = nil, precipIntensity: Double? = nil,
-        precipProbability: Double = 0, pressure: Double? = nil, visibility: Double? = nil,
+        precipProbability: Double? = 0, pressure: Double? = nil, visibility: Double? = nil,
         uvIndex: Double? = nil, cloudCover: Double? = nil
     ) {
         self.time = time
@@ -93,13 +115,15 @@ public struct HourlyForecast: Equatable, Sendable, Codable {
     public var apparentTemperature: Double?
     public var windSpeed: Double?
     public var windBearing: Double?
+    /// Rain in the hour that starts at `time`, in mm/h.
     public var precipIntensity: Double?
-    public var precipProbability: Double
+    /// Chance of rain in the hour that starts at `time`, 0...1; nil when unknown.
+    public var precipProbability: Double?
 
     public init(
         time: Double, summary: String = "", icon: String = "", temperature: Double? = nil,
         apparentTemperature: Double? = nil, windSpeed: Double? = nil, windBearing: Double? = nil,
-        precipIntensity: Double? = nil, precipProbability: Double = 0
+        precipIntensity: Double? = nil, precipProbability: Double? = 0
     ) {
         self.time = time
         self.summary = summary
@@ -121,16 +145,20 @@ public struct DailyForecast: Equatable, Sendable, Codable {
     public var temperatureMin: Double?
     public var temperatureMax: Double?
     public var windSpeed: Double?
-    public var precipProbability: Double
+    /// 0...1; nil when unknown.
+    public var precipProbability: Double?
     /// Total for the day in millimetres, when known.
     public var precipAccumulation: Double?
+    /// nil when unknown, and on a day the sun does not rise or set (`polar`).
     public var sunrise: Double?
     public var sunset: Double?
+    /// Set when the sun stays up (`day`) or down (`night`) all day.
+    public var polar: Polar?
 
     public init(
         time: Double, summary: String = "", icon: String = "", temperatureMin: Double? = nil,
-        temperatureMax: Double? = nil, windSpeed: Double? = nil, precipProbability: Double = 0,
-        precipAccumulation: Double? = nil, sunrise: Double? = nil, sunset: Double? = nil
+        temperatureMax: Double? = nil, windSpeed: Double? = nil, precipProbability: Double? = 0,
+        precipAccumulation: Double? = nil, sunrise: Double? = nil, sunset: Double? = nil, polar: Polar? = nil
     ) {
         self.time = time
         self.summary = summary
@@ -142,22 +170,23 @@ public struct DailyForecast: Equatable, Sendable, Codable {
         self.precipAccumulation = precipAccumulation
         self.sunrise = sunrise
         self.sunset = sunset
+        self.polar = polar
     }
 }
 
 /// A weather warning issued for the place.
 public struct WeatherAlert: Equatable, Sendable, Codable {
     public var title: String
-    /// `advisory`, `watch` or `warning` where the provider says.
-    public var severity: String
+    public var severity: AlertSeverity
     public var regions: [String]
     public var start: Double?
+    /// nil when the provider gave no end: the alert holds while the provider sends it.
     public var end: Double?
     public var description: String
     public var uri: String
 
     public init(
-        title: String, severity: String = "", regions: [String] = [], start: Double? = nil,
+        title: String, severity: AlertSeverity = .unknown, regions: [String] = [], start: Double? = nil,
         end: Double? = nil, description: String = "", uri: String = ""
     ) {
         self.title = title
@@ -167,5 +196,59 @@ public struct WeatherAlert: Equatable, Sendable, Codable {
         self.end = end
         self.description = description
         self.uri = uri
+    }
+}
+
+/// A day on which the sun does not cross the horizon.
+public enum Polar: String, WireEnum {
+    /// The sun stays up all day (midnight sun): no sunset.
+    case day
+    /// The sun stays down all day: no sunrise.
+    case night
+}
+
+/// How severe an alert is, in the provider's words (Pirate Weather passes on
+/// the CAP severity of the issuing agency). Cases are ordered from most to
+/// least severe.
+public enum AlertSeverity: String, WireEnum, Comparable {
+    case extreme = "Extreme"
+    case severe = "Severe"
+    case moderate = "Moderate"
+    case minor = "Minor"
+    case unknown = "Unknown"
+
+    /// The provider's text read without regard to case; anything else is `unknown`.
+    public init(providerText: String) {
+        self = Self.allCases.first { $0.rawValue.lowercased() == providerText.lowercased() } ?? .unknown
+    }
+
+    /// 0 for the most severe.
+    var rank: Int { Self.allCases.firstIndex(of: self) ?? Self.allCases.count }
+
+    /// More severe sorts first.
+    public static func < (lhs: AlertSeverity, rhs: AlertSeverity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// The credit a provider's licence asks for, shown next to its data.
+public struct Attribution: Equatable, Sendable, Codable {
+    public var text: String
+    public var url: String
+
+    public init(text: String, url: String) {
+        self.text = text
+        self.url = url
+    }
+
+    /// The credit for a provider by its configured name.
+    public init(provider: String) {
+        switch provider {
+        case OpenMeteo.providerName:
+            // CC BY 4.0, as https://open-meteo.com/en/licence asks.
+            self.init(text: "Weather data by Open-Meteo.com (CC BY 4.0)", url: "https://open-meteo.com/")
+        case PirateWeather.providerName:
+            self.init(text: "Powered by Pirate Weather", url: "https://pirateweather.net/")
+        default:
+            self.init(text: "Weather data by \(provider)", url: "")
+        }
     }
 }

@@ -10,6 +10,14 @@
 /// (`2026-10-03T12:30`, made absolute with `utc_offset_seconds`). Nulls,
 /// absent variables, absent blocks and unknown fields are tolerated; both the
 /// `current` block and the older `current_weather` block are understood.
+///
+/// Two readings follow the API documentation rather than the row's time:
+/// hourly `precipitation` and `precipitation_probability` at time T cover
+/// the hour *ending* at T ("preceding hour sum"), so each row of the model
+/// takes them from the next row and shows the rain of the hour it starts;
+/// and a day whose `sunrise` equals its `sunset` is polar night, one whose
+/// sunset is a day after its sunrise polar day (the server's convention since
+/// open-meteo/open-meteo#844).
 public enum OpenMeteo {
     /// The provider's name in configuration and in `Forecast.provider`.
     public static let providerName = "open-meteo"
@@ -36,10 +44,28 @@ public enum OpenMeteo {
         "precipitation_probability_max", "wind_speed_10m_max", "sunrise", "sunset",
     ]
 
-    /// Hours of hourly forecast requested.
+    /// Hours of hourly forecast shown.
     public static let forecastHours = 48
+    /// Hours requested: one more than shown, because an hour's rain arrives
+    /// in the row of the hour after it.
+    static var requestedHours: Int { forecastHours + 1 }
     /// Days of daily forecast requested.
     public static let forecastDays = 7
+
+    /// How many calls Open-Meteo counts for raind's forecast request. Its
+    /// pricing FAQ (https://open-meteo.com/en/pricing): a request with more
+    /// than 10 weather variables, or more than 2 weeks of data, counts as
+    /// several calls, fractionally (15 variables are 1.5 calls). raind asks
+    /// for 30 variables over 7 days: 3 calls.
+    public static var callsPerRequest: Double {
+        countedCalls(variables: currentVariables.count + hourlyVariables.count + dailyVariables.count,
+                     days: Double(forecastDays))
+    }
+
+    /// The FAQ's rule: variables in tens times fortnights of data, never less than 1.
+    public static func countedCalls(variables: Int, days: Double) -> Double {
+        max(1, Double(variables) / 10) * max(1, days / 14)
+    }
 
     /// Path and query of the forecast request, to append to the base URL
     /// (`https://api.open-meteo.com` + `/v1/forecast?latitude=52.2215&...`).
@@ -55,7 +81,7 @@ public enum OpenMeteo {
             ("current", currentVariables.joined(separator: ",")),
             ("hourly", hourlyVariables.joined(separator: ",")),
             ("daily", dailyVariables.joined(separator: ",")),
-            ("forecast_hours", String(forecastHours)),
+            ("forecast_hours", String(requestedHours)),
             ("forecast_days", String(forecastDays)),
             ("timezone", "auto"),
             ("wind_speed_unit", "ms"),
@@ -120,13 +146,18 @@ public enum OpenMeteo {
         let isDay = try table.column("is_day", .plain)
         return table.times.indices.map { index in
             let weather = code[index].flatMap(WeatherCode.init(number:))
+            // The rain of the hour starting at this row is reported at the
+            // next row's time; without that row it is unknown.
+            let next = index + 1
+            let hasNext = next < table.times.count && table.times[next] == table.times[index] + 3600
             return HourlyForecast(
                 time: table.times[index], summary: weather?.summary ?? "",
                 icon: weather?.icon(isDay: isDay[index].map { $0 != 0 }) ?? "",
                 temperature: temperature[index], apparentTemperature: apparent[index],
                 windSpeed: wind[index], windBearing: bearing[index],
                 // An hourly sum in mm over one hour is a rate in mm/h.
-                precipIntensity: precipitation[index], precipProbability: probability[index] ?? 0)
+                precipIntensity: hasNext ? precipitation[next] : nil,
+                precipProbability: hasNext ? probability[next] : nil)
         }
     }
 
@@ -141,12 +172,27 @@ public enum OpenMeteo {
         let sunset = try table.column("sunset", .time)
         return table.times.indices.map { index in
             let weather = code[index].flatMap(WeatherCode.init(number:))
+            let sun = self.sun(sunrise: sunrise[index], sunset: sunset[index], day: table.times[index])
             return DailyForecast(
                 time: table.times[index], summary: weather?.summary ?? "", icon: weather?.icon() ?? "",
                 temperatureMin: minimum[index], temperatureMax: maximum[index], windSpeed: wind[index],
-                precipProbability: probability[index] ?? 0, precipAccumulation: total[index],
-                sunrise: sunrise[index], sunset: sunset[index])
+                precipProbability: probability[index], precipAccumulation: total[index],
+                sunrise: sun.sunrise, sunset: sun.sunset, polar: sun.polar)
         }
+    }
+
+    /// Sunrise and sunset as the server writes them for polar days: sunrise
+    /// at local midnight and sunset equal to it (polar night) or a day later
+    /// (polar day, 23 to 25 hours across a clock change). Older servers wrote
+    /// both as 1970-01-01 for either: unknown.
+    static func sun(sunrise: Double?, sunset: Double?, day: Double)
+        -> (sunrise: Double?, sunset: Double?, polar: Polar?)
+    {
+        guard let sunrise, let sunset else { return (sunrise, sunset, nil) }
+        if abs(sunrise - day) > 2 * 86_400 && sunrise == sunset { return (nil, nil, nil) }
+        if sunrise == sunset { return (nil, nil, .night) }
+        if sunset - sunrise >= 23 * 3600 { return (nil, nil, .day) }
+        return (sunrise, sunset, nil)
     }
 
     private static func parseCurrent(_ table: OpenMeteoTable, hourly: [HourlyForecast]) throws(ProviderParseError)
@@ -177,7 +223,7 @@ public enum OpenMeteo {
             windGust: try value("wind_gusts_10m", .quantity(.windSpeed), alias: "windgusts_10m"),
             windBearing: try value("wind_direction_10m", .plain, alias: "winddirection_10m"),
             precipIntensity: precipitation,
-            precipProbability: try value("precipitation_probability", .percent) ?? hour?.precipProbability ?? 0,
+            precipProbability: try value("precipitation_probability", .percent) ?? hour?.precipProbability,
             pressure: try value("pressure_msl", .quantity(.pressure)),
             visibility: try value("visibility", .quantity(.visibility)),
             uvIndex: try value("uv_index", .plain),
@@ -203,7 +249,7 @@ public enum OpenMeteo {
             windSpeed: try value("windspeed", .quantity(.windSpeed)),
             windBearing: try value("winddirection", .plain),
             precipIntensity: hour?.precipIntensity,
-            precipProbability: hour?.precipProbability ?? 0)
+            precipProbability: hour?.precipProbability)
     }
 
     /// The hour of `hourly` that contains `time`, used to fill what a current block lacks.

@@ -16,9 +16,17 @@
 /// Pressure is hPa (millibars) in every system. Accumulation follows the
 /// Forecast API's documented units (centimetres outside `us`) and is stored
 /// in millimetres. A missing `flags.units` means `us`, the API's default.
+///
+/// The API writes `-999` for every number it does not have (docs/API.md:
+/// "missing data ... -999"); raind reads it as absent wherever a number can
+/// be: data points, `uvIndex`, `precipProbability`, sunrise/sunset and alert
+/// times (an alert whose `expires` is -999 has no known end).
 public enum PirateWeather {
     /// The provider's name in configuration and in `Forecast.provider`.
     public static let providerName = "pirateweather"
+
+    /// The number the API writes for a missing value.
+    static let missingMarker = -999.0
 
     /// Where requests go unless `[Provider] BaseURL=` says otherwise.
     public static let defaultBaseURL = "https://api.pirateweather.net"
@@ -36,7 +44,9 @@ public enum PirateWeather {
     /// raind received it (Unix seconds). Throws when the body is not JSON,
     /// is an error object (`{"error": ...}` / `{"message": ...}`), holds none
     /// of `currently`, `hourly`, `daily`, names unknown units, or has a
-    /// field of the wrong type. A missing `precipProbability` is 0.
+    /// field of the wrong type. A missing `precipProbability` is 0 (the API
+    /// omits it when it is 0); -999 makes it unknown (nil). Alerts are ordered
+    /// most severe first.
     public static func parseForecast(_ body: [UInt8], fetchedAt: Double) throws(ProviderParseError) -> Forecast {
         let root = try ProviderJSON.parse(body, provider: providerName)
         let currently = try root.object("currently")
@@ -59,7 +69,8 @@ public enum PirateWeather {
         var forecast = Forecast(
             provider: providerName, fetchedAt: fetchedAt, timeZone: try root.string("timezone") ?? "",
             utcOffsetSeconds: try ProviderOffset.seconds(root["offset"], scale: 3600) ?? 0)
-        let reader = PointReader(units: units)
+        let latitude = try root.number("latitude").flatMap { $0 == missingMarker ? nil : $0 }
+        let reader = PointReader(units: units, latitude: latitude)
         if let currently {
             forecast.current = try reader.current(currently)
         }
@@ -73,25 +84,51 @@ public enum PirateWeather {
                 try reader.day(point)
             }
         }
-        forecast.alerts = try (root.array("alerts") ?? []).map { alert throws(ProviderParseError) in
+        let alerts = try (root.array("alerts") ?? []).map { alert throws(ProviderParseError) in
             try reader.alert(alert)
         }
+        // Most severe first; equal severities keep the provider's order.
+        forecast.alerts = alerts.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }
+            .map(\.element)
         return forecast
     }
 
     /// Reads data points in one unit system into SI values.
     private struct PointReader {
         let units: PirateWeatherUnits
+        /// The place's latitude, which tells polar day from polar night when the API has no sunrise or sunset.
+        let latitude: Double?
+
+        /// The number `key`: nil when absent, null or the -999 marker.
+        func number(_ point: ProviderJSON, _ key: String) throws(ProviderParseError) -> Double? {
+            try point.number(key).flatMap { $0 == PirateWeather.missingMarker ? nil : $0 }
+        }
+
+        /// A probability: 0 when left out (the API omits zeros), nil when -999.
+        func probability(_ point: ProviderJSON) throws(ProviderParseError) -> Double? {
+            guard let value = try point.number("precipProbability") else { return 0 }
+            return value == PirateWeather.missingMarker ? nil : value
+        }
 
         func measure(_ point: ProviderJSON, _ key: String, _ quantity: Quantity) throws(ProviderParseError)
             -> Double?
         {
-            try point.number(key).map(units.unit(for: quantity).toBase)
+            try number(point, key).map(units.unit(for: quantity).toBase)
         }
 
         func time(_ point: ProviderJSON) throws(ProviderParseError) -> Double {
-            guard let time = try point.number("time") else { throw point.error(.missing, at: point.childPath("time")) }
+            guard let time = try number(point, "time") else { throw point.error(.missing, at: point.childPath("time")) }
             return time
+        }
+
+        /// Polar day or night for a day without sunrise and sunset, from the
+        /// hemisphere and the season; nil away from the polar circles, where a
+        /// missing sunrise is only missing data.
+        func polar(time: Double, sunrise: Double?, sunset: Double?) -> Polar? {
+            guard sunrise == nil, sunset == nil, let latitude, abs(latitude) >= 65.5 else { return nil }
+            let month = CivilDateTime(unixSeconds: time, utcOffsetSeconds: 0).month
+            let northernSummer = (4...9).contains(month)
+            return (latitude > 0) == northernSummer ? .day : .night
         }
 
         func current(_ point: ProviderJSON) throws(ProviderParseError) -> CurrentConditions {
@@ -100,16 +137,16 @@ public enum PirateWeather {
                 icon: try point.string("icon") ?? "",
                 temperature: try measure(point, "temperature", .temperature),
                 apparentTemperature: try measure(point, "apparentTemperature", .temperature),
-                humidity: try point.number("humidity"),
+                humidity: try number(point, "humidity"),
                 windSpeed: try measure(point, "windSpeed", .windSpeed),
                 windGust: try measure(point, "windGust", .windSpeed),
-                windBearing: try point.number("windBearing"),
+                windBearing: try number(point, "windBearing"),
                 precipIntensity: try measure(point, "precipIntensity", .precipitationIntensity),
-                precipProbability: try point.number("precipProbability") ?? 0,
+                precipProbability: try probability(point),
                 pressure: try measure(point, "pressure", .pressure),
                 visibility: try measure(point, "visibility", .visibility),
-                uvIndex: try point.number("uvIndex"),
-                cloudCover: try point.number("cloudCover"))
+                uvIndex: try number(point, "uvIndex"),
+                cloudCover: try number(point, "cloudCover"))
         }
 
         func hour(_ point: ProviderJSON) throws(ProviderParseError) -> HourlyForecast {
@@ -119,9 +156,9 @@ public enum PirateWeather {
                 temperature: try measure(point, "temperature", .temperature),
                 apparentTemperature: try measure(point, "apparentTemperature", .temperature),
                 windSpeed: try measure(point, "windSpeed", .windSpeed),
-                windBearing: try point.number("windBearing"),
+                windBearing: try number(point, "windBearing"),
                 precipIntensity: try measure(point, "precipIntensity", .precipitationIntensity),
-                precipProbability: try point.number("precipProbability") ?? 0)
+                precipProbability: try probability(point))
         }
 
         func day(_ point: ProviderJSON) throws(ProviderParseError) -> DailyForecast {
@@ -129,15 +166,18 @@ public enum PirateWeather {
             // low, daytime high) stand in when a server sends only those.
             let low = try measure(point, "temperatureLow", .temperature)
             let high = try measure(point, "temperatureHigh", .temperature)
+            let day = try time(point)
+            let sunrise = try number(point, "sunriseTime")
+            let sunset = try number(point, "sunsetTime")
             return DailyForecast(
-                time: try time(point), summary: try point.string("summary") ?? "",
+                time: day, summary: try point.string("summary") ?? "",
                 icon: try point.string("icon") ?? "",
                 temperatureMin: try measure(point, "temperatureMin", .temperature) ?? low,
                 temperatureMax: try measure(point, "temperatureMax", .temperature) ?? high,
                 windSpeed: try measure(point, "windSpeed", .windSpeed),
-                precipProbability: try point.number("precipProbability") ?? 0,
+                precipProbability: try probability(point),
                 precipAccumulation: try measure(point, "precipAccumulation", .precipitationAccumulation),
-                sunrise: try point.number("sunriseTime"), sunset: try point.number("sunsetTime"))
+                sunrise: sunrise, sunset: sunset, polar: polar(time: day, sunrise: sunrise, sunset: sunset))
         }
 
         func alert(_ alert: ProviderJSON) throws(ProviderParseError) -> WeatherAlert {
@@ -148,8 +188,9 @@ public enum PirateWeather {
                 return text
             }
             return WeatherAlert(
-                title: try alert.string("title") ?? "", severity: try alert.string("severity") ?? "",
-                regions: regions, start: try alert.number("time"), end: try alert.number("expires"),
+                title: try alert.string("title") ?? "",
+                severity: AlertSeverity(providerText: try alert.string("severity") ?? ""),
+                regions: regions, start: try number(alert, "time"), end: try number(alert, "expires"),
                 description: try alert.string("description") ?? "", uri: try alert.string("uri") ?? "")
         }
     }

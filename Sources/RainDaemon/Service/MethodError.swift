@@ -5,19 +5,25 @@ import RainCore
 public struct MethodError: Error {
     public var name: String
     public var parameters: JSON
+    /// What went wrong, for a person (the error's `message`, or its reason).
+    public var message: String
 
     public init<Parameters: WeatherErrorParameters>(_ parameters: Parameters) {
         name = Parameters.error.qualifiedName
         self.parameters = parameters.json
+        message = parameters.message
     }
 
-    public init(service name: VarlinkServiceError, _ parameters: some Encodable) {
+    public init(service name: VarlinkServiceError, _ parameters: some Encodable, message: String) {
         self.name = name.qualifiedName
         self.parameters = parameters.json
+        self.message = message
     }
 
     public static func invalidParameter(_ field: String, _ reason: String) -> MethodError {
-        MethodError(service: .invalidParameter, InvalidParameter(parameter: field, reason: reason))
+        MethodError(
+            service: .invalidParameter, InvalidParameter(parameter: field, reason: reason),
+            message: "\(field): \(reason)")
     }
 
     public static func invalid(_ error: WireDecodingError) -> MethodError {
@@ -48,13 +54,14 @@ public struct MethodError: Error {
     }
 
     /// A refresh failure as the error the IDL declares for it.
-    public init(_ failure: RefreshFailure, callsToday: Int, dailyBudget: Int) {
+    /// `budget`: the budget in question when the failure is a used-up budget.
+    public init(_ failure: RefreshFailure, budget: (period: BudgetPeriod, calls: Double, budget: Double)) {
         switch failure.error {
         case .quotaExhausted:
             self.init(
                 QuotaExhausted(
-                    callsToday: callsToday, dailyBudget: dailyBudget, retryAfter: failure.retryAfter ?? 0,
-                    message: failure.message))
+                    period: budget.period, calls: budget.calls, budget: budget.budget,
+                    retryAfter: failure.retryAfter ?? 0, message: failure.message))
         case .offline: self.init(Offline(message: failure.message))
         case .notConfigured: self.init(NotConfigured(message: failure.message))
         case .locationNotFound: self.init(LocationNotFound(id: "", message: failure.message))

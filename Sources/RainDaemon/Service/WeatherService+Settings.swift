@@ -20,8 +20,9 @@ extension WeatherService {
             lastRefresh: refresher.lastSuccess,
             lastError: refresher.lastFailure,
             nextRefresh: refresher.nextWake,
-            callsToday: refresher.callsToday,
-            dailyBudget: context.configuration.dailyBudget,
+            usage: refresher.budgetUsage,
+            dailyBudget: refresher.scheduler.policy.dailyBudget,
+            monthlyBudget: refresher.scheduler.policy.monthlyBudget,
             subscribers: publisher.count + joining)
     }
 

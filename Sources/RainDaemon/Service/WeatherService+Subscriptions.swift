@@ -19,7 +19,7 @@ extension WeatherService {
             return
         }
         guard request.call.more else {
-            throw MethodError(service: .expectedMore, NoParameters())
+            throw MethodError(service: .expectedMore, NoParameters(), message: "Subscribe needs more=true")
         }
         request.streamFramed(snapshotFrame())
         let quiet = publisher.count == 0

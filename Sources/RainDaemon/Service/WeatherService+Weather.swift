@@ -12,15 +12,14 @@ extension WeatherService {
             responder.reply(.init(updated: [], failed: []))
             return
         }
-        let callsBudget = (refresher.callsToday, context.configuration.dailyBudget)
-        refresher.refresh(ids) { results in
+        refresher.refresh(ids) { [refresher] results in
             let updated = ids.filter { results[$0].map { $0 == nil } ?? false }
             let failed = ids.filter { !updated.contains($0) }
             if updated.isEmpty, let first = failed.first, let failure = results[first] ?? nil {
                 responder.fail(
                     failure.error == .locationNotFound
                         ? MethodError.locationNotFound(first.rawValue)
-                        : MethodError(failure, callsToday: callsBudget.0, dailyBudget: callsBudget.1))
+                        : MethodError(failure, budget: refresher.budgetInQuestion))
                 return
             }
             responder.reply(.init(updated: updated, failed: failed))

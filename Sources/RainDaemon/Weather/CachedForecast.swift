@@ -11,7 +11,9 @@ public struct CachedForecast: Equatable, Codable {
     public var lastModified: String?
     public var forecast: Forecast
 
-    static let currentVersion = 1
+    /// 2: hourly rain moved to the hour it falls in, unknown probabilities null, alert
+    /// severities the provider's, attribution added; a version 1 file is fetched anew.
+    static let currentVersion = 2
 
     init(forecast: Forecast, latitude: Double, longitude: Double, etag: String?, lastModified: String?) {
         self.forecast = forecast

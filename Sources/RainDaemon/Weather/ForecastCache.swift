@@ -59,19 +59,34 @@ public struct ForecastCache {
     /// The upstream calls counted today, kept beside the forecasts so a restart does not renew the budget.
     var budgetFile: String { "\(directory)/budget.json" }
 
-    func loadBudget() -> (day: Double, calls: Int)? {
+    /// A file from before monthly counting (`day`, `calls` only) reads as that
+    /// day's requests and calls, with the month unknown (counted from zero).
+    func loadBudget() -> BudgetUsage? {
         guard case .success(let bytes) = FileIO.readFile(budgetFile, limit: 4096),
             let value = try? JSON(parsing: bytes),
-            let day = value["day"]?.doubleValue, let calls = value["calls"]?.intValue
+            let day = value["day"]?.doubleValue, let calls = value["calls"]?.doubleValue
         else { return nil }
-        return (day, calls)
+        var usage = BudgetUsage()
+        usage.day = day
+        usage.callsToday = max(0, calls)
+        usage.requestsToday = max(0, value["requests"]?.intValue ?? Int(calls))
+        if let month = value["month"]?.doubleValue {
+            usage.month = month
+            usage.callsThisMonth = max(0, value["monthCalls"]?.doubleValue ?? 0)
+            usage.requestsThisMonth = max(0, value["monthRequests"]?.intValue ?? 0)
+        }
+        return usage
     }
 
-    func storeBudget(day: Double, calls: Int) {
+    func storeBudget(_ usage: BudgetUsage) {
+        let fields = JSON.object([
+            "day": .number(usage.day), "calls": .number(usage.callsToday), "requests": .int(usage.requestsToday),
+            "month": .number(usage.month), "monthCalls": .number(usage.callsThisMonth),
+            "monthRequests": .int(usage.requestsThisMonth),
+        ])
         do {
             try FileIO.makeDirectories(directory, mode: 0o700)
-            try FileIO.writeAtomically(
-                Array(JSON.object(["day": .number(day), "calls": .int(calls)]).serialized().utf8), to: budgetFile)
+            try FileIO.writeAtomically(Array(fields.serialized().utf8), to: budgetFile)
         } catch {
             logger.warning("cannot record today's upstream calls: \(error)")
         }

@@ -25,7 +25,10 @@ public final class Refresher {
     private var inFlight: [LocationID: (transfer: HTTPTransfer?, waiters: [Completion])] = [:]
     private var timer: EventSource?
     public private(set) var lastSuccess: Double?
+    /// The last failed refresh and its place, until that place refreshes
+    /// successfully or is removed.
     public private(set) var lastFailure: RefreshFailure?
+    private var lastFailedPlace: LocationID?
     public private(set) var nextWake: Double?
 
     init(
@@ -49,18 +52,30 @@ public final class Refresher {
         RefreshPolicy(
             interval: Double((refreshMinutes ?? configuration.intervalMinutes) * 60),
             staleAfter: Double(configuration.staleAfterMinutes * 60),
-            dailyBudget: configuration.dailyBudget)
+            dailyBudget: Double(configuration.effectiveDailyBudget),
+            monthlyBudget: configuration.effectiveMonthlyBudget.map(Double.init),
+            callsPerRequest: WeatherSource.callsPerRequest(configuration.provider))
     }
 
     var now: Double { context.loop.wallNow }
     public var isOnline: Bool { scheduler.online }
-    public var callsToday: Int { scheduler.callsUsed(now: now) }
+    /// Requests and counted calls of this day and month.
+    public var budgetUsage: BudgetUsage { scheduler.usage(now: now) }
+
+    /// The budget a quota refusal speaks of: the one used up (the day's when none is).
+    var budgetInQuestion: (period: BudgetPeriod, calls: Double, budget: Double) {
+        let usage = budgetUsage
+        if scheduler.exhaustedBudget(now: now)?.0 == .month, let monthly = scheduler.policy.monthlyBudget {
+            return (.month, usage.callsThisMonth, monthly)
+        }
+        return (.day, usage.callsToday, scheduler.policy.dailyBudget)
+    }
 
     // MARK: Start, configuration, places
 
     /// Loads the cache for the saved places, so clients get data at once.
     func restore() {
-        if let budget = cache.loadBudget() { scheduler.restoreBudget(day: budget.day, calls: budget.calls) }
+        if let usage = cache.loadBudget() { scheduler.restoreBudget(usage) }
         scheduler.track(list.locations.map(\.id))
         for location in list.locations {
             guard let cached = cache.load(location) else { continue }
@@ -98,6 +113,7 @@ public final class Refresher {
             forecasts[id] = nil
             cache.remove(id)
         }
+        if let failed = lastFailedPlace, !ids.contains(failed) { clearFailure(of: failed) }
         for (id, flight) in inFlight where !ids.contains(id) {
             flight.transfer?.cancel()
             inFlight[id] = nil
@@ -151,14 +167,15 @@ public final class Refresher {
 
     // MARK: Fetching
 
-    /// Refreshes places; `completion` gets each place's failure (nil for success)
-    /// once all are done. `explicit` marks a person's request: it skips our
-    /// backoff (never the provider's Retry-After) and is answered from data
-    /// younger than a minute.
+    /// A person's refresh of places; `completion` gets each place's failure
+    /// (nil for success) once all are done. It skips our backoff (never the
+    /// provider's Retry-After) and is answered from data younger than a minute.
     func refresh(_ ids: [LocationID], completion: @escaping ([LocationID: RefreshFailure?]) -> Void) {
         fetch(ids, explicit: true, completion: completion)
     }
 
+    /// Starts what `ids` need and joins what is under way. `explicit`: a
+    /// person asked (see `refresh`); otherwise a timer or a trigger did.
     private func fetch(_ ids: [LocationID], explicit: Bool, completion: (([LocationID: RefreshFailure?]) -> Void)?) {
         var results: [LocationID: RefreshFailure?] = [:]
         var pending = ids.count
@@ -206,7 +223,7 @@ public final class Refresher {
         let id = location.id
         let request = source.request(for: location, cached: forecasts[id])
         scheduler.started(id, now: now)
-        cache.storeBudget(day: scheduler.budgetDay, calls: scheduler.callsToday)
+        cache.storeBudget(scheduler.budgetUsage)
         let transfer = http.get(request) { [weak self] result in
             self?.finished(location, selected: selected, result: result)
         }
@@ -226,6 +243,7 @@ public final class Refresher {
             cache.store(cached, for: id)
             scheduler.succeeded(id, now: time, expiresAt: cached.forecast.expiresAt, selected: selected)
             lastSuccess = time
+            clearFailure(of: id)
             publisher.publish(.weatherUpdated(id, cached.forecast))
             if cached.forecast.alerts != previousAlerts {
                 publisher.publish(.alertsChanged(id, cached.forecast.alerts))
@@ -240,10 +258,14 @@ public final class Refresher {
             }
             scheduler.succeeded(id, now: time, expiresAt: expiresAt, selected: selected)
             lastSuccess = time
+            clearFailure(of: id)
         case .failed(let problem):
             failure = problem
             scheduler.failed(id, now: time, failure: problem)
-            lastFailure = problem
+            var recorded = problem
+            recorded.time = time
+            lastFailure = recorded
+            lastFailedPlace = id
             logger.warning("refreshing \(id) failed: \(problem.message)")
             publisher.publish(.refreshFailed(id, problem))
         }
@@ -251,6 +273,12 @@ public final class Refresher {
         for waiter in flight.waiters { waiter(failure) }
         reschedule()
         context.weatherChanged()
+    }
+
+    private func clearFailure(of id: LocationID) {
+        guard lastFailedPlace == id else { return }
+        lastFailure = nil
+        lastFailedPlace = nil
     }
 
     static func noLongerSaved(_ id: LocationID) -> RefreshFailure {
@@ -297,10 +325,15 @@ public final class Refresher {
                 message: "the network is down, so raind makes no requests; cached data is still served and refreshed when the network returns")
         case .unauthorized(let failure):
             return failure
-        case .quotaExhausted(let resetsAt):
+        case .quotaExhausted(.day, let resetsAt):
             return RefreshFailure(
                 error: .quotaExhausted,
-                message: "the daily budget of \(scheduler.policy.dailyBudget) upstream calls is used up; it resets at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)",
+                message: "the daily budget of \(BudgetUsage.text(calls: scheduler.policy.dailyBudget)) upstream calls is used up; it resets at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)",
+                retryAfter: resetsAt)
+        case .quotaExhausted(.month, let resetsAt):
+            return RefreshFailure(
+                error: .quotaExhausted,
+                message: "the monthly budget of \(BudgetUsage.text(calls: scheduler.policy.monthlyBudget ?? 0)) upstream calls is used up; it resets on the 1st at 00:00 UTC (raise [Refresh] MonthlyBudget= if your plan allows more)",
                 retryAfter: resetsAt)
         case .backingOff(let until, let last):
             let wait = Int((until - now).rounded(.up))

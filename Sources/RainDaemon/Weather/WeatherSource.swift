@@ -63,6 +63,14 @@ public struct WeatherSource {
             message: "pirateweather needs an API key and \(looked); set [Provider] ApiKeyFile= or LoadCredential=api-key:..., then reload raind (or use Name=open-meteo, which needs none)"))
     }
 
+    /// How many calls the provider counts for one of raind's forecast requests.
+    static func callsPerRequest(_ provider: Configuration.ProviderName) -> Double {
+        switch provider {
+        case .openMeteo: return OpenMeteo.callsPerRequest
+        case .pirateWeather: return 1
+        }
+    }
+
     func request(for location: Location, cached: CachedForecast?) -> HTTPRequest {
         let url: String
         let redacted: String
@@ -106,7 +114,9 @@ public struct WeatherSource {
         let retryAfter = response[header: "retry-after"].flatMap {
             HTTPCachePolicy.retryAfter($0, now: now, serverDate: response[header: "date"])
         }
+        let refusal = provider == .openMeteo ? OpenMeteoErrorReply(body: response.body) : nil
         let name = provider.rawValue
+        let said = refusal.map { ": \"\($0.reason)\"" } ?? ""
         switch response.status {
         case 200:
             do {
@@ -116,6 +126,9 @@ public struct WeatherSource {
                 case .pirateWeather: forecast = try PirateWeather.parseForecast(response.body, fetchedAt: now)
                 }
                 forecast.expiresAt = expiresAt
+                if let zone = ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone) {
+                    forecast.alignDays(to: zone)
+                }
                 return .fresh(CachedForecast(
                     forecast: forecast, latitude: location.latitude, longitude: location.longitude,
                     etag: response[header: "etag"], lastModified: response[header: "last-modified"]))
@@ -138,9 +151,16 @@ public struct WeatherSource {
                 message: "\(name) answered 404 Not Found; check [Provider] BaseURL= (it should be the provider's base, without a path)",
                 httpStatus: 404))
         case 429:
+            // Open-Meteo sends no Retry-After; its reason names the limit hit, which says how long to wait.
+            if retryAfter == nil, let wait = refusal?.retryAfter(now: now) {
+                return .failed(RefreshFailure(
+                    error: .providerError,
+                    message: "\(name) is rate-limiting raind (HTTP 429\(said)); raind waits \(Int((wait - now).rounded(.up))) s before asking again",
+                    httpStatus: 429, retryAfter: wait))
+            }
             return .failed(RefreshFailure(
                 error: .providerError,
-                message: "\(name) is rate-limiting raind (HTTP 429)" + Self.waitText(retryAfter, now: now),
+                message: "\(name) is rate-limiting raind (HTTP 429\(said))" + Self.waitText(retryAfter, now: now),
                 httpStatus: 429, retryAfter: retryAfter))
         case 500...599:
             return .failed(RefreshFailure(
@@ -148,10 +168,15 @@ public struct WeatherSource {
                 message: "\(name) failed (HTTP \(response.status))" + Self.waitText(retryAfter, now: now)
                     + "; raind keeps the cached data and retries later",
                 httpStatus: response.status, retryAfter: retryAfter))
+        case 400 where refusal != nil:
+            return .failed(RefreshFailure(
+                error: .providerError,
+                message: "\(name) refused raind's request (HTTP 400\(said)); raind retries later, and an update of raind may be needed if this persists",
+                httpStatus: 400, retryAfter: retryAfter))
         default:
             return .failed(RefreshFailure(
                 error: .providerError,
-                message: "\(name) answered HTTP \(response.status), which raind does not expect; check [Provider] BaseURL=",
+                message: "\(name) answered HTTP \(response.status)\(said), which raind does not expect; check [Provider] BaseURL=",
                 httpStatus: response.status, retryAfter: retryAfter))
         }
     }

@@ -8,7 +8,8 @@ struct StatusCommand: ClientCommand {
 
         Shows raind's version, uptime, provider, whether it is online, the
         selected place, the unit system, the last and next refresh, and the
-        upstream calls used today against the daily budget.
+        upstream requests and the calls the provider counts for them, today
+        and (with a monthly budget) this month, against the budgets.
 
           --json   print the status as one JSON object
         """
@@ -53,9 +54,21 @@ struct StatusCommand: ClientCommand {
             rows.append(["Next refresh:", next <= now ? "due now" : "in " + Durations.span(next - now)])
         }
         if let failure = status.lastError {
-            rows.append(["Last error:", failure.message])
+            let when = failure.time.map { Durations.ago(now - $0) + ": " } ?? ""
+            rows.append(["Last error:", when + failure.message])
         }
-        rows.append(["Upstream calls:", "\(status.callsToday) of \(status.dailyBudget) today"])
+        rows.append([
+            "Upstream calls:",
+            "\(BudgetUsage.text(calls: status.callsToday)) of \(BudgetUsage.text(calls: status.dailyBudget)) today"
+                + " (\(status.requestsToday) request\(status.requestsToday == 1 ? "" : "s"))",
+        ])
+        if let monthly = status.monthlyBudget {
+            rows.append([
+                "",
+                "\(BudgetUsage.text(calls: status.callsThisMonth)) of \(BudgetUsage.text(calls: monthly)) this month"
+                    + " (\(status.requestsThisMonth) request\(status.requestsThisMonth == 1 ? "" : "s"))",
+            ])
+        }
         rows.append(["Subscribers:", "\(status.subscribers)"])
         lines += Output.table(rows, separator: " ")
         return lines

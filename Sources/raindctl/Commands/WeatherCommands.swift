@@ -7,6 +7,8 @@ struct ForecastView {
     let kind: Kind
     let place: String?
     let json: Bool
+    /// `now --format`: one line (or one waybar object) instead of the view.
+    var line: (format: BarFormat, icons: IconStyle)?
 
     func run(_ session: ClientSession) throws(ClientError) {
         let client = try session.connect()
@@ -19,15 +21,32 @@ struct ForecastView {
         guard let forecast = reply.forecast else {
             throw .failed("no weather for \(location.displayName) yet; raind fetches it as soon as it can ('raindctl refresh' to try now, 'raindctl status' for errors)")
         }
-        let units = try client.call(GetStatusCall.self, NoParameters()).status.units
+        let status = try client.call(GetStatusCall.self, NoParameters()).status
+        let units = status.units
+        if let line {
+            var view = SubscriberView(iconStyle: line.icons)
+            view.units = units
+            view.refreshMinutes = status.refreshMinutes
+            view.online = status.online
+            view.locations[location.id] = location
+            view.selected = location.id
+            view.forecasts[location.id] = forecast
+            switch line.format {
+            case .waybar(let text): Output.line(view.waybarJSON(text: text).serialized())
+            case .template(let template): Output.line(view.line(template))
+            case .bar, .people, .json: Output.line(view.barText())
+            }
+            return
+        }
         let presenter = ForecastPresenter(
             forecast: forecast, placeName: location.displayName, units: units, now: Output.now(),
-            isStale: reply.stale)
+            isStale: reply.stale,
+            zone: ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone))
         let text: String
         switch kind {
         case .now: text = presenter.nowView()
-        case .hourly(let hours): text = presenter.hourlyView(hours: hours)
-        case .daily: text = presenter.dailyView()
+        case .hourly(let hours): text = presenter.hourlyView(hours: hours, graphics: Output.graphics)
+        case .daily: text = presenter.dailyView(graphics: Output.graphics)
         }
         Output.line(text.hasSuffix("\n") ? String(text.dropLast()) : text)
     }
@@ -42,21 +61,36 @@ struct NowCommand: ClientCommand {
     static let name = "now"
     static let summary = "current conditions: temperature, feels-like, wind, chance of rain"
     static let help = """
-        Usage: raindctl now [PLACE] [--json]
+        Usage: raindctl now [PLACE] [--json | --format FORMAT] [--icons STYLE]
 
         Shows the current conditions for PLACE (a saved place's id or name; the
         selected place by default) in the chosen units and the place's local
-        time, with how old the data is.
+        time (by its zone's rules in /usr/share/zoneinfo), with today's sunrise
+        and sunset, active alerts and how old the data is. Unknown values
+        show as – (an en dash).
 
-          --json   print raind's reply (location, forecast, ageSeconds, stale)
+          --json            print raind's reply (location, forecast, ageSeconds, stale)
+          --format FORMAT   one line, for prompts and cron jobs: bar, waybar, or
+                            a template such as '{place} {temp} {icon}' (fields
+                            in raindctl(1))
+          --icons STYLE     {icon} as emoji (default), nerd or text
         """
 
-    let view: ForecastView
+    var view: ForecastView
 
     init(arguments: ArgumentReader) throws(ClientError) {
         var arguments = arguments
         let json = arguments.flag("--json")
+        let format = try arguments.option("--format").map { text throws(ClientError) in
+            try BarFormat.parse(text, command: Self.name)
+        }
+        let icons = try BarFormat.iconStyle(&arguments, command: Self.name)
+        if json, format != nil { throw .usage("now: --json and --format conflict") }
+        if format == .people || format == .json {
+            throw .usage("now: --format takes bar, waybar or a template ('--json' prints raind's reply)")
+        }
         view = ForecastView(kind: .now, place: try ForecastView.place(arguments), json: json)
+        if let format { view.line = (format, icons) }
     }
 
     func run(_ session: ClientSession) throws(ClientError) { try view.run(session) }
@@ -69,7 +103,9 @@ struct HourlyCommand: ClientCommand {
         Usage: raindctl hourly [PLACE] [--hours N] [--json]
 
         Shows the forecast hour by hour for PLACE (the selected place by
-        default), starting with the current hour.
+        default), starting with the current hour. A row's rain is the chance
+        of rain in the hour it starts. On a terminal a temperature curve and
+        rain bars come first (coloured unless NO_COLOR is set).
 
           --hours N   how many hours (default 12, at most 48)
           --json      print raind's reply
@@ -100,6 +136,8 @@ struct DailyCommand: ClientCommand {
         Usage: raindctl daily [PLACE] [--json]
 
         Shows the forecast day by day for PLACE (the selected place by default).
+        On a terminal each day's low-high is drawn as a bar on one scale for
+        the week (coloured unless NO_COLOR is set).
 
           --json   print raind's reply
         """

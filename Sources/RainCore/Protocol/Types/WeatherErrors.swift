@@ -57,13 +57,17 @@ public struct Offline: WeatherErrorParameters, Equatable {
 
 public struct QuotaExhausted: WeatherErrorParameters, Equatable {
     public static let error = WeatherErrorName.quotaExhausted
-    public var callsToday: Int
-    public var dailyBudget: Int
+    /// Which budget is used up.
+    public var period: BudgetPeriod
+    /// Calls counted in that period, and its budget, in the provider's calls.
+    public var calls: Double
+    public var budget: Double
     public var retryAfter: Double
     public var message: String
-    public init(callsToday: Int, dailyBudget: Int, retryAfter: Double, message: String) {
-        self.callsToday = callsToday
-        self.dailyBudget = dailyBudget
+    public init(period: BudgetPeriod, calls: Double, budget: Double, retryAfter: Double, message: String) {
+        self.period = period
+        self.calls = calls
+        self.budget = budget
         self.retryAfter = retryAfter
         self.message = message
     }

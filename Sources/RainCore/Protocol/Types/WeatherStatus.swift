@@ -11,14 +11,22 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
     public var lastRefresh: Double?
     public var lastError: RefreshFailure?
     public var nextRefresh: Double?
-    public var callsToday: Int
-    public var dailyBudget: Int
+    /// Forecast requests made today (UTC).
+    public var requestsToday: Int
+    /// The calls the provider counts for them (Open-Meteo counts one per 10 variables).
+    public var callsToday: Double
+    public var dailyBudget: Double
+    public var requestsThisMonth: Int
+    public var callsThisMonth: Double
+    /// nil when the provider's quota is not monthly and none is configured.
+    public var monthlyBudget: Double?
     public var subscribers: Int
 
     public init(
         version: String, uptimeSeconds: Double, provider: String, online: Bool, units: UnitSystem,
         refreshMinutes: Int, locations: Int, selected: Location?, lastRefresh: Double?, lastError: RefreshFailure?,
-        nextRefresh: Double?, callsToday: Int, dailyBudget: Int, subscribers: Int
+        nextRefresh: Double?, usage: BudgetUsage, dailyBudget: Double, monthlyBudget: Double?,
+        subscribers: Int
     ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
@@ -31,8 +39,12 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
         self.lastRefresh = lastRefresh
         self.lastError = lastError
         self.nextRefresh = nextRefresh
-        self.callsToday = callsToday
+        self.requestsToday = usage.requestsToday
+        self.callsToday = usage.callsToday
         self.dailyBudget = dailyBudget
+        self.requestsThisMonth = usage.requestsThisMonth
+        self.callsThisMonth = usage.callsThisMonth
+        self.monthlyBudget = monthlyBudget
         self.subscribers = subscribers
     }
 }

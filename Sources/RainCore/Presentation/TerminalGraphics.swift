@@ -1,0 +1,49 @@
+/// How the views draw on a terminal: plain aligned text (a pipe, a file),
+/// or with Unicode block graphics, coloured or not (`NO_COLOR`).
+public enum TerminalGraphics: Sendable, Equatable {
+    case none
+    case blocks(color: Bool)
+
+    var drawsBlocks: Bool { self != .none }
+
+    var colored: Bool { self == .blocks(color: true) }
+
+    /// `text` in an ANSI colour when colour is on.
+    func paint(_ text: String, _ color: ANSIColor) -> String {
+        colored ? "\u{1B}[\(color.rawValue)m" + text + "\u{1B}[0m" : text
+    }
+}
+
+enum ANSIColor: Int {
+    case blue = 34, yellow = 33, cyan = 36
+}
+
+/// Block-character drawings: a sparkline (`▁▃▅▇`) and a range bar on a
+/// shared scale (`   ━━━━━    `).
+enum BlockDrawing {
+    static let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    /// One block per value, its height from `lower...upper`; a missing value is a space.
+    static func sparkline(_ values: [Double?], lower: Double, upper: Double) -> String {
+        String(
+            values.map { value -> Character in
+                guard let value, value.isFinite else { return " " }
+                let span = upper - lower
+                let fraction = span > 0 ? (value - lower) / span : 0.5
+                return levels[min(levels.count - 1, max(0, Int((fraction * Double(levels.count - 1)).rounded())))]
+            })
+    }
+
+    /// `low...high` drawn in a bar of `width` cells whose ends are `lower` and `upper`.
+    static func range(_ low: Double?, _ high: Double?, lower: Double, upper: Double, width: Int) -> String {
+        guard let low, let high, low.isFinite, high.isFinite, upper > lower else {
+            return String(repeating: " ", count: width)
+        }
+        func cell(_ value: Double) -> Int {
+            min(width - 1, max(0, Int(((value - lower) / (upper - lower) * Double(width - 1)).rounded())))
+        }
+        let (start, end) = (cell(min(low, high)), cell(max(low, high)))
+        return String(repeating: " ", count: start) + String(repeating: "━", count: end - start + 1)
+            + String(repeating: " ", count: width - end - 1)
+    }
+}
