@@ -66,6 +66,9 @@ public final class Daemon {
         context = DaemonContext(loop: loop, configuration: loaded.configuration, paths: paths, logger: logger)
 
         let store = StateStore(path: paths.stateFile)
+        for name in FileIO.removeLeftoverTemporaries(in: paths.stateDirectory) {
+            logger.info("removed \(paths.stateDirectory)/\(name), left over from an interrupted write")
+        }
         let state = try Self.loadState(store, loop: loop, environment: options.environment, logger: logger)
         let publisher = Publisher(
             maximumQueuedBytes: VarlinkServer.Limits().maximumQueuedBytes, logger: logger.scoped("publish"))
@@ -223,6 +226,10 @@ public final class Daemon {
             case .quarantined(let reason, let keptAt):
                 logger.error("state file \(store.path) could not be read (\(reason)); it was kept as \(keptAt) and raind starts with no places. Repair it and move it back while raind is stopped, or remove it")
                 return fresh
+            case .repaired(let state, let problems, let keptAt):
+                for problem in problems { logger.error("state file \(store.path): \(problem)") }
+                logger.error("state file \(store.path) held invalid values (above); raind starts without them and kept the original as \(keptAt)")
+                return state
             }
         } catch {
             throw StartupError("cannot read the state file: \(error); check its permissions")
@@ -316,17 +323,17 @@ public final class Daemon {
             {
                 logger.notice("[Socket] changes take effect when raind restarts")
             }
-            let source = WeatherSource(configuration: loaded.configuration, credentialsDirectory: context.paths.credentialsDirectory)
-            let changed = loaded.configuration != context.configuration || !source.asksLike(refresher.source)
             context.configuration = loaded.configuration
-            if let problem = source.configurationProblem { logger.warning(problem.message) }
-            refresher.reconfigure(
-                source: source, refreshMinutes: service.state.settings.refreshMinutes, configurationChanged: changed)
             logger.info("configuration reloaded")
-            refresher.refreshIfStale(reason: "reload")
         } else {
             logger.error("configuration not reloaded: \(loaded.errors.count) error(s); the previous configuration stays in force")
         }
+        // The key is read again and a provider that refused it gets another
+        // chance on every reload, changed configuration or not (docs/CONFIGURATION.md).
+        let source = WeatherSource(configuration: context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
+        if let problem = source.configurationProblem { logger.warning(problem.message) }
+        refresher.reconfigure(source: source, refreshMinutes: service.state.settings.refreshMinutes, retryRefused: true)
+        refresher.refreshIfStale(reason: "reload")
         lastStatus = ""
         manager.ready(status: statusLine())
     }

@@ -2,13 +2,24 @@ import Glibc
 import RainCore
 
 /// Writes for the client: results to stdout, diagnostics to stderr.
+///
+/// Everything printed passes through here, and most of it came from the
+/// daemon (names, messages, provider texts): control characters other than
+/// line breaks and tabs are dropped, so no text can drive the terminal (an
+/// ESC sequence, a BEL, a CR overwriting the line).
 enum Output {
     static func line(_ text: String) {
+        print(text.strippingControlCharacters(keepingLineBreaks: true))
+    }
+
+    /// A forecast view made from text already made plain (`Forecast.withPlainText`),
+    /// printed as it is so raindctl's own colour codes reach the terminal.
+    static func viewLine(_ text: String) {
         print(text)
     }
 
     static func error(_ text: String) {
-        standardError("raindctl: \(text)\n")
+        standardError("raindctl: \(text.strippingControlCharacters(keepingLineBreaks: true))\n")
     }
 
     /// Writes straight to file descriptor 2 (stderr is unbuffered anyway, and
@@ -40,7 +51,8 @@ enum Output {
 
     /// The local wall-clock time as HH:MM:SS, stamped on each line `subscribe` prints.
     static func localClock(_ unixSeconds: Double) -> String {
-        var time = time_t(unixSeconds)
+        // The value came from the daemon: NaN or a huge number must not trap the conversion.
+        var time = time_t(unixSeconds.isFinite ? min(max(unixSeconds, -1e15), 1e15) : 0)
         var parts = tm()
         localtime_r(&time, &parts)
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }

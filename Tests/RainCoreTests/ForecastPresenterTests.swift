@@ -63,9 +63,9 @@ final class ForecastPresenterTests: XCTestCase {
             """
             Paris
             Thursday 15 January 2026, 10:00
-            12°  Light rain
-            Feels like      11°
-            Wind            5m/s W
+            12 °C  Light rain
+            Feels like      11 °C
+            Wind            5 m/s W
             Chance of rain  30%
             Updated 4 min ago
             Weather data by test

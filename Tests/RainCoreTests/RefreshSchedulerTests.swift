@@ -216,3 +216,68 @@ extension RefreshSchedulerTests {
         XCTAssertEqual(s.places[paris]!.nextDue, 5400)
     }
 }
+
+/// The scheduler when the wall clock is set (issue 9): `clockJumped` keeps
+/// every wait its real length.
+final class RefreshSchedulerClockTests: XCTestCase {
+    let paris = LocationID("paris"), oslo = LocationID("oslo")
+
+    func scheduler(now: Double) -> RefreshScheduler {
+        var policy = RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 100)
+        policy.jitterFraction = 0
+        var s = RefreshScheduler(policy: policy)
+        s.track([paris, oslo])
+        for id in [paris, oslo] {
+            s.started(id, now: now)
+            s.succeeded(id, now: now, expiresAt: nil, selected: id == paris)
+        }
+        return s
+    }
+
+    func testClockSetBackADay_refreshesStillComeAtTheirInterval() {
+        let start = 1_790_000_000.0
+        var s = scheduler(now: start)
+        // 10 minutes pass, then the clock is set back a day.
+        let now = start + 600 - 86400
+        s.clockJumped(by: -86400)
+        XCTAssertFalse(s.isStale(paris, now: now), "the data is 10 minutes old, not -1 day")
+        XCTAssertTrue(s.isStale(paris, now: now + 301))
+        XCTAssertEqual(s.nextWake([paris, oslo], now: now), start + 1800 - 86400, "due 20 minutes later, not a day later")
+        XCTAssertEqual(s.dueRefreshes([paris, oslo], now: start + 1800 - 86400), [paris])
+    }
+
+    func testClockSetForwardAWeek_startsNoStorm() {
+        let start = 1_790_000_000.0
+        var s = scheduler(now: start)
+        let now = start + 600 + 7 * 86400
+        s.clockJumped(by: 7 * 86400)
+        XCTAssertEqual(s.dueRefreshes([paris, oslo], now: now), [], "nothing was due, nothing is")
+        XCTAssertFalse(s.isStale(paris, now: now))
+        XCTAssertEqual(s.nextWake([paris, oslo], now: now), start + 1800 + 7 * 86400)
+    }
+
+    func testBackoffAndRetryAfter_keepTheirLengthAcrossAJump() {
+        let start = 1_790_000_000.0
+        var s = scheduler(now: start)
+        s.started(paris, now: start)
+        s.failed(paris, now: start, failure: RefreshFailure(
+            error: .providerError, message: "429", httpStatus: 429, retryAfter: start + 600))
+        s.clockJumped(by: -86400)
+        let notBefore = s.places[paris]!.retryNotBefore!
+        XCTAssertEqual(notBefore, start + 600 - 86400)
+        XCTAssertNotNil(s.refusal(for: paris, now: start + 599 - 86400, ignoringBackoff: true))
+        XCTAssertNil(s.refusal(for: paris, now: start + 601 - 86400, ignoringBackoff: true))
+    }
+
+    func testRestoredDataFromTheFuture_isStaleAndDueNow() {
+        var policy = RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 100)
+        policy.jitterFraction = 0
+        var s = RefreshScheduler(policy: policy)
+        s.track([paris])
+        s.restored(paris, fetchedAt: 2_000_000_000, expiresAt: nil, selected: true, now: 1_790_000_000)
+        XCTAssertTrue(s.isStale(paris, now: 1_790_000_000))
+        XCTAssertEqual(s.dueRefreshes([paris], now: 1_790_000_000), [paris])
+        s.restored(paris, fetchedAt: 1_790_000_000 - 60, expiresAt: 1e15, selected: true, now: 1_790_000_000)
+        XCTAssertLessThanOrEqual(s.nextWake([paris], now: 1_790_000_000)!, 1_790_000_000 + 6 * 3600)
+    }
+}

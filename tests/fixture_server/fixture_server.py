@@ -29,7 +29,7 @@ from urllib.parse import parse_qs, urlsplit
 
 MODES = {
     "normal", "slow-headers", "slow-body", "stall", "304", "status", "malformed",
-    "truncated", "huge", "reset", "gzip", "redirect",
+    "truncated", "huge", "reset", "gzip", "redirect", "echo",
 }
 
 
@@ -186,6 +186,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.end_headers()
                 return
             mode = "normal"
+        if mode == "echo":
+            return self.serve_echo(int(query.get("status", "200")))
         if mode == "huge":
             return self.serve_huge(int(query.get("size", str(20 * 1024 * 1024))), query.get("chunked") == "1")
         if mode == "stall":
@@ -255,6 +257,27 @@ class Handler(BaseHTTPRequestHandler):
         if "max-age" in query:
             headers["Cache-Control"] = "max-age=%d" % int(query["max-age"])
         return body, headers
+
+    def serve_echo(self, status):
+        """Sends the request target (path and query, API key and all) back in
+        every field a provider can fill: the reason phrase, headers a client
+        keeps (ETag, Last-Modified, Retry-After, Cache-Control), and the error
+        fields of both providers' bodies. A client must show none of it."""
+        target = self.path
+        body = json.dumps({
+            "error": target, "message": target, "detail": target,
+            "reason": target, "code": status,
+        }).encode() + b"\n"
+        self.send_response(status, "Echo " + target)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("ETag", '"%s"' % target)
+        self.send_header("Last-Modified", target)
+        self.send_header("Retry-After", target)
+        self.send_header("Cache-Control", "max-age=" + target)
+        self.send_header("X-Echo", target)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def serve_huge(self, size, chunked):
         self.send_response(200)

@@ -177,6 +177,10 @@ class Daemon:
     def state(self):
         return json.loads(self.state_file.read_text())
 
+    def cache_file(self, place_id):
+        """Where raind caches a place's forecast (docs/FILES.md)."""
+        return self.cache_home / "raind" / "forecasts" / f"{place_id}.json"
+
 
 FIXTURES = ROOT / "Tests" / "Fixtures"
 FIXTURE_SERVER = ROOT / "tests" / "fixture_server" / "fixture_server.py"

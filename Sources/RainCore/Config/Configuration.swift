@@ -205,12 +205,17 @@ public struct ConfigParser {
 
     public var errors: [ConfigDiagnostic] { diagnostics.filter { $0.severity == .error } }
 
+    /// Lines end in LF or CRLF, and a leading UTF-8 byte-order mark is
+    /// skipped, as systemd's own parser does.
     public mutating func apply(text: String, file: String) {
         var section: String?
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var scalars = Substring(text).unicodeScalars
+        if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
+        // Split by scalar, not by Character: "\r\n" is one Character and would never equal "\n".
+        for rawLine in scalars.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
-            let line = String(rawLine).trimmingSpaces()
+            let line = String(String.UnicodeScalarView(rawLine)).trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count > 2 else {

@@ -52,16 +52,24 @@ public struct HTTPCachePolicy: Equatable, Sendable {
     /// one, so a local clock that is off does not stretch or shrink the lifetime.
     /// The `Age` header is subtracted; the apparent age from `Date` is not,
     /// because a local clock running ahead would then shorten every lifetime.
+    ///
+    /// The lifetime is capped at `maximumFreshness`: a provider (or a proxy)
+    /// cannot push the next refresh days or years away.
     public func freshUntil(now: Double) -> Double? {
         if noStore || noCache { return now }
         let used = Double(max(0, age ?? 0))
-        if let maxAge { return now + max(0, Double(maxAge) - used) }
+        if let maxAge { return now + min(Self.maximumFreshness, max(0, Double(maxAge) - used)) }
         if let expires {
-            let lifetime = date.map { Double(expires - $0) } ?? (Double(expires) - now)
-            return now + max(0, lifetime - used)
+            let lifetime = date.map { Double(expires) - Double($0) } ?? (Double(expires) - now)
+            return now + min(Self.maximumFreshness, max(0, lifetime - used))
         }
         return nil
     }
+
+    /// Longest freshness raind takes from a response: 6 hours (docs/SCHEDULING.md).
+    public static let maximumFreshness: Double = 6 * 3600
+    /// Longest wait raind takes from `Retry-After`: 6 hours (docs/SCHEDULING.md).
+    public static let maximumRetryAfter: Double = 6 * 3600
 
     /// The Unix time after which a request refused with `Retry-After` may be sent
     /// again, or nil when the value is neither delta-seconds nor an HTTP-date.
@@ -69,14 +77,22 @@ public struct HTTPCachePolicy: Equatable, Sendable {
     /// An HTTP-date is taken relative to the response's `Date` when given
     /// (`serverDate`), so clock skew between raind and the provider does not
     /// matter; a time already past answers `now`.
+    /// The wait is capped at `maximumRetryAfter`.
     public static func retryAfter(_ value: String, now: Double, serverDate: String? = nil) -> Double? {
         let text = value.trimmed
-        if let seconds = deltaSeconds(text) { return now + Double(seconds) }
-        guard let when = HTTPDate.parse(text) else { return nil }
-        if let serverDate, let origin = HTTPDate.parse(serverDate.trimmed) {
-            return now + Double(max(0, when - origin))
+        let wait: Double
+        if let seconds = deltaSeconds(text) {
+            wait = Double(seconds)
+        } else if let when = HTTPDate.parse(text) {
+            if let serverDate, let origin = HTTPDate.parse(serverDate.trimmed) {
+                wait = Double(when) - Double(origin)
+            } else {
+                wait = Double(when) - now
+            }
+        } else {
+            return nil
         }
-        return max(now, Double(when))
+        return now + min(maximumRetryAfter, max(0, wait))
     }
 
     // MARK: Parsing

@@ -93,9 +93,12 @@ public struct LocationList: Equatable, Sendable {
     }
 
     func uniqueID(for candidate: PlaceCandidate) -> LocationID {
-        var base = TextFolding.slug(candidate.name)
+        // Slugs only, and short: an id is a file name (the forecast cache), so
+        // nothing a geocoder sends can put a `/` or `..` in it.
+        var base = Self.trimmedSlug(candidate.name, to: 48)
         if base.isEmpty { base = "place" }
-        if !candidate.countryCode.isEmpty { base += "-" + candidate.countryCode.lowercased() }
+        let country = Self.trimmedSlug(candidate.countryCode, to: 8)
+        if !country.isEmpty { base += "-" + country }
         var id = LocationID(base)
         var suffix = 2
         while self[id] != nil {
@@ -103,6 +106,13 @@ public struct LocationList: Equatable, Sendable {
             suffix += 1
         }
         return id
+    }
+
+    /// `TextFolding.slug` cut to at most `limit` bytes, without a trailing `-`.
+    static func trimmedSlug(_ text: String, to limit: Int) -> String {
+        var slug = TextFolding.slug(text)
+        while slug.utf8.count > limit || slug.hasSuffix("-") { slug.removeLast() }
+        return slug
     }
 }
 

@@ -60,14 +60,40 @@ public struct RefreshScheduler: Sendable {
         for id in ids where places[id] == nil { places[id] = PlaceState() }
     }
 
-    /// Data loaded from the cache at start: fresh as of `fetchedAt`.
-    public mutating func restored(_ id: LocationID, fetchedAt: Double, expiresAt: Double?, selected: Bool) {
+    /// Data loaded from the cache at start: fresh as of `fetchedAt`. A
+    /// `fetchedAt` after `now` cannot be true (the clock was set back, or the
+    /// file was edited): such data counts as stale and is due at once. An
+    /// `expiresAt` further out than `HTTPCachePolicy.maximumFreshness` is cut there.
+    public mutating func restored(_ id: LocationID, fetchedAt: Double, expiresAt: Double?, selected: Bool, now: Double) {
         var state = places[id] ?? PlaceState()
-        state.lastSuccess = fetchedAt
-        state.nextDue = scheduledDue(after: fetchedAt, expiresAt: expiresAt, selected: selected, jitter: false)
+        if fetchedAt > now {
+            state.lastSuccess = nil
+            state.nextDue = now
+        } else {
+            let expiry = expiresAt.map { min($0, now + HTTPCachePolicy.maximumFreshness) }
+            state.lastSuccess = fetchedAt
+            state.nextDue = scheduledDue(after: fetchedAt, expiresAt: expiry, selected: selected, jitter: false)
+        }
         places[id] = state
     }
 
+    /// The wall clock jumped by `delta` seconds (set back: negative) while the
+    /// time that really passed is known from the monotonic clock. Every time
+    /// the scheduler holds moves with it, so intervals, backoffs and waits
+    /// keep their length: a clock set back a day does not stop refreshes for a
+    /// day, one set forward a week does not make everything overdue at once
+    /// beyond what was due anyway.
+    public mutating func clockJumped(by delta: Double) {
+        guard delta.isFinite, delta != 0 else { return }
+        for (id, var state) in places {
+            state.lastSuccess = state.lastSuccess.map { $0 + delta }
+            state.nextDue = state.nextDue.map { $0 + delta }
+            state.retryNotBefore = state.retryNotBefore.map { $0 + delta }
+            if let retryAfter = state.lastFailure?.retryAfter { state.lastFailure?.retryAfter = retryAfter + delta }
+            places[id] = state
+        }
+        if let until = rateLimited?.retryAfter { rateLimited?.retryAfter = until + delta }
+    }
     /// Calls counted before a restart, so restarting raind does not renew the budget.
     public mutating func restoreBudget(_ usage: BudgetUsage) {
         budgetUsage = usage

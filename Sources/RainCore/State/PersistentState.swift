@@ -40,15 +40,33 @@ public struct PersistentState: Equatable, Sendable {
             throw WireDecodingError(field: "state.version", reason: "missing or not a whole number")
         }
         guard version >= 1 else {
-            throw WireDecodingError(field: "state.version", reason: "\(version) is not a version raind ever wrote")
+            throw WireDecodingError(
+                field: "state.version", reason: "version \(version) is invalid (versions start at 1); no raind writes it")
         }
         guard version <= PersistentState.schemaVersion else {
             throw WireDecodingError(
                 field: "state.version",
                 reason: "version \(version) is not one this raind reads (it reads 1...\(PersistentState.schemaVersion)); it was written by a newer raind")
         }
-        let file = try File(json: value, context: "state")
+        let file = try File(json: Self.withDefaults(value), context: "state")
         self.init(places: LocationList(locations: file.locations, selectedID: file.selected), settings: file.settings)
+    }
+
+    /// A place's descriptive fields may be missing from a file written by
+    /// hand or by an early raind: they read as empty, and the source as
+    /// coordinates, as the first reader took them. Validation judges the rest.
+    static func withDefaults(_ value: JSON) -> JSON {
+        guard var file = value.objectValue, let locations = file["locations"]?.arrayValue else { return value }
+        file["locations"] = .array(
+            locations.map { location in
+                guard var object = location.objectValue else { return location }
+                for key in ["region", "country", "countryCode", "timeZone"] where object[key] == nil {
+                    object[key] = .string("")
+                }
+                if object["source"] == nil { object["source"] = .object(["kind": .string("coordinates")]) }
+                return .object(object)
+            })
+        return .object(file)
     }
 
     public var bytes: [UInt8] {

@@ -28,6 +28,10 @@ public struct ConfigLoader {
                 parser.apply(text: String(decoding: bytes, as: UTF8.self), file: file)
             case .failure(let error) where error.errno == ENOENT:
                 continue
+            case .failure(let error) where FileIO.isNotRegularFile(error):
+                unreadable.append(ConfigDiagnostic(
+                    severity: .error, file: file, line: 0,
+                    message: "cannot read: not a regular file (a FIFO, directory or device is not read); replace it with a file"))
             case .failure(let error):
                 unreadable.append(ConfigDiagnostic(
                     severity: .error, file: file, line: 0,

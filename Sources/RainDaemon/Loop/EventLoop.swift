@@ -224,7 +224,7 @@ public final class EventSource {
     /// Arms a timer to fire once at a monotonic (CLOCK_BOOTTIME) time in seconds.
     public func arm(at monotonicSeconds: Double) {
         guard let source else { return }
-        _ = sd_event_source_set_time(source, UInt64(max(0, monotonicSeconds) * 1_000_000))
+        _ = sd_event_source_set_time(source, Self.microseconds(monotonicSeconds))
         _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT))
     }
 
@@ -237,7 +237,15 @@ public final class EventSource {
     /// Changes how late a timer may fire, so wake-ups coalesce.
     public func setAccuracy(_ seconds: Double) {
         guard let source else { return }
-        _ = sd_event_source_set_time_accuracy(source, UInt64(seconds * 1_000_000))
+        _ = sd_event_source_set_time_accuracy(source, Self.microseconds(seconds))
+    }
+
+    /// Seconds as sd-event's microseconds, never trapping: negative and NaN
+    /// are 0, anything past ten thousand years is ten thousand years (a timer
+    /// that far out never fires, and `UInt64.max` would mean "no time").
+    static func microseconds(_ seconds: Double) -> UInt64 {
+        guard seconds > 0 else { return 0 }
+        return UInt64(min(seconds, 3.2e11) * 1_000_000)
     }
 
     public func disarm() {

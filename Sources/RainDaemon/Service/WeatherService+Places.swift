@@ -20,6 +20,9 @@ extension WeatherService {
                 throw MethodError.invalidParameter("name", "must be 1 to \(Self.maximumNameLength) characters")
             }
         }
+        for (field, text) in [("name", name), ("query", query)] where text?.containsControlCharacters == true {
+            throw MethodError.invalidParameter(field, "holds control characters (such as ESC, BEL or CR); give plain text")
+        }
         if let query {
             try addPlace(named: query, responder: responder)
         } else if current {
@@ -128,8 +131,9 @@ extension WeatherService {
         }
     }
 
-    static func ambiguous(_ query: String, _ listed: [PlaceCandidate]) -> MethodError {
-        MethodError(
+    static func ambiguous(_ query: String, _ candidates: [PlaceCandidate]) -> MethodError {
+        let listed = candidates.map { $0.sanitized() }
+        return MethodError(
             AmbiguousPlace(
                 query: query, candidates: listed,
                 message: "'\(query)' could mean several places: "
@@ -138,7 +142,9 @@ extension WeatherService {
     }
 
     /// `online`: nil when the online geocoder was not asked, "" when it found nothing, else why it failed.
-    static func notFound(_ query: String, suggestions listed: [PlaceCandidate], online: String?) -> MethodError {
+    static func notFound(_ query: String, suggestions: [PlaceCandidate], online: String?) -> MethodError {
+        let listed = suggestions.map { $0.sanitized() }
+        let online = online?.replacingControlCharacters()
         var message = "no place called '\(query)' is known"
         if let online { message += online.isEmpty ? ", here or online" : " (the online geocoder could not be asked: \(online))" }
         if !listed.isEmpty { message += "; did you mean " + listed.map(describe).joined(separator: ", ") + "?" }
@@ -168,12 +174,15 @@ extension WeatherService {
         guard !query.isEmpty, query.count <= Self.maximumNameLength else {
             throw MethodError.invalidParameter("query", "give a place name of 1 to \(Self.maximumNameLength) characters")
         }
+        guard !query.containsControlCharacters else {
+            throw MethodError.invalidParameter("query", "holds control characters (such as ESC, BEL or CR); give plain text")
+        }
         let limit = parameters.limit ?? 10
         guard (1...100).contains(limit) else {
             throw MethodError.invalidParameter("limit", "\(limit) is outside 1...100")
         }
         let matches = try places.directory().search(query, limit: limit)
-        responder.reply(.init(candidates: matches.map(\.candidate)))
+        responder.reply(.init(candidates: matches.map { $0.candidate.sanitized() }))
     }
 
     func add(
@@ -181,7 +190,7 @@ extension WeatherService {
         responder: Responder<AddLocationCall.Reply>
     ) throws(MethodError) {
         var next = state
-        let (location, events) = next.places.add(candidate, byName: byName)
+        let (location, events) = next.places.add(candidate.sanitized(), byName: byName)
         try commit(next, events: events)
         responder.reply(.init(location: location, added: !events.isEmpty, approximate: approximate, note: note))
     }

@@ -128,7 +128,7 @@ public final class WeatherService {
         publisher.publish(events)
         if old.settings.refreshMinutes != newState.settings.refreshMinutes {
             refresher.reconfigure(
-                source: refresher.source, refreshMinutes: newState.settings.refreshMinutes, configurationChanged: false)
+                source: refresher.source, refreshMinutes: newState.settings.refreshMinutes, retryRefused: false)
         }
         if old.places != newState.places { refresher.placesChanged(newState.places) }
         context.stateChanged()

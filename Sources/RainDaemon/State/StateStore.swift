@@ -16,6 +16,10 @@ public struct StateStore {
         case loaded(PersistentState)
         /// The file could not be read as state; it now lives at `keptAt`.
         case quarantined(reason: String, keptAt: String)
+        /// The file was read, but parts broke the rules (`PersistentState.validated`)
+        /// and were dropped or defaulted; the original content was copied to
+        /// `keptAt` and the repaired state saved in its place.
+        case repaired(PersistentState, problems: [String], keptAt: String)
     }
 
     public func load(now: Double) throws(SystemError) -> Loaded {
@@ -25,13 +29,23 @@ public struct StateStore {
         case .failure(let error) where error.errno == ENOENT: return .missing
         case .failure(let error) where error.errno == EFBIG:
             return try quarantine(reason: "larger than 16 MiB", now: now)
+        case .failure(let error) where FileIO.isNotRegularFile(error):
+            return try quarantine(reason: "not a regular file", now: now)
         case .failure(let error): throw error
         }
+        let decoded: PersistentState
         do {
-            return .loaded(try PersistentState(bytes: bytes))
+            decoded = try PersistentState(bytes: bytes)
         } catch {
             return try quarantine(reason: error.description, now: now)
         }
+        let (state, problems) = decoded.validated()
+        guard !problems.isEmpty else { return .loaded(state) }
+        // The original stays readable beside the repaired file, so nothing a person saved is lost.
+        let kept = "\(path).invalid-\(Self.timestamp(now))"
+        try FileIO.writeAtomically(bytes, to: kept)
+        try save(state)
+        return .repaired(state, problems: problems, keptAt: kept)
     }
 
     private func quarantine(reason: String, now: Double) throws(SystemError) -> Loaded {
@@ -47,7 +61,8 @@ public struct StateStore {
 
     /// `20261129T181500Z`: sorts by time, safe in file names.
     static func timestamp(_ unixSeconds: Double) -> String {
-        var time = time_t(unixSeconds)
+        // A clock far off must not trap the conversion; such a name still sorts and is unique enough.
+        var time = time_t(unixSeconds.isFinite ? min(max(unixSeconds, 0), 253_402_300_799) : 0)
         var parts = tm()
         gmtime_r(&time, &parts)
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }

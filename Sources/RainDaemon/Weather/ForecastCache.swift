@@ -2,23 +2,58 @@ import Glibc
 import RainCore
 import RainSystem
 
-/// One file per place under the cache directory (`<id>.json`), written
-/// atomically. The cache is not precious: a file that cannot be read is
-/// discarded with a warning and the place is fetched again.
-public struct ForecastCache {
+/// One file per place in the `forecasts` folder of the cache directory
+/// (`forecasts/<id>.json`), written atomically but without fsync: the cache
+/// is not precious. A file that cannot be read is discarded with a warning and
+/// the place is fetched again. The folder keeps place ids apart from raind's
+/// own files (`budget.json`), whatever a place is called.
+public final class ForecastCache {
     public let directory: String
     let logger: Logger
+    /// The counter last written, so an unchanged one is not written again.
+    private var writtenBudget: BudgetUsage?
 
     public init(directory: String, logger: Logger) {
         self.directory = directory
         self.logger = logger
     }
 
-    func path(for id: LocationID) -> String { "\(directory)/\(id.rawValue).json" }
+    var forecastDirectory: String { "\(directory)/forecasts" }
+
+    /// The file of a place's forecast; nil for an id that is no safe file name
+    /// (ids are validated when the state is read, so this is a second lock).
+    func path(for id: LocationID) -> String? {
+        id.isWellFormed ? "\(forecastDirectory)/\(id.rawValue).json" : nil
+    }
+
+    /// Removes the temporary files a killed raind left in the cache.
+    func removeLeftovers() {
+        for folder in [directory, forecastDirectory] {
+            for name in FileIO.removeLeftoverTemporaries(in: folder) {
+                logger.info("removed \(folder)/\(name), left over from an interrupted write")
+            }
+        }
+    }
+
+    /// Before 0.2 a place's file sat directly in the cache directory, where a
+    /// place with the id `budget` shared the call counter's file. A file there
+    /// is moved into `forecasts/` once, so an upgrade costs no requests.
+    private func migrateLegacyFile(of id: LocationID, to file: String) {
+        guard id.rawValue != "budget" else { return }
+        let legacy = "\(directory)/\(id.rawValue).json"
+        guard FileIO.exists(legacy) else { return }
+        do {
+            try FileIO.makeDirectories(forecastDirectory, mode: 0o700)
+        } catch {
+            return
+        }
+        if rename(legacy, file) == 0 { logger.info("moved the cache file \(legacy) to \(file)") }
+    }
 
     /// The cached forecast of a place, when there is a usable one for its position.
     func load(_ location: Location) -> CachedForecast? {
-        let file = path(for: location.id)
+        guard let file = path(for: location.id) else { return nil }
+        if !FileIO.exists(file) { migrateLegacyFile(of: location.id, to: file) }
         let bytes: [UInt8]
         switch FileIO.readFile(file, limit: 8 << 20) {
         case .success(let content): bytes = content
@@ -30,6 +65,7 @@ public struct ForecastCache {
         }
         do {
             let cached = try CachedForecast(bytes: bytes)
+            if let problem = cached.validationProblem() { throw problem }
             let distance = GeoDistance.kilometres(
                 latitude1: cached.latitude, longitude1: cached.longitude,
                 latitude2: location.latitude, longitude2: location.longitude)
@@ -48,9 +84,10 @@ public struct ForecastCache {
 
     /// Writes a place's forecast. A failure is logged: the data stays in memory and is served.
     func store(_ cached: CachedForecast, for id: LocationID) {
+        guard let file = path(for: id) else { return }
         do {
-            try FileIO.makeDirectories(directory, mode: 0o700)
-            try FileIO.writeAtomically(Array(cached.json.serialized().utf8), to: path(for: id))
+            try FileIO.makeDirectories(forecastDirectory, mode: 0o700)
+            try FileIO.writeAtomically(Array(cached.json.serialized().utf8), to: file, durability: .disposable)
         } catch {
             logger.warning("cannot write the forecast cache for \(id): \(error)")
         }
@@ -61,24 +98,42 @@ public struct ForecastCache {
 
     /// A file from before monthly counting (`day`, `calls` only) reads as that
     /// day's requests and calls, with the month unknown (counted from zero).
+    /// nil when missing or invalid (a day or month that is no UTC midnight of
+    /// a plausible date, a negative or absurd count), which counts as no calls.
     func loadBudget() -> BudgetUsage? {
         guard case .success(let bytes) = FileIO.readFile(budgetFile, limit: 4096),
             let value = try? JSON(parsing: bytes),
-            let day = value["day"]?.doubleValue, let calls = value["calls"]?.doubleValue
+            let day = value["day"]?.doubleValue, let calls = value["calls"]?.doubleValue,
+            Self.isMidnight(day), Self.plausibleCount(calls)
         else { return nil }
         var usage = BudgetUsage()
         usage.day = day
-        usage.callsToday = max(0, calls)
-        usage.requestsToday = max(0, value["requests"]?.intValue ?? Int(calls))
+        usage.callsToday = calls
+        // `calls` is bounded above, so the conversion cannot trap.
+        usage.requestsToday = value["requests"]?.intValue ?? Int(calls)
+        guard Self.plausibleCount(Double(usage.requestsToday)) else { return nil }
         if let month = value["month"]?.doubleValue {
+            let monthCalls = value["monthCalls"]?.doubleValue ?? 0
+            let monthRequests = value["monthRequests"]?.intValue ?? 0
+            guard Self.isMidnight(month), Self.plausibleCount(monthCalls), Self.plausibleCount(Double(monthRequests))
+            else { return nil }
             usage.month = month
-            usage.callsThisMonth = max(0, value["monthCalls"]?.doubleValue ?? 0)
-            usage.requestsThisMonth = max(0, value["monthRequests"]?.intValue ?? 0)
+            usage.callsThisMonth = monthCalls
+            usage.requestsThisMonth = monthRequests
         }
+        writtenBudget = usage
         return usage
     }
 
+    private static func isMidnight(_ time: Double) -> Bool {
+        Forecast.plausibleTimes.contains(time) && time.truncatingRemainder(dividingBy: 86400) == 0
+    }
+
+    private static func plausibleCount(_ count: Double) -> Bool { (0...100_000_000).contains(count) }
+
+    /// Writes the counter when it changed; a lost write only forgets a few calls.
     func storeBudget(_ usage: BudgetUsage) {
+        if writtenBudget == usage { return }
         let fields = JSON.object([
             "day": .number(usage.day), "calls": .number(usage.callsToday), "requests": .int(usage.requestsToday),
             "month": .number(usage.month), "monthCalls": .number(usage.callsThisMonth),
@@ -86,13 +141,15 @@ public struct ForecastCache {
         ])
         do {
             try FileIO.makeDirectories(directory, mode: 0o700)
-            try FileIO.writeAtomically(Array(fields.serialized().utf8), to: budgetFile)
+            try FileIO.writeAtomically(Array(fields.serialized().utf8), to: budgetFile, durability: .disposable)
+            writtenBudget = usage
         } catch {
             logger.warning("cannot record today's upstream calls: \(error)")
         }
     }
 
     func remove(_ id: LocationID) {
-        unlink(path(for: id))
+        guard let file = path(for: id) else { return }
+        unlink(file)
     }
 }

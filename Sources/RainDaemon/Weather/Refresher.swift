@@ -30,6 +30,9 @@ public final class Refresher {
     public private(set) var lastFailure: RefreshFailure?
     private var lastFailedPlace: LocationID?
     public private(set) var nextWake: Double?
+    /// Notices the wall clock being set, so times held in wall-clock seconds
+    /// keep the distances the monotonic clock measured.
+    private var clockWatch: WallClockWatch
 
     init(
         context: DaemonContext, source: WeatherSource, http: HTTPClient, cache: ForecastCache,
@@ -42,6 +45,7 @@ public final class Refresher {
         self.publisher = publisher
         self.list = places
         self.logger = context.logger.scoped("refresh")
+        self.clockWatch = WallClockWatch(wall: context.loop.wallNow, monotonic: context.loop.monotonicNow)
         self.scheduler = RefreshScheduler(
             policy: Self.policy(context.configuration, refreshMinutes: refreshMinutes),
             seed: UInt64(truncatingIfNeeded: Int(context.loop.wallNow * 1000)))
@@ -57,7 +61,30 @@ public final class Refresher {
             callsPerRequest: WeatherSource.callsPerRequest(configuration.provider))
     }
 
-    var now: Double { context.loop.wallNow }
+    /// The wall-clock time, after following any jump of the clock since the last reading.
+    var now: Double {
+        followClockJumps()
+        return context.loop.wallNow
+    }
+
+    /// Moves every wall-clock time raind holds by the jump: the scheduler's,
+    /// and the fetch times of the forecasts in memory, so ages stay what really
+    /// passed. Files on disk catch up at the next write.
+    private func followClockJumps() {
+        guard let jump = clockWatch.observe(wall: context.loop.wallNow, monotonic: context.loop.monotonicNow) else {
+            return
+        }
+        logger.notice("the wall clock was set \(jump < 0 ? "back" : "forward") by \(Int(min(abs(jump), 1e15).rounded())) s; refresh times follow it")
+        scheduler.clockJumped(by: jump)
+        for (id, var cached) in forecasts {
+            cached.forecast.fetchedAt += jump
+            cached.forecast.expiresAt = cached.forecast.expiresAt.map { $0 + jump }
+            forecasts[id] = cached
+        }
+        lastSuccess = lastSuccess.map { $0 + jump }
+        if let time = lastFailure?.time { lastFailure?.time = time + jump }
+        nextWake = nextWake.map { $0 + jump }
+    }
     public var isOnline: Bool { scheduler.online }
     /// Requests and counted calls of this day and month.
     public var budgetUsage: BudgetUsage { scheduler.usage(now: now) }
@@ -75,30 +102,33 @@ public final class Refresher {
 
     /// Loads the cache for the saved places, so clients get data at once.
     func restore() {
+        cache.removeLeftovers()
         if let usage = cache.loadBudget() { scheduler.restoreBudget(usage) }
         scheduler.track(list.locations.map(\.id))
+        let time = now
         for location in list.locations {
             guard let cached = cache.load(location) else { continue }
             forecasts[location.id] = cached
             scheduler.restored(
                 location.id, fetchedAt: cached.forecast.fetchedAt, expiresAt: cached.forecast.expiresAt,
-                selected: location.id == list.selectedID)
-            lastSuccess = max(lastSuccess ?? 0, cached.forecast.fetchedAt)
+                selected: location.id == list.selectedID, now: time)
+            if cached.forecast.fetchedAt <= time { lastSuccess = max(lastSuccess ?? 0, cached.forecast.fetchedAt) }
         }
         reschedule()
     }
 
     /// A new configuration or refresh setting: new rules.
-    /// `configurationChanged`: a reload brought a different configuration or
-    /// key, which gives a refused key another chance (an unchanged one does not).
-    func reconfigure(source: WeatherSource, refreshMinutes: Int?, configurationChanged: Bool) {
+    /// `retryRefused`: a reload (SIGHUP) gives a provider that refused the
+    /// credentials another chance, whether or not the configuration changed;
+    /// a settings change does not.
+    func reconfigure(source: WeatherSource, refreshMinutes: Int?, retryRefused: Bool) {
         let providerChanged = source.provider != self.source.provider
         self.source = source
         scheduler.reconfigure(
-            Self.policy(context.configuration, refreshMinutes: refreshMinutes), credentialsChanged: configurationChanged)
+            Self.policy(context.configuration, refreshMinutes: refreshMinutes), credentialsChanged: retryRefused)
         if providerChanged {
             // Data from another provider stays served, but is fetched anew.
-            for id in forecasts.keys { scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: false) }
+            for id in forecasts.keys { scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: false, now: now) }
         }
         reschedule()
     }
@@ -177,6 +207,7 @@ public final class Refresher {
     /// Starts what `ids` need and joins what is under way. `explicit`: a
     /// person asked (see `refresh`); otherwise a timer or a trigger did.
     private func fetch(_ ids: [LocationID], explicit: Bool, completion: (([LocationID: RefreshFailure?]) -> Void)?) {
+        let time = now  // first: reading the clock may move the forecasts' times
         var results: [LocationID: RefreshFailure?] = [:]
         var pending = ids.count
         let finishOne: (LocationID, RefreshFailure?) -> Void = { id, failure in
@@ -199,7 +230,7 @@ public final class Refresher {
                 finishOne(id, failure(for: .offline))
                 continue
             }
-            if explicit, let cached = forecasts[id], now - cached.forecast.fetchedAt < Self.minimumSpacing {
+            if explicit, let cached = forecasts[id], time - cached.forecast.fetchedAt < Self.minimumSpacing {
                 finishOne(id, nil)
                 continue
             }
@@ -336,7 +367,7 @@ public final class Refresher {
                 message: "the monthly budget of \(BudgetUsage.text(calls: scheduler.policy.monthlyBudget ?? 0)) upstream calls is used up; it resets on the 1st at 00:00 UTC (raise [Refresh] MonthlyBudget= if your plan allows more)",
                 retryAfter: resetsAt)
         case .backingOff(let until, let last):
-            let wait = Int((until - now).rounded(.up))
+            let wait = Int(min(max(until - now, 0), 1e9).rounded(.up))
             return RefreshFailure(
                 error: last?.error ?? .providerError,
                 message: "the provider failed recently (\(last?.message ?? "unknown error")); raind retries in \(wait) s",
@@ -348,8 +379,9 @@ public final class Refresher {
 
     /// A place's cached forecast, its age in seconds and whether it is stale.
     func forecast(for id: LocationID) -> (forecast: Forecast, age: Double, stale: Bool)? {
+        let time = now  // first: reading the clock may move the forecasts' times
         guard let cached = forecasts[id] else { return nil }
-        let age = max(0, now - cached.forecast.fetchedAt)
-        return (cached.forecast, age, scheduler.isStale(id, now: now))
+        let age = max(0, time - cached.forecast.fetchedAt)
+        return (cached.forecast, age, scheduler.isStale(id, now: time))
     }
 }

@@ -9,10 +9,6 @@ public struct WeatherSource {
     let baseURL: String
     let apiKey: String?
 
-    /// Whether another source asks the provider the same way (provider, base URL, key).
-    func asksLike(_ other: WeatherSource) -> Bool {
-        provider == other.provider && baseURL == other.baseURL && apiKey == other.apiKey
-    }
     let connectTimeout: Int
     let totalTimeout: Int
     /// Why no request can be made with this configuration (a missing key); nil when ready.
@@ -101,7 +97,57 @@ public struct WeatherSource {
         case failed(RefreshFailure)
     }
 
+    /// What came back, with every text the provider or libcurl wrote scrubbed
+    /// of the key and the request's query (`SecretScrubber`) before raind
+    /// keeps, logs or sends it.
     func interpret(_ result: Result<HTTPResponse, HTTPFailure>, for location: Location, now: Double) -> Outcome {
+        let request = request(for: location, cached: nil)
+        let scrubber = SecretScrubber(secret: apiKey, url: request.url, redactedURL: request.redactedURL)
+        switch outcome(result, for: location, now: now) {
+        case .fresh(var cached):
+            cached.forecast = Self.scrubbed(cached.forecast, with: scrubber)
+            if let etag = cached.etag, scrubber.reveals(etag) || etag.containsControlCharacters { cached.etag = nil }
+            if let modified = cached.lastModified, scrubber.reveals(modified) || modified.containsControlCharacters {
+                cached.lastModified = nil
+            }
+            return .fresh(cached)
+        case .notModified(let expiresAt):
+            return .notModified(expiresAt: expiresAt)
+        case .failed(var failure):
+            failure.message = scrubber.scrub(failure.message)
+            return .failed(failure)
+        }
+    }
+
+    /// The forecast's provider-written texts without secrets.
+    static func scrubbed(_ forecast: Forecast, with scrubber: SecretScrubber) -> Forecast {
+        var result = forecast
+        result.timeZone = scrubber.scrub(forecast.timeZone)
+        if var current = result.current {
+            current.summary = scrubber.scrub(current.summary)
+            current.icon = scrubber.scrub(current.icon)
+            result.current = current
+        }
+        for index in result.hourly.indices {
+            result.hourly[index].summary = scrubber.scrub(result.hourly[index].summary)
+            result.hourly[index].icon = scrubber.scrub(result.hourly[index].icon)
+        }
+        for index in result.daily.indices {
+            result.daily[index].summary = scrubber.scrub(result.daily[index].summary)
+            result.daily[index].icon = scrubber.scrub(result.daily[index].icon)
+        }
+        for index in result.alerts.indices {
+            var alert = result.alerts[index]
+            alert.title = scrubber.scrub(alert.title)
+            alert.regions = alert.regions.map(scrubber.scrub)
+            alert.description = scrubber.removingSecrets(alert.description)
+            alert.uri = scrubber.scrub(alert.uri)
+            result.alerts[index] = alert
+        }
+        return result
+    }
+
+    private func outcome(_ result: Result<HTTPResponse, HTTPFailure>, for location: Location, now: Double) -> Outcome {
         let response: HTTPResponse
         switch result {
         case .failure(let failure):
@@ -129,6 +175,9 @@ public struct WeatherSource {
                 if let zone = ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone) {
                     forecast.alignDays(to: zone)
                 }
+                if let problem = forecast.validationProblem() {
+                    throw ProviderParseError(provider: name, field: problem.field, problem: .invalidValue(problem.reason))
+                }
                 return .fresh(CachedForecast(
                     forecast: forecast, latitude: location.latitude, longitude: location.longitude,
                     etag: response[header: "etag"], lastModified: response[header: "last-modified"]))
@@ -140,6 +189,12 @@ public struct WeatherSource {
             }
         case 304:
             return .notModified(expiresAt: expiresAt)
+        case 401 where apiKey == nil, 403 where apiKey == nil:
+            // A provider that takes no key refused for another reason: a proxy, a block, a wrong BaseURL=.
+            return .failed(RefreshFailure(
+                error: .providerError,
+                message: "\(name) refused the request (HTTP \(response.status)); it needs no API key, so check [Provider] BaseURL= and any proxy in between, then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
+                httpStatus: response.status))
         case 401, 403:
             return .failed(RefreshFailure(
                 error: .providerError,
@@ -183,7 +238,7 @@ public struct WeatherSource {
 
     static func waitText(_ retryAfter: Double?, now: Double) -> String {
         guard let retryAfter else { return "" }
-        return "; it asked raind to wait \(Int((retryAfter - now).rounded(.up))) s"
+        return "; it asked raind to wait \(Int(min(max(retryAfter - now, 0), 1e9).rounded(.up))) s"
     }
 
     /// Transport failures: those that mean the provider was not reached count as `Offline`.

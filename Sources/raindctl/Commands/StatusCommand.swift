@@ -78,7 +78,8 @@ struct StatusCommand: ClientCommand {
 /// Human durations for the client's output.
 enum Durations {
     static func span(_ seconds: Double) -> String {
-        let s = Int(max(0, seconds))
+        // The value came from the daemon: NaN or a huge number must not trap the conversion.
+        let s = seconds.isFinite ? Int(min(max(0, seconds), 1e15)) : 0
         if s < 60 { return "\(s) s" }
         if s < 3600 { return "\(s / 60) min" }
         if s < 86400 { return "\(s / 3600) h \(s % 3600 / 60) min" }

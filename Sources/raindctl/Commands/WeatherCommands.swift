@@ -38,17 +38,20 @@ struct ForecastView {
             }
             return
         }
+        // The daemon's texts are made plain here, so the view may carry raindctl's
+        // own colour codes (which Output.line would strip with the rest).
         let presenter = ForecastPresenter(
-            forecast: forecast, placeName: location.displayName, units: units, now: Output.now(),
-            isStale: reply.stale,
+            forecast: forecast.withPlainText(), placeName: location.displayName.strippingControlCharacters(),
+            units: units, now: Output.now(), isStale: reply.stale,
             zone: ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone))
+        let graphics = Output.graphics
         let text: String
         switch kind {
         case .now: text = presenter.nowView()
-        case .hourly(let hours): text = presenter.hourlyView(hours: hours, graphics: Output.graphics)
-        case .daily: text = presenter.dailyView(graphics: Output.graphics)
+        case .hourly(let hours): text = presenter.hourlyView(hours: hours, graphics: graphics)
+        case .daily: text = presenter.dailyView(graphics: graphics)
         }
-        Output.line(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+        Output.viewLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
     }
 
     static func place(_ arguments: ArgumentReader) throws(ClientError) -> String? {

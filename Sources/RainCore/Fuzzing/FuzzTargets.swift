@@ -1,0 +1,131 @@
+/// The entry points of raind's fuzzing campaign (`scripts/fuzz`, docs/FUZZING.md):
+/// each takes arbitrary bytes and runs them through one parser the way raind
+/// does, then through what raind does next with the result (validation,
+/// presentation), so a value that would trap later is found too. Each must
+/// return for every input; a trap is a bug. The inputs that once trapped are
+/// kept in `fuzz/regressions/<target>/` and replayed by the unit tests.
+public enum FuzzTargets {
+    /// Target names and their entry points, as `scripts/fuzz` and the tests know them.
+    public static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
+        ("varlink", varlink),
+        ("config", config),
+        ("state", state),
+        ("cache", cache),
+        ("openmeteo", openMeteo),
+        ("pirateweather", pirateWeather),
+    ]
+
+    /// The framer on arbitrary chunks (the first byte picks the chunk size),
+    /// then each framed message decoded as a call, its parameters as the
+    /// daemon's typed values, and as a reply and an event (raindctl's side).
+    public static func varlink(_ bytes: [UInt8]) {
+        var framer = VarlinkFramer(maximumMessageSize: 4096)
+        let chunk = max(1, Int(bytes.first ?? 1))
+        var index = bytes.isEmpty ? 0 : 1
+        while index < bytes.count {
+            let end = min(bytes.count, index + chunk)
+            framer.append(bytes[index..<end])
+            index = end
+            while true {
+                let message: [UInt8]?
+                do {
+                    message = try framer.nextMessage()
+                } catch {
+                    return  // an oversized message closes the connection
+                }
+                guard let message else { break }
+                decodeMessage(message)
+            }
+        }
+    }
+
+    static func decodeMessage(_ message: [UInt8]) {
+        if let call = try? VarlinkCall(message: message) {
+            // As the daemon reads them: the declared parameters of every method.
+            for method in WeatherMethod.allCases { decode(method.call, call.parameters) }
+            _ = call.parameters.first { _, value in
+                (try? Location(json: value))?.validationProblem() != nil
+            }
+            _ = VarlinkFramer.frame(call.json)
+        }
+        if let reply = try? VarlinkReply(message: message) {
+            // As raindctl reads them: a subscriber's event, and each method's reply.
+            _ = try? SubscribeReply(json: reply.parameters).decodedEvent()
+            for method in WeatherMethod.allCases { decodeReply(method.call, reply.parameters) }
+        }
+    }
+
+    private static func decode<Call: WeatherCall>(_ call: Call.Type, _ parameters: JSONObject) {
+        guard let decoded = try? WireDecoder.decode(
+            Call.Parameters.self, from: .object(parameters), refusingUnknownFields: true)
+        else { return }
+        _ = decoded.json.serialized()
+    }
+
+    private static func decodeReply<Call: WeatherCall>(_ call: Call.Type, _ parameters: JSON) {
+        _ = (try? Call.Reply(json: parameters))?.json.serialized()
+    }
+
+    /// A configuration file's text (any bytes, as read from disk).
+    public static func config(_ bytes: [UInt8]) {
+        var parser = ConfigParser()
+        parser.apply(text: String(decoding: bytes, as: UTF8.self), file: "raind.conf")
+        _ = parser.diagnostics.map(\.description)
+    }
+
+    /// A state file: decoded, validated, and what remains used the way raind
+    /// uses it (ids as file names, coordinates in provider URLs, the refresh
+    /// interval in seconds).
+    public static func state(_ bytes: [UInt8]) {
+        guard let decoded = try? PersistentState(bytes: bytes) else { return }
+        let (state, _) = decoded.validated()
+        for location in state.places.locations {
+            precondition(location.id.isWellFormed, "a validated id is a safe file name")
+            _ = OpenMeteo.forecastPath(latitude: location.latitude, longitude: location.longitude)
+            _ = PirateWeather.forecastPath(apiKey: "k", latitude: location.latitude, longitude: location.longitude)
+            _ = location.displayName
+        }
+        if let minutes = state.settings.refreshMinutes { _ = Double(minutes * 60) }
+        _ = state.bytes
+    }
+
+    /// A cache file's forecast: decoded, validated, scheduled and presented.
+    public static func cache(_ bytes: [UInt8]) {
+        guard let value = try? JSON(parsing: bytes), let forecast = try? Forecast(json: value["forecast"] ?? value),
+            forecast.validationProblem() == nil
+        else { return }
+        use(forecast)
+    }
+
+    public static func openMeteo(_ bytes: [UInt8]) {
+        guard let forecast = try? OpenMeteo.parseForecast(bytes, fetchedAt: 1_790_000_000),
+            forecast.validationProblem() == nil
+        else { return }
+        use(forecast)
+    }
+
+    public static func pirateWeather(_ bytes: [UInt8]) {
+        guard let forecast = try? PirateWeather.parseForecast(bytes, fetchedAt: 1_790_000_000),
+            forecast.validationProblem() == nil
+        else { return }
+        use(forecast)
+    }
+
+    /// What raind and raindctl do with a forecast that passed validation.
+    static func use(_ forecast: Forecast) {
+        var scheduler = RefreshScheduler(policy: RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 10))
+        let id = LocationID("fuzz")
+        scheduler.track([id])
+        scheduler.restored(
+            id, fetchedAt: forecast.fetchedAt, expiresAt: forecast.expiresAt, selected: true, now: 1_790_000_000)
+        _ = scheduler.nextWake([id], now: 1_790_000_000)
+        _ = try? Forecast(json: forecast.json)
+        for units in UnitSystem.allCases {
+            let presenter = ForecastPresenter(forecast: forecast, placeName: "Fuzz", units: units, now: 1_790_000_000)
+            _ = presenter.nowView()
+            _ = presenter.hourlyView(hours: 48)
+            _ = presenter.dailyView()
+            _ = presenter.statusLine()
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// Text that reaches a terminal must not carry control codes: an ESC starts
+/// an escape sequence (colours, cursor moves, window titles), BEL rings, CR
+/// overwrites the line. Names from clients, the online geocoder, the place
+/// data and providers are checked or cleaned with these.
+extension String {
+    /// Whether the text holds a control character: C0 (U+0000–U+001F, which
+    /// includes ESC, BEL, CR, LF and TAB), DEL, C1 (U+0080–U+009F), or a line
+    /// or paragraph separator (U+2028, U+2029).
+    public var containsControlCharacters: Bool {
+        unicodeScalars.contains(where: Self.isControl)
+    }
+
+    /// The text with each control character (see `containsControlCharacters`)
+    /// replaced by U+FFFD, so a person still sees that something was there.
+    public func replacingControlCharacters() -> String {
+        guard containsControlCharacters else { return self }
+        var out = String.UnicodeScalarView()
+        for scalar in unicodeScalars {
+            out.append(Self.isControl(scalar) ? "\u{FFFD}" : scalar)
+        }
+        return String(out)
+    }
+
+    /// The text without control characters, for printing what a daemon sent.
+    /// Newlines and tabs are kept when `keepingLineBreaks` (multi-line text such
+    /// as a table raindctl built itself is never passed here).
+    public func strippingControlCharacters(keepingLineBreaks: Bool = false) -> String {
+        guard containsControlCharacters else { return self }
+        var out = String.UnicodeScalarView()
+        for scalar in unicodeScalars {
+            if keepingLineBreaks, scalar == "\n" || scalar == "\t" {
+                out.append(scalar)
+            } else if !Self.isControl(scalar) {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+    }
+}

@@ -1,0 +1,23 @@
+import RainCore
+
+/// A cache file is checked like a provider's answer: a position on Earth, a
+/// usable forecast, and validators that are plain header text (a CR or LF in
+/// an ETag would end the header line it is sent back in).
+extension CachedForecast {
+    /// What is wrong, naming the field; nil when the entry is usable.
+    func validationProblem() -> WireDecodingError? {
+        if !Location.areValidCoordinates(latitude: latitude, longitude: longitude) {
+            return WireDecodingError(
+                field: "cache.latitude", reason: "\(latitude), \(longitude) is no position on Earth")
+        }
+        for (field, value) in [("etag", etag), ("lastModified", lastModified)] {
+            if let value, value.containsControlCharacters || value.utf8.count > 1024 {
+                return WireDecodingError(field: "cache.\(field)", reason: "is not a header value raind sends back")
+            }
+        }
+        if let problem = forecast.validationProblem() {
+            return WireDecodingError(field: "cache.forecast.\(problem.field)", reason: problem.reason)
+        }
+        return nil
+    }
+}

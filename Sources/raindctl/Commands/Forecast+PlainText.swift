@@ -1,0 +1,33 @@
+import RainCore
+
+extension Forecast {
+    /// The forecast with every text from the daemon (and so from a provider)
+    /// stripped of control characters, for views printed with raindctl's own
+    /// colour codes.
+    func withPlainText() -> Forecast {
+        func plain(_ text: String) -> String { text.strippingControlCharacters() }
+        var copy = self
+        copy.provider = plain(provider)
+        copy.attribution = Attribution(text: plain(attribution.text), url: plain(attribution.url))
+        if var current = copy.current {
+            current.summary = plain(current.summary)
+            current.icon = plain(current.icon)
+            copy.current = current
+        }
+        for index in copy.hourly.indices {
+            copy.hourly[index].summary = plain(copy.hourly[index].summary)
+            copy.hourly[index].icon = plain(copy.hourly[index].icon)
+        }
+        for index in copy.daily.indices {
+            copy.daily[index].summary = plain(copy.daily[index].summary)
+            copy.daily[index].icon = plain(copy.daily[index].icon)
+        }
+        for index in copy.alerts.indices {
+            copy.alerts[index].title = plain(copy.alerts[index].title)
+            copy.alerts[index].description = plain(copy.alerts[index].description)
+            copy.alerts[index].regions = copy.alerts[index].regions.map(plain)
+            copy.alerts[index].uri = plain(copy.alerts[index].uri)
+        }
+        return copy
+    }
+}
