@@ -12,7 +12,8 @@ public final class FileDescriptor {
 
     /// Opens `path` (`open(2)`, always with O_CLOEXEC), retrying on EINTR.
     public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemError) -> FileDescriptor {
-        FileDescriptor(taking: try retryingOnInterrupt("open", subject: path) { Glibc.open(path, flags | O_CLOEXEC, mode) })
+        FileDescriptor(
+            taking: try retryingOnInterrupt("open", subject: path) { Glibc.open(path, flags | O_CLOEXEC, mode) })
     }
 
     /// The file's status (`fstat(2)`).

@@ -30,9 +30,12 @@ public enum UnixSocket {
 
     /// A listening socket bound at `path` with `mode`.
     public static func listen(path: String, mode: mode_t, backlog: Int32 = 128) throws(SystemError) -> FileDescriptor {
-        let fd = FileDescriptor(taking: try retryingOnInterrupt("socket") {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        })
+        let fd = FileDescriptor(
+            taking: try retryingOnInterrupt("socket") {
+                socket(
+                    AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+                    0)
+            })
         var (address, length) = try self.address(path)
         // Bind with a restrictive umask so there is no moment the socket is open to others.
         let oldMask = umask(~mode & 0o777)

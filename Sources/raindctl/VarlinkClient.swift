@@ -39,7 +39,7 @@ final class VarlinkClient {
                 fd = try UnixSocket.connect(path: path)
                 self.path = path
                 return
-            } catch where error.call == "socket" {
+            } catch  where error.call == "socket" {
                 throw .failed("cannot create a socket: \(error.message)")
             } catch {
                 reasons.append("\(path): \(error.message)")
@@ -125,7 +125,8 @@ final class VarlinkClient {
 
     /// Calls a method and returns its declared reply; an error reply is thrown.
     func call<Call: WeatherCall>(_ call: Call.Type, _ parameters: Call.Parameters) throws(ClientError) -> Call.Reply {
-        try send(VarlinkCall(method: Call.method.qualifiedName, parameters: parameters.json.objectValue ?? JSONObject()))
+        try send(
+            VarlinkCall(method: Call.method.qualifiedName, parameters: parameters.json.objectValue ?? JSONObject()))
         let reply = try receive()
         if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters) }
         return try Self.decode(Call.Reply.self, reply.parameters)
@@ -137,7 +138,8 @@ final class VarlinkClient {
         do {
             return try WireDecoder.decode(type, from: value, context: "reply")
         } catch {
-            throw .failed("raind sent a reply raindctl cannot read (\(error)); are raind and raindctl the same version?")
+            throw .failed(
+                "raind sent a reply raindctl cannot read (\(error)); are raind and raindctl the same version?")
         }
     }
 }
