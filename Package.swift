@@ -1,9 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (STYLE.md): C module maps and shims -> typed system wrappers (RainDaemon/System)
+// Layers (STYLE.md): C module maps and shims -> typed system wrappers (RainSystem)
 // -> pure core (RainCore) -> daemon shell (RainDaemon) -> two thin executables.
-// raindctl depends on RainCore only: no libcurl, no libsystemd, linked statically.
+// raindctl depends on RainCore and RainSystem only: no libcurl, no libsystemd, linked statically.
 let package = Package(
     name: "raind",
     products: [
@@ -21,14 +21,17 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
-        // Typed wrappers for C functions Swift cannot call: libcurl's variadic ones, and
-        // GNU extensions (accept4, struct ucred) hidden from Swift's Glibc module.
+        // Typed wrappers for C functions Swift cannot call: libcurl's variadic ones.
         .target(name: "CShims", dependencies: ["CCurl"]),
+        // GNU extensions (accept4, struct ucred) hidden from Swift's Glibc module.
+        .target(name: "CSocket"),
+        // Sockets, descriptors, files, memory maps and their typed errors, for every executable.
+        .target(name: "RainSystem", dependencies: ["CSocket"]),
         .target(name: "RainCore"),
-        .target(name: "RainPlaces", dependencies: ["RainCore"]),
+        .target(name: "RainPlaces", dependencies: ["RainCore", "RainSystem"]),
         .target(
             name: "RainDaemon",
-            dependencies: ["RainCore", "RainPlaces", "CCurl", "CShims", "CSystemd"]
+            dependencies: ["RainCore", "RainPlaces", "RainSystem", "CCurl", "CShims", "CSystemd"]
         ),
         .executableTarget(name: "raind", dependencies: ["RainDaemon"]),
         // Search and reverse-lookup latency against a linear-scan yardstick (docs/PERFORMANCE.md).
@@ -37,11 +40,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "raindctl",
-            dependencies: ["RainCore"],
+            dependencies: ["RainCore", "RainSystem"],
             linkerSettings: [.unsafeFlags(["-static-executable"])]
         ),
         .testTarget(name: "RainCoreTests", dependencies: ["RainCore"]),
-        .testTarget(name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore"]),
+        .testTarget(name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore", "RainSystem"]),
         .testTarget(
             name: "RainPlacesTests",
             dependencies: ["RainPlaces", "RainCore"],

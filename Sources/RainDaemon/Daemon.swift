@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainSystem
 
 /// How raind was asked to run (from its command line).
 public struct DaemonOptions {
@@ -69,7 +70,8 @@ public final class Daemon {
             logger.info("removed \(paths.stateDirectory)/\(name), left over from an interrupted write")
         }
         let state = try Self.loadState(store, loop: loop, environment: options.environment, logger: logger)
-        let publisher = Publisher(maximumQueuedBytes: VarlinkServer.Limits().maximumQueuedBytes, logger: logger.scoped("publish"))
+        let publisher = Publisher(
+            maximumQueuedBytes: VarlinkServer.Limits().maximumQueuedBytes, logger: logger.scoped("publish"))
         let places = PlaceLookup(loop: loop, environment: options.environment, logger: logger.scoped("places"))
         let source = WeatherSource(configuration: loaded.configuration, credentialsDirectory: paths.credentialsDirectory)
         if let problem = source.configurationProblem { logger.warning(problem.message) }
@@ -133,8 +135,7 @@ public final class Daemon {
             socketPath = path
         }
 
-        var limits = VarlinkServer.Limits()
-        limits.maximumClients = loaded.configuration.maxClients
+        let limits = Self.socketLimits(loaded.configuration, descriptorLimit: Self.raiseDescriptorLimit(), logger: logger)
         let ownUID = getuid()
         let mode = options.mode
         let raindGroup = Self.groupID(named: "raind")
@@ -142,7 +143,13 @@ public final class Daemon {
             loop: loop, listener: listener, limits: limits,
             info: .init(version: RaindVersion.string, interfaces: [WeatherInterface.name: WeatherInterface.description]),
             logger: logger.scoped("socket"),
-            authorize: { peer in Self.access(for: peer, mode: mode, ownUID: ownUID, raindGroup: raindGroup) })
+            authorize: { peer in
+                guard let access = Self.access(for: peer, mode: mode, ownUID: ownUID, raindGroup: raindGroup) else {
+                    return nil
+                }
+                // The reserve is for root, and on the system instance for those who may change things.
+                return .init(access: access, isPrivileged: peer.uid == 0 || (mode == .system && access == .change))
+            })
         server.handler = { [service] request in service.handle(request) }
         context.onStateChanged = { [weak self] in self?.updateStatus() }
         context.onWeatherChanged = { [weak self] in self?.updateStatus() }
@@ -150,6 +157,39 @@ public final class Daemon {
         context.onSubscriberAttached = { [weak refresher] in refresher?.refreshIfStale(reason: "a subscriber attached") }
         // Cached data first: clients get it the moment the socket serves.
         refresher.restore()
+    }
+
+    /// Descriptors raind keeps for itself beyond its clients: the listener,
+    /// the loop, signals, timers, HTTP transfers, D-Bus, netlink, files.
+    static let descriptorsForOwnUse = 64
+
+    /// Raises the soft RLIMIT_NOFILE to the hard limit (the soft one is often
+    /// 1024 for compatibility with select(), which raind does not use) and
+    /// returns the soft limit in force.
+    static func raiseDescriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
+    }
+
+    /// The socket limits from the configuration, with MaxClients kept below
+    /// the descriptor limit so raind never runs out while admitting clients.
+    static func socketLimits(_ configuration: Configuration, descriptorLimit: Int, logger: Logger) -> VarlinkServer.Limits {
+        var limits = VarlinkServer.Limits()
+        let affordable = max(1, descriptorLimit - descriptorsForOwnUse)
+        if configuration.maxClients > affordable {
+            logger.warning("[Socket] MaxClients=\(configuration.maxClients) is above what the descriptor limit (\(descriptorLimit)) allows; using \(affordable). Raise LimitNOFILE= to allow more")
+        }
+        limits.maximumClients = min(configuration.maxClients, affordable)
+        limits.maximumClientsPerUser = configuration.maxClientsPerUser
+        limits.idleTimeout = Double(configuration.idleTimeoutSeconds)
+        limits.slowClientTimeout = Double(configuration.slowClientTimeoutSeconds)
+        return limits
     }
 
     /// Who may do what (DESIGN.md, "Protocol"): in a user instance only the same
@@ -222,13 +262,13 @@ public final class Daemon {
         do {
             try server.start()
             for signal in [SIGTERM, SIGINT] {
-                signalSources.append(try loop.onSignal(signal) { [weak self] in self?.shutdown() })
+                signalSources.append(try loop.onSignal(signal, name: "stop signal \(signal)") { [weak self] in self?.shutdown() })
             }
-            signalSources.append(try loop.onSignal(SIGHUP) { [weak self] in self?.reload() })
-            signalSources.append(try loop.onSignal(SIGUSR1) { [refresher] in
+            signalSources.append(try loop.onSignal(SIGHUP, name: "SIGHUP reload") { [weak self] in self?.reload() })
+            signalSources.append(try loop.onSignal(SIGUSR1, name: "SIGUSR1 refresh") { [refresher] in
                 refresher.refreshIfStale(reason: "SIGUSR1")
             })
-            signalSources.append(try loop.onSignal(SIGPIPE) {})
+            signalSources.append(try loop.onSignal(SIGPIPE, name: "SIGPIPE ignored") {})
         } catch {
             logger.error("cannot start serving: \(error)")
             return 1
@@ -277,6 +317,9 @@ public final class Daemon {
         if loaded.errors.isEmpty {
             if loaded.configuration.socketPath != context.configuration.socketPath
                 || loaded.configuration.maxClients != context.configuration.maxClients
+                || loaded.configuration.maxClientsPerUser != context.configuration.maxClientsPerUser
+                || loaded.configuration.idleTimeoutSeconds != context.configuration.idleTimeoutSeconds
+                || loaded.configuration.slowClientTimeoutSeconds != context.configuration.slowClientTimeoutSeconds
             {
                 logger.notice("[Socket] changes take effect when raind restarts")
             }

@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainSystem
 
 /// Why a command could not complete, and the exit code that says so.
 enum ClientError: Error {
@@ -26,7 +27,7 @@ enum ClientError: Error {
 /// A blocking Varlink connection to raind. The client is short-lived and does
 /// one thing at a time, so plain blocking reads and writes are right here.
 final class VarlinkClient {
-    private let fd: Int32
+    private let fd: FileDescriptor
     let path: String
     private var framer = VarlinkFramer(maximumMessageSize: 64 << 20)
 
@@ -34,31 +35,15 @@ final class VarlinkClient {
     init(candidates: [String]) throws(ClientError) {
         var reasons: [String] = []
         for path in candidates {
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { throw .failed("cannot create a socket: \(String(cString: strerror(errno)))") }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            let bytes = Array(path.utf8)
-            guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-                close(fd)
-                reasons.append("\(path): path too long")
-                continue
-            }
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                raw.copyBytes(from: bytes)
-                raw[bytes.count] = 0
-            }
-            let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
-            }
-            if result == 0 {
-                self.fd = fd
+            do {
+                fd = try UnixSocket.connect(path: path)
                 self.path = path
                 return
+            } catch  where error.call == "socket" {
+                throw .failed("cannot create a socket: \(error.message)")
+            } catch {
+                reasons.append("\(path): \(error.message)")
             }
-            reasons.append("\(path): \(String(cString: strerror(errno)))")
-            close(fd)
         }
         throw .unreachable(
             "cannot reach raind (" + reasons.joined(separator: "; ") + ").\n"
@@ -66,26 +51,18 @@ final class VarlinkClient {
                 + "or name its socket with --socket PATH or RAIND_SOCKET.")
     }
 
-    deinit { close(fd) }
-
     func send(_ call: VarlinkCall) throws(ClientError) {
-        let bytes = VarlinkFramer.frame(call.json)
-        var offset = 0
-        while offset < bytes.count {
-            // A framed message is never empty (it ends with NUL), so the buffer has an address.
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreachable("lost the connection to raind at \(path): \(String(cString: strerror(errno)))")
-            }
-            offset += n
+        do {
+            try fd.writeAll(VarlinkFramer.frame(call.json))
+        } catch {
+            throw .unreachable("lost the connection to raind at \(path): \(error.message)")
         }
     }
 
     /// Waits up to `timeout` seconds for the next reply; nil when none came.
     func receive(timeout: Double) throws(ClientError) -> VarlinkReply? {
         if try hasBufferedMessage() { return try receive() }
-        var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var pollfd = Glibc.pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
         let milliseconds = Int32(max(0, min(timeout, 86_400)) * 1000)
         while true {
             let ready = poll(&pollfd, 1, milliseconds)
@@ -120,7 +97,7 @@ final class VarlinkClient {
                 throw ClientError.failed("raind sent an unreadable reply: \(error)")
             }
         }
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        var buffer: [UInt8] = []
         while true {
             do {
                 if let message = try framer.nextMessage() {
@@ -135,19 +112,21 @@ final class VarlinkClient {
             } catch {
                 throw .failed("raind sent a reply larger than the client accepts")
             }
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreachable("lost the connection to raind at \(path): \(String(cString: strerror(errno)))")
+            let n: Int
+            do {
+                n = try fd.read(into: &buffer)
+            } catch {
+                throw .unreachable("lost the connection to raind at \(path): \(error.message)")
             }
             if n == 0 { throw .unreachable("raind at \(path) closed the connection") }
-            framer.append(buffer[0..<n])
+            framer.append(buffer)
         }
     }
 
     /// Calls a method and returns its declared reply; an error reply is thrown.
     func call<Call: WeatherCall>(_ call: Call.Type, _ parameters: Call.Parameters) throws(ClientError) -> Call.Reply {
-        try send(VarlinkCall(method: Call.method.qualifiedName, parameters: parameters.json.objectValue ?? JSONObject()))
+        try send(
+            VarlinkCall(method: Call.method.qualifiedName, parameters: parameters.json.objectValue ?? JSONObject()))
         let reply = try receive()
         if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters) }
         return try Self.decode(Call.Reply.self, reply.parameters)
@@ -159,7 +138,8 @@ final class VarlinkClient {
         do {
             return try WireDecoder.decode(type, from: value, context: "reply")
         } catch {
-            throw .failed("raind sent a reply raindctl cannot read (\(error)); are raind and raindctl the same version?")
+            throw .failed(
+                "raind sent a reply raindctl cannot read (\(error)); are raind and raindctl the same version?")
         }
     }
 }

@@ -23,6 +23,17 @@ final class JSONTests: XCTestCase {
         }
     }
 
+    func testSerialize_escapesOnlyWhatMustBeEscaped_betweenPlainRuns() {
+        let text = "Zürich \"old\" town\\\n\t\u{01}\u{1F}end 東京 🌧"
+        XCTAssertEqual(
+            JSON.string(text).serialized(),
+            #""Zürich \"old\" town\\\n\t\u0001\u001fend 東京 🌧""#)
+        XCTAssertEqual(try JSON(parsing: JSON.string(text).serialized()), .string(text))
+        XCTAssertEqual(JSON.string("").serialized(), #""""#)
+        XCTAssertEqual(JSON.string("\"").serialized(), #""\"""#)
+        XCTAssertEqual(JSON.object(["n": .int(-42)]).serializedBytes(), Array(#"{"n":-42}"#.utf8))
+    }
+
     func testSerialize_writesIntegersWithoutFraction() {
         XCTAssertEqual(JSON.object(["n": .int(3), "x": .number(1.5)]).serialized(), #"{"n":3,"x":1.5}"#)
         XCTAssertEqual(JSON.number(.nan).serialized(), "null")

@@ -1,6 +1,7 @@
 import CSystemd
 import Glibc
 @testable import RainDaemon
+import RainSystem
 import XCTest
 
 final class BusConnectionTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Glibc
 @testable import RainDaemon
+import RainSystem
 import XCTest
 
 final class LogindWatcherTests: XCTestCase {

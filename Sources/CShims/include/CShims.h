@@ -5,14 +5,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Socket calls behind _GNU_SOURCE, which Swift's Glibc module does not see. */
-
-/* accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); -1 and errno on failure. */
-int raind_accept_nonblocking(int fd);
-
-/* SO_PEERCRED: fills pid, uid, gid; -1 and errno on failure. */
-int raind_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
-
 /* libcurl. Its setopt and getinfo functions are variadic, which Swift cannot
  * call; each shim below passes one argument of one fixed type. They return
  * the CURLcode / CURLMcode unchanged for Swift's wrapper layer to check. */

@@ -22,7 +22,13 @@ public struct Configuration: Equatable, Sendable {
     public var monthlyBudget: Int?
     // [Socket]
     public var socketPath: String?
-    public var maxClients: Int = 64
+    public var maxClients: Int = 256
+    /// Connections one user may hold at once (root and raind's own user are bound by `maxClients` only).
+    public var maxClientsPerUser: Int = 16
+    /// A connection with no call in flight and no subscription is closed after this long.
+    public var idleTimeoutSeconds: Int = 60
+    /// A client that leaves a full output queue unread this long is disconnected.
+    public var slowClientTimeoutSeconds: Int = 30
     // [Places]
     /// Base URL of the online geocoder asked for names missing from the embedded data.
     public var geocoderURL: String = "https://geocoding-api.open-meteo.com"
@@ -92,6 +98,15 @@ public struct Configuration: Equatable, Sendable {
         },
         Key(section: "Socket", name: "MaxClients", field: \.maxClients, expected: "a whole number from 1 to 4096") { config, value in
             setInt(&config.maxClients, value, 1...4096)
+        },
+        Key(section: "Socket", name: "MaxClientsPerUser", field: \.maxClientsPerUser, expected: "a whole number from 1 to 4096") { config, value in
+            setInt(&config.maxClientsPerUser, value, 1...4096)
+        },
+        Key(section: "Socket", name: "IdleTimeoutSec", field: \.idleTimeoutSeconds, expected: "whole seconds from 1 to 86400") { config, value in
+            setInt(&config.idleTimeoutSeconds, value, 1...86400)
+        },
+        Key(section: "Socket", name: "SlowClientTimeoutSec", field: \.slowClientTimeoutSeconds, expected: "whole seconds from 1 to 3600") { config, value in
+            setInt(&config.slowClientTimeoutSeconds, value, 1...3600)
         },
         Key(section: "Places", name: "GeocoderURL", field: \.geocoderURL, expected: "an http:// or https:// URL") { config, value in
             guard let url = validURL(value) else { return false }

@@ -140,37 +140,42 @@ extension JSON {
 extension JSON {
     /// Compact JSON text.
     public func serialized() -> String {
-        var out = ""
-        write(to: &out)
+        String(decoding: serializedBytes(), as: UTF8.self)
+    }
+
+    /// Compact JSON text as UTF-8 bytes.
+    public func serializedBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        serialize(into: &out)
         return out
     }
 
-    public func serializedBytes() -> [UInt8] { Array(serialized().utf8) }
-
-    private func write(to out: inout String) {
+    /// Appends compact JSON text to `out`: bytes all the way, so a reply is
+    /// written into the output buffer without an intermediate String.
+    public func serialize(into out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .number(let value): out += JSON.format(number: value)
+        case .null: JSON.append("null", to: &out)
+        case .bool(let value): JSON.append(value ? "true" : "false", to: &out)
+        case .number(let value): JSON.append(number: value, to: &out)
         case .string(let value): JSON.write(string: value, to: &out)
         case .array(let values):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                value.write(to: &out)
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                value.serialize(into: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let object):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             var first = true
             for (key, value) in object {
-                if !first { out += "," }
+                if !first { out.append(UInt8(ascii: ",")) }
                 first = false
                 JSON.write(string: key, to: &out)
-                out += ":"
-                value.write(to: &out)
+                out.append(UInt8(ascii: ":"))
+                value.serialize(into: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
@@ -182,22 +187,64 @@ extension JSON {
         return "\(number)"
     }
 
-    private static func write(string: String, to out: inout String) {
-        out += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    private static func append(number: Double, to out: inout [UInt8]) {
+        guard number.isFinite else { return append("null", to: &out) }
+        if number.rounded() == number, abs(number) < 1e15 {
+            // A whole number's text is a small string: no allocation.
+            out.append(contentsOf: String(Int64(number)).utf8)
+            return
+        }
+        out.append(contentsOf: "\(number)".utf8)
+    }
+
+    /// Whether a byte of a string's UTF-8 goes out as it is: everything but
+    /// the quote, the backslash and control characters (bytes of multi-byte
+    /// scalars are all 0x80 or above, so they pass unchanged).
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+
+    private static func write(string: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var string = string
+        // Native strings are contiguous already; makeContiguousUTF8 only copies bridged ones.
+        string.makeContiguousUTF8()
+        let written: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+            var runStart = 0
+            for index in bytes.indices where !isPlain(bytes[index]) {
+                // Runs of plain bytes are copied at once; only the escapes go one by one.
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                appendEscape(for: bytes[index], to: &out)
+                runStart = index + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+        if written == nil {
+            for byte in string.utf8 {
+                if isPlain(byte) { out.append(byte) } else { appendEscape(for: byte, to: &out) }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscape(for byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): append("\\\"", to: &out)
+        case UInt8(ascii: "\\"): append("\\\\", to: &out)
+        case UInt8(ascii: "\n"): append("\\n", to: &out)
+        case UInt8(ascii: "\r"): append("\\r", to: &out)
+        case UInt8(ascii: "\t"): append("\\t", to: &out)
+        default:
+            // Control characters: \u00XX with lower-case hex digits.
+            func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10 }
+            append("\\u00", to: &out)
+            out.append(hexDigit(byte >> 4))
+            out.append(hexDigit(byte & 0xf))
+        }
     }
 }
 

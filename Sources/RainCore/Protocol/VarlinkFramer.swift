@@ -29,6 +29,9 @@ public struct VarlinkFramer: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
+    /// Bytes received and not yet returned as a message.
+    public var pendingByteCount: Int { buffer.count - start }
+
     /// The next complete message without its NUL, nil when more bytes are needed.
     public mutating func nextMessage() throws(Failure) -> [UInt8]? {
         if let end = buffer[max(start, scanned)...].firstIndex(of: 0) {
@@ -45,9 +48,16 @@ public struct VarlinkFramer: Sendable {
 
     /// A message ready to send: the JSON text and its terminating NUL.
     public static func frame(_ message: JSON) -> [UInt8] {
-        var bytes = message.serializedBytes()
-        bytes.append(0)
+        var bytes: [UInt8] = []
+        frame(message, into: &bytes)
         return bytes
+    }
+
+    /// Appends the framed message to `bytes`, so replies can be written
+    /// straight into an output buffer.
+    public static func frame(_ message: JSON, into bytes: inout [UInt8]) {
+        message.serialize(into: &bytes)
+        bytes.append(0)
     }
 }
 

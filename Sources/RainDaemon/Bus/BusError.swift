@@ -1,4 +1,5 @@
 import Glibc
+import RainSystem
 
 /// Why a D-Bus operation failed: a local sd-bus call returned `-errno`, the peer
 /// answered with a D-Bus error, or a reply did not have the expected shape.

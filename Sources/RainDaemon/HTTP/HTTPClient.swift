@@ -1,6 +1,7 @@
 import CCurl
 import CShims
 import RainCore
+import RainSystem
 
 /// HTTP GET on libcurl's multi interface, driven by the daemon's sd-event loop.
 /// Everything runs on the loop's thread, and the loop never blocks on the network.

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import RainSystem
 
 /// epoll event bits (from <sys/epoll.h>, which Swift's Glibc module does not export).
 public struct IOEvents: OptionSet, Sendable {
@@ -60,73 +61,109 @@ public final class EventLoop {
     // MARK: Sources
 
     /// Calls `handler` with the epoll events each time `fd` is ready for `events`.
-    public func watch(fd: Int32, events: IOEvents, handler: @escaping (IOEvents) -> Void) throws(SystemError) -> EventSource {
+    /// `name` is the source's description in sd-event's debug logs; without
+    /// one, where the source was created (`file:line`).
+    public func watch(
+        fd: Int32, events: IOEvents, name: String? = nil, file: String = #fileID, line: Int = #line,
+        handler: @escaping (IOEvents) -> Void
+    ) throws(SystemError) -> EventSource {
         let box = EventSource.Box(io: handler)
         var source: OpaquePointer?
-        try checkSystemd("sd_event_add_io", subject: "fd \(fd)",
-            sd_event_add_io(event, &source, fd, events.rawValue, { _, _, revents, userdata in
+        let userdata = box.retainedForSource()
+        let result = sd_event_add_io(
+            event, &source, fd, events.rawValue,
+            { _, _, revents, userdata in
                 EventSource.Box.from(userdata).io?(IOEvents(rawValue: revents))
                 return 0
-            }, box.opaque))
-        return EventSource(source: source!, box: box)  // set by the successful call
+            }, userdata)
+        return try EventSource(
+            adding: result, source, call: "sd_event_add_io", subject: "fd \(fd)", name: name ?? "\(file):\(line)",
+            userdata: userdata)
     }
 
     /// A timer, disarmed until `EventSource.arm(at:)` or `arm(after:)`.
-    public func timer(accuracy: Double = 1, handler: @escaping () -> Void) throws(SystemError) -> EventSource {
+    public func timer(
+        accuracy: Double = 1, name: String? = nil, file: String = #fileID, line: Int = #line,
+        handler: @escaping () -> Void
+    ) throws(SystemError) -> EventSource {
         let box = EventSource.Box(plain: handler)
         var source: OpaquePointer?
-        try checkSystemd("sd_event_add_time",
-            sd_event_add_time(event, &source, CLOCK_BOOTTIME, UInt64.max, UInt64(accuracy * 1_000_000), { _, _, userdata in
+        let userdata = box.retainedForSource()
+        let result = sd_event_add_time(
+            event, &source, CLOCK_BOOTTIME, UInt64.max, UInt64(accuracy * 1_000_000),
+            { _, _, userdata in
                 EventSource.Box.from(userdata).plain?()
                 return 0
-            }, box.opaque))
-        let timer = EventSource(source: source!, box: box, loop: self)  // set by the successful call
-        _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
+            }, userdata)
+        let timer = try EventSource(
+            adding: result, source, call: "sd_event_add_time", name: name ?? "\(file):\(line)", userdata: userdata,
+            loop: self)
+        timer.disarm()
         return timer
     }
 
     /// Handles a signal on the loop. The signal is blocked for the process so it
     /// is only delivered here.
-    public func onSignal(_ signal: Int32, handler: @escaping () -> Void) throws(SystemError) -> EventSource {
+    public func onSignal(
+        _ signal: Int32, name: String? = nil, file: String = #fileID, line: Int = #line, handler: @escaping () -> Void
+    ) throws(SystemError) -> EventSource {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, signal)
         sigprocmask(SIG_BLOCK, &set, nil)
         let box = EventSource.Box(plain: handler)
         var source: OpaquePointer?
-        try checkSystemd("sd_event_add_signal", subject: "signal \(signal)",
-            sd_event_add_signal(event, &source, signal, { _, _, userdata in
+        let userdata = box.retainedForSource()
+        let result = sd_event_add_signal(
+            event, &source, signal,
+            { _, _, userdata in
                 EventSource.Box.from(userdata).plain?()
                 return 0
-            }, box.opaque))
-        return EventSource(source: source!, box: box)  // set by the successful call
+            }, userdata)
+        return try EventSource(
+            adding: result, source, call: "sd_event_add_signal", subject: "signal \(signal)",
+            name: name ?? "\(file):\(line)",
+            userdata: userdata)
     }
 
     /// Runs `handler` once at the next loop iteration, before waiting for I/O.
     public func later(_ handler: @escaping () -> Void) {
         let box = EventSource.Box(plain: handler)
         var source: OpaquePointer?
-        let result = sd_event_add_defer(event, &source, { source, userdata in
-            // userdata is the box passed (retained) when the source was added.
-            let box = Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeRetainedValue()
-            sd_event_source_disable_unref(source)
-            box.plain?()
-            return 0
-        }, Unmanaged.passRetained(box).toOpaque())
+        let result = sd_event_add_defer(
+            event, &source,
+            { source, userdata in
+                // userdata is the box passed (retained) when the source was added.
+                let box = Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeRetainedValue()
+                sd_event_source_disable_unref(source)
+                box.plain?()
+                return 0
+            }, Unmanaged.passRetained(box).toOpaque())
         // Deferred sources only fail to allocate on out-of-memory; run inline then.
         if result < 0 { handler() }
     }
 }
 
 /// One sd-event source and the Swift handler it calls. Releasing it removes the source.
+///
+/// Lifetime, guaranteed here once for every source: the handler's box is
+/// owned by the sd-event source itself (retained when the source is added,
+/// released by its destroy callback). sd-event keeps a source that is being
+/// dispatched alive until its callback returns, so a handler may cancel its
+/// own source, or release the object that holds it, without the closure
+/// being freed while it runs.
 public final class EventSource {
     final class Box {
         let io: ((IOEvents) -> Void)?
         let plain: (() -> Void)?
         init(io: @escaping (IOEvents) -> Void) { self.io = io; self.plain = nil }
         init(plain: @escaping () -> Void) { self.io = nil; self.plain = plain }
-        var opaque: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-        /// The box behind userdata; the source's owner keeps it alive while the source exists.
+
+        /// A +1 reference for the source's userdata; its destroy callback (or
+        /// `EventSource.init` when adding failed) gives it back.
+        func retainedForSource() -> UnsafeMutableRawPointer { Unmanaged.passRetained(self).toOpaque() }
+
+        /// The box behind userdata, which the source owns while it exists.
         static func from(_ userdata: UnsafeMutableRawPointer?) -> Box {
             // Every source is added with its box as userdata, never nil.
             Unmanaged<Box>.fromOpaque(userdata!).takeUnretainedValue()
@@ -134,16 +171,36 @@ public final class EventSource {
     }
 
     private var source: OpaquePointer?
-    private let box: Box
     private weak var loop: EventLoop?
 
-    init(source: OpaquePointer, box: Box, loop: EventLoop? = nil) {
+    /// Takes over a source just added (`result` is what the sd_event_add_* call
+    /// returned): names it and hands it the box's reference.
+    init(
+        adding result: Int32, _ source: OpaquePointer?, call: String, subject: String = "", name: String,
+        userdata: UnsafeMutableRawPointer, loop: EventLoop? = nil
+    ) throws(SystemError) {
+        guard result >= 0, let source else {
+            Unmanaged<Box>.fromOpaque(userdata).release()
+            throw SystemError(call, negativeErrno: result < 0 ? result : -EINVAL, subject: subject)
+        }
+        _ = sd_event_source_set_destroy_callback(source) { userdata in
+            // The reference taken by retainedForSource() when the source was added.
+            Unmanaged<Box>.fromOpaque(userdata!).release()
+        }
+        _ = sd_event_source_set_description(source, name)
         self.source = source
-        self.box = box
         self.loop = loop
     }
 
     deinit { cancel() }
+
+    /// The description given when the source was added (sd_event_source_get_description).
+    public var name: String? {
+        guard let source else { return nil }
+        var description: UnsafePointer<CChar>?
+        guard sd_event_source_get_description(source, &description) >= 0, let description else { return nil }
+        return String(cString: description)
+    }
 
     /// Removes the source; its handler is not called again.
     public func cancel() {
@@ -156,6 +213,12 @@ public final class EventSource {
     public func setEvents(_ events: IOEvents) {
         guard let source else { return }
         _ = sd_event_source_set_io_events(source, events.rawValue)
+    }
+
+    /// Turns an I/O source on or off without forgetting its descriptor and events.
+    public func setEnabled(_ enabled: Bool) {
+        guard let source else { return }
+        _ = sd_event_source_set_enabled(source, enabled ? Int32(SD_EVENT_ON) : Int32(SD_EVENT_OFF))
     }
 
     /// Arms a timer to fire once at a monotonic (CLOCK_BOOTTIME) time in seconds.

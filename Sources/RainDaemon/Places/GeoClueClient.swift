@@ -1,3 +1,5 @@
+import RainSystem
+
 /// Asks GeoClue2, on the system bus, where this machine is: at city accuracy
 /// (the analogue of the app's kilometre accuracy), as desktop id "raind".
 ///

@@ -1,6 +1,7 @@
 import Glibc
 import RainCore
 import RainPlaces
+import RainSystem
 
 /// The embedded place data, opened on first use and kept mapped; a minute
 /// after the last lookup its pages are handed back to the kernel, so an idle

@@ -1,74 +1,131 @@
 import Glibc
 import RainCore
+import RainSystem
 
-/// One client on the socket. Reads NUL-framed calls, hands them to the server
-/// one at a time (so pipelined calls are answered in order), and writes
-/// replies without ever blocking: what the peer does not take now waits in a
-/// bounded queue, and a peer that lets it fill is dropped.
+/// One client on the socket. Reads NUL-framed calls and hands them to the
+/// server one at a time (so pipelined calls are answered in order). Nothing
+/// here ever blocks, and what one client can make raind hold is bounded:
+///
+/// - input: reading stops while more than a message's worth (64 KiB) of
+///   received calls waits to be answered;
+/// - output: replies go to one buffer, written once per batch of calls read
+///   together; when the peer leaves `maximumQueuedBytes` unread, raind stops
+///   reading and answering it (backpressure) until it drains, and a peer that
+///   stays that far behind for `slowClientTimeout` is disconnected;
+/// - time: a connection with no call in flight (a subscription is one) for
+///   `idleTimeout` is closed.
+///
+/// A peer that half-closes (shuts down its sending side) still gets every reply.
 public final class VarlinkConnection {
     public let id: Int
     public let peer: PeerCredentials
     public let access: VarlinkServer.Access
+    /// Whether the peer may use the connections kept back for root and group `raind`.
+    let isPrivileged: Bool
     let fd: FileDescriptor
     private var source: EventSource?
     private var framer: VarlinkFramer
     private weak var server: VarlinkServer?
+    private let loop: EventLoop
+    private let limits: VarlinkServer.Limits
     private let logger: Logger
 
-    /// Calls received but not yet handed over, because one is still being answered.
-    private var waitingCalls: [[UInt8]] = []
-    /// The call being answered; nil when idle.
+    /// The call being answered; nil when none is.
     private(set) var activeCall: VarlinkRequest?
+    /// Inside the dispatch loop: a call finished there lets the loop go on, no recursion.
+    private var dispatching = false
+    private var resumeScheduled = false
+    /// The peer shut down its sending side: answer what was received, then close.
+    private var inputEnded = false
 
-    private var outputQueue: [[UInt8]] = []
-    private var outputOffset = 0
-    public private(set) var queuedBytes = 0
+    /// Framed replies not yet taken by the peer, from `outputStart` on.
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    /// While set, replies are only queued; the batch is written once at the end.
+    private var corked = false
     private var closeWhenFlushed = false
     public private(set) var isClosed = false
-    private var scratch: [UInt8] = []
+    /// The epoll events asked for, so they are changed only when they change.
+    private var watchedEvents: IOEvents = .readable
+
+    /// When a call last started or finished (monotonic seconds), for the idle timeout.
+    private var lastActivity: Double
+    private var idleTimer: EventSource?
+    private var slowTimer: EventSource?
+    private var slowTimerArmed = false
 
     init(
-        id: Int, fd: FileDescriptor, peer: PeerCredentials, access: VarlinkServer.Access,
+        id: Int, fd: FileDescriptor, peer: PeerCredentials, access: VarlinkServer.Access, isPrivileged: Bool,
         server: VarlinkServer, loop: EventLoop, logger: Logger
     ) throws(SystemError) {
         self.id = id
         self.fd = fd
         self.peer = peer
         self.access = access
+        self.isPrivileged = isPrivileged
         self.server = server
+        self.loop = loop
+        self.limits = server.limits
         self.logger = logger
         self.framer = VarlinkFramer(maximumMessageSize: server.limits.maximumMessageSize)
-        source = try loop.watch(fd: fd.rawValue, events: .readable) { [weak self] events in
+        lastActivity = loop.monotonicNow
+        source = try loop.watch(fd: fd.rawValue, events: .readable, name: "varlink client \(id)") {
+            [weak self] events in
             self?.handle(events: events)
         }
+        // Coarse: a connection closed a few seconds late costs nothing, and timers coalesce.
+        let idleTimer = try loop.timer(accuracy: max(1, limits.idleTimeout / 10), name: "varlink client \(id) idle") {
+            [weak self] in
+            self?.checkIdle()
+        }
+        idleTimer.arm(at: lastActivity + limits.idleTimeout)
+        self.idleTimer = idleTimer
     }
 
     var description: String { "client \(id) (pid \(peer.pid), uid \(peer.uid))" }
 
+    /// Bytes queued for the peer and not yet written.
+    public var queuedBytes: Int { output.count - outputStart }
+
     private func handle(events: IOEvents) {
-        if events.contains(.writable) { flush() }
+        if events.contains(.writable) {
+            flush()
+            // Drained below the limit: answer what was held back.
+            if !isClosed && activeCall == nil { serveInput() }
+        }
         if isClosed { return }
-        if events.contains(.readable) {
+        if events.contains(.readable) && wantsInput {
             readAvailable()
-        } else if !events.isDisjoint(with: [.hangUp, .error]) {
+        } else if !events.isDisjoint(with: [.hangUp, .error]) && !events.contains(.readable) {
+            // The peer is gone in both directions: nothing more can be delivered.
             close()
         }
     }
 
-    /// Calls waiting beyond this many stop the reading, so a flooding client is
-    /// held back by its own socket buffer instead of our memory.
-    private static let waitingCallLimit = 64
+    private var isOverOutputLimit: Bool { queuedBytes >= limits.maximumQueuedBytes }
 
-    private var readPaused: Bool {
-        closeWhenFlushed || waitingCalls.count >= Self.waitingCallLimit
+    /// Whether to read: not after the peer's end of input or while closing,
+    /// not while the peer leaves too much output unread, and not while a
+    /// whole message's worth of calls waits in the framer.
+    private var wantsInput: Bool {
+        !isClosed && !closeWhenFlushed && !inputEnded && !isOverOutputLimit
+            && framer.pendingByteCount <= limits.maximumMessageSize
     }
 
+    /// How long one connection's calls may run before the loop gets a turn
+    /// (signals, other clients) and before the replies so far are written:
+    /// pipelined GetStatus calls go out in one write per read, while slow
+    /// calls (a SetSettings fsyncs) do not hold back the replies before them.
+    private static let turnSeconds = 0.002
+
     private func readAvailable() {
-        while !isClosed && !readPaused {
+        guard let server else { return }
+        corked = true
+        while wantsInput {
             let count: Int
             do {
-                count = try fd.read(into: &scratch)
-            } catch where error.errno == EAGAIN {
+                count = try fd.read(into: server.readBuffer)
+            } catch  where error.errno == EAGAIN {
                 break
             } catch {
                 logger.debug("\(description): \(error)")
@@ -76,139 +133,243 @@ public final class VarlinkConnection {
                 return
             }
             if count == 0 {
-                close()
+                inputEnded = true
+                break
+            }
+            framer.append(UnsafeRawBufferPointer(rebasing: server.readBuffer[..<count]))
+            dispatchWaiting()
+            // A short read took everything there was: no second read just to see EAGAIN.
+            if count < server.readBuffer.count { break }
+        }
+        dispatchWaiting()
+        corked = false
+        flush()
+    }
+
+    /// Answers calls already received, the replies written as one batch.
+    private func serveInput() {
+        corked = true
+        dispatchWaiting()
+        corked = false
+        flush()
+    }
+
+    /// Hands received calls to the server, one at a time, while none is being
+    /// answered and the peer keeps up with the replies.
+    private func dispatchWaiting() {
+        guard !dispatching else { return }
+        dispatching = true
+        defer { dispatching = false }
+        var exhausted = false
+        var answered = 0
+        let turnEnds = Self.processTime() + Self.turnSeconds
+        while activeCall == nil, !isClosed, !closeWhenFlushed, !isOverOutputLimit {
+            // Reading the clock (vDSO) costs nanoseconds against microseconds per call.
+            if answered > 0 && Self.processTime() > turnEnds {
+                // More may be waiting: write what is ready, go on at the next iteration.
+                scheduleResume()
+                break
+            }
+            answered += 1
+            let message: [UInt8]
+            do {
+                guard let next = try framer.nextMessage() else {
+                    exhausted = true
+                    break
+                }
+                message = next
+            } catch {
+                logger.warning("\(description) sent a message over \(limits.maximumMessageSize) bytes; disconnecting")
+                send(
+                    VarlinkReply.failure(
+                        VarlinkServiceError.invalidParameter.qualifiedName,
+                        .object([
+                            "parameter": .string("message"),
+                            "reason": .string(
+                                "message exceeds \(limits.maximumMessageSize) bytes; the connection is closed"),
+                        ])))
+                closeAfterFlush()
                 return
             }
-            framer.append(scratch)
-            extractCalls()
-        }
-        dispatchNext()
-        updateInterest()
-    }
-
-    /// Which events to wait for: input unless paused, output while some is queued.
-    private func updateInterest() {
-        guard !isClosed else { return }
-        var events: IOEvents = []
-        if !readPaused { events.insert(.readable) }
-        if !outputQueue.isEmpty { events.insert(.writable) }
-        source?.setEvents(events)
-    }
-
-    /// Moves complete messages from the framer to the waiting list.
-    private func extractCalls() {
-        do {
-            while waitingCalls.count < Self.waitingCallLimit, let message = try framer.nextMessage() {
-                waitingCalls.append(message)
-            }
-        } catch {
-            let limit = server?.limits.maximumMessageSize ?? 0
-            logger.warning("\(description) sent a message over \(limit) bytes; disconnecting")
-            send(VarlinkReply.failure(
-                VarlinkServiceError.invalidParameter.qualifiedName,
-                .object([
-                    "parameter": .string("message"),
-                    "reason": .string("message exceeds \(limit) bytes; the connection is closed"),
-                ])))
-            closeAfterFlush()
-        }
-    }
-
-    /// Hands the next waiting call to the server when none is being answered.
-    func dispatchNext() {
-        while activeCall == nil, !waitingCalls.isEmpty, !isClosed, !closeWhenFlushed {
-            let message = waitingCalls.removeFirst()
             let call: VarlinkCall
             do {
                 call = try VarlinkCall(message: message)
             } catch {
-                send(VarlinkReply.failure(
-                    VarlinkServiceError.invalidParameter.qualifiedName,
-                    .object(["parameter": .string(error.field), "reason": .string(error.reason)])))
+                send(
+                    VarlinkReply.failure(
+                        VarlinkServiceError.invalidParameter.qualifiedName,
+                        .object(["parameter": .string(error.field), "reason": .string(error.reason)])))
                 continue
             }
             let request = VarlinkRequest(call: call, connection: self)
             activeCall = request
+            lastActivity = loop.monotonicNow
             server?.dispatch(request)
         }
+        // Half-closed and every call answered: finish once the replies are out.
+        if inputEnded && exhausted && activeCall == nil && !isClosed { closeAfterFlush() }
     }
 
-    /// Called by a request when its final reply went out.
+    /// Called by a request when its final reply was queued.
     func requestFinished(_ request: VarlinkRequest) {
         guard activeCall === request else { return }
         activeCall = nil
-        // Continue on the next iteration, so a long pipeline does not recurse.
-        server?.loop.later { [weak self] in
-            guard let self, !self.isClosed else { return }
-            self.extractCalls()
-            self.dispatchNext()
-            self.updateInterest()
+        lastActivity = loop.monotonicNow
+        // Finished inside the dispatch loop (the common, synchronous case): the loop goes on.
+        if dispatching { return }
+        // Finished later (after a fetch): go on at the next iteration, so the
+        // code that answered this call (perhaps many waiters in a row) is not
+        // re-entered by the next one.
+        scheduleResume()
+    }
+
+    /// CLOCK_MONOTONIC in seconds, read now (the loop's cached time stands still during a batch).
+    private static func processTime() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    private func scheduleResume() {
+        guard !resumeScheduled else { return }
+        resumeScheduled = true
+        loop.later { [weak self] in
+            guard let self else { return }
+            self.resumeScheduled = false
+            if !self.isClosed { self.serveInput() }
         }
     }
 
     // MARK: Output
 
     func send(_ reply: VarlinkReply) {
-        enqueue(VarlinkFramer.frame(reply.json))
+        guard !isClosed else { return }
+        VarlinkFramer.frame(reply.json, into: &output)
+        if !corked { flush() }
     }
 
-    /// Queues framed bytes; the same array may go to many connections.
-    /// Returns false when the queue limit was hit and the connection dropped.
+    /// Queues framed bytes (an event encoded once for every subscriber).
+    /// Returns false when the connection is closed.
     @discardableResult
     func enqueue(_ bytes: [UInt8]) -> Bool {
         guard !isClosed else { return false }
-        outputQueue.append(bytes)
-        queuedBytes += bytes.count
-        flush()
+        output += bytes
+        if !corked { flush() }
         return !isClosed
     }
 
+    /// Writes what the peer takes now, then decides what to wait for.
     private func flush() {
-        while !outputQueue.isEmpty {
-            let chunk = outputQueue[0]
+        guard !isClosed else { return }
+        while queuedBytes > 0 {
             let written: Int
             do {
-                written = try fd.write(chunk[outputOffset...])
-            } catch where error.errno == EAGAIN {
+                written = try fd.write(output[outputStart...])
+            } catch  where error.errno == EAGAIN {
                 break
             } catch {
                 logger.debug("\(description): \(error)")
                 close()
                 return
             }
-            outputOffset += written
-            queuedBytes -= written
-            if outputOffset == chunk.count {
-                outputQueue.removeFirst()
-                outputOffset = 0
+            outputStart += written
+        }
+        if queuedBytes == 0 {
+            // Keep a small buffer for the next replies; give back what a burst grew.
+            if output.capacity > 64 * 1024 { output = [] } else { output.removeAll(keepingCapacity: true) }
+            outputStart = 0
+            if closeWhenFlushed {
+                close()
+                return
             }
+        } else if outputStart >= 64 * 1024, let lastEnd = output[..<outputStart].lastIndex(of: 0) {
+            // Drop the messages already written (whole ones only: see dropAfterFinal).
+            output.removeSubrange(...lastEnd)
+            outputStart -= lastEnd + 1
         }
-        if outputQueue.isEmpty && closeWhenFlushed {
-            close()
-            return
-        }
+        updateSlowTimer()
         updateInterest()
     }
 
-    /// Drops a peer that stopped reading: discards what it has not started to
-    /// receive, tries once to send `reply` after it, and closes.
+    /// Which events to wait for: input when wanted, output while some is queued.
+    private func updateInterest() {
+        guard !isClosed else { return }
+        var events: IOEvents = []
+        if wantsInput { events.insert(.readable) }
+        if queuedBytes > 0 { events.insert(.writable) }
+        guard events != watchedEvents else { return }
+        watchedEvents = events
+        source?.setEvents(events)
+    }
+
+    /// Starts the clock while the peer leaves too much unread (or the last
+    /// words of a dropped connection), stops it when it catches up.
+    private func updateSlowTimer() {
+        let stalled = isOverOutputLimit || (closeWhenFlushed && queuedBytes > 0)
+        guard stalled != slowTimerArmed else { return }
+        slowTimerArmed = stalled
+        if !stalled {
+            slowTimer?.disarm()
+            return
+        }
+        if slowTimer == nil {
+            slowTimer = try? loop.timer(
+                accuracy: max(0.1, limits.slowClientTimeout / 10), name: "varlink client \(id) slow"
+            ) { [weak self] in
+                self?.slowClientTimedOut()
+            }
+        }
+        guard let slowTimer else {
+            // No timer (out of memory): do not keep a peer that is not reading.
+            close()
+            return
+        }
+        slowTimer.arm(after: limits.slowClientTimeout)
+    }
+
+    private func slowClientTimedOut() {
+        guard !isClosed, slowTimerArmed else { return }
+        logger.notice(
+            "\(description) left \(queuedBytes) bytes unread for \(Int(limits.slowClientTimeout)) s ([Socket] SlowClientTimeoutSec=); disconnected"
+        )
+        close()
+    }
+
+    private func checkIdle() {
+        guard !isClosed, let idleTimer else { return }
+        let now = loop.monotonicNow
+        if activeCall != nil {
+            // A call in flight or a subscription: not idle, look again later.
+            idleTimer.arm(at: now + limits.idleTimeout)
+        } else if now >= lastActivity + limits.idleTimeout {
+            logger.debug("\(description) idle for \(Int(limits.idleTimeout)) s; closed")
+            close()
+        } else {
+            idleTimer.arm(at: lastActivity + limits.idleTimeout)
+        }
+    }
+
+    /// Drops a peer that stopped reading: discards every message it has not
+    /// started to receive, queues `reply` after the one it is in the middle
+    /// of (if any), and closes once that is written or the peer stays silent
+    /// for `slowClientTimeout`.
     func dropAfterFinal(_ reply: VarlinkReply) {
         guard !isClosed else { return }
-        if outputOffset > 0 {
-            outputQueue.removeSubrange(1...)
+        let atMessageBoundary = outputStart == 0 || output[outputStart - 1] == 0
+        if !atMessageBoundary, let end = output[outputStart...].firstIndex(of: 0) {
+            output.removeSubrange((end + 1)...)
         } else {
-            outputQueue.removeAll()
+            output.removeSubrange(outputStart...)
         }
-        queuedBytes = outputQueue.first.map { $0.count - outputOffset } ?? 0
         closeWhenFlushed = true
-        enqueue(VarlinkFramer.frame(reply.json))
-        close()
+        VarlinkFramer.frame(reply.json, into: &output)
+        flush()
     }
 
     /// Stops reading and closes once everything queued is written.
     func closeAfterFlush() {
         closeWhenFlushed = true
-        if outputQueue.isEmpty { close() } else { updateInterest() }
+        if queuedBytes == 0 && !corked { close() } else if !corked { flush() }
     }
 
     public func close() {
@@ -216,9 +377,11 @@ public final class VarlinkConnection {
         isClosed = true
         source?.cancel()
         source = nil
+        idleTimer = nil
+        slowTimer = nil
         fd.close()
-        outputQueue.removeAll()
-        queuedBytes = 0
+        output = []
+        outputStart = 0
         let active = activeCall
         activeCall = nil
         active?.connectionClosed()
@@ -252,7 +415,7 @@ public final class VarlinkRequest {
 
     /// A reply with `continues: true`, for calls made with `more`.
     public func stream(_ parameters: JSON) {
-        guard !isFinished, let connection else { return }
+        guard !isFinished, !call.oneway, let connection else { return }
         connection.send(VarlinkReply(parameters: parameters, continues: true))
     }
 
@@ -261,6 +424,8 @@ public final class VarlinkRequest {
     @discardableResult
     public func streamFramed(_ bytes: [UInt8]) -> Bool {
         guard !isFinished, let connection else { return false }
+        // A oneway call gets nothing back, not even a stream.
+        if call.oneway { return true }
         return connection.enqueue(bytes)
     }
 

@@ -1,9 +1,18 @@
 import Glibc
 import RainCore
+import RainSystem
 
-/// Answers Varlink on a listening Unix socket: accepts clients (up to a
-/// limit), checks their credentials, serves `org.varlink.service` itself and
-/// hands every other call to its `handler` on the loop.
+/// Answers Varlink on a listening Unix socket: accepts clients, checks their
+/// credentials, serves `org.varlink.service` itself and hands every other call
+/// to its `handler` on the loop.
+///
+/// Connections are shared fairly: at most `maximumClients` in all, at most
+/// `maximumClientsPerUser` for any one uid but root and raind's own (on a
+/// user instance, the owner's programs are all one uid), and the last
+/// `reservedClients` only for privileged peers (root, and group `raind` on
+/// the system instance), so no user can lock them out. Refusals are logged
+/// once per burst. When the process runs out of descriptors, accepting pauses
+/// until a connection closes or a short timer fires, instead of spinning.
 public final class VarlinkServer {
     /// What a peer may do.
     public enum Access: Comparable, Sendable {
@@ -12,10 +21,31 @@ public final class VarlinkServer {
 
     public struct Limits: Sendable {
         public var maximumMessageSize = 64 * 1024
-        public var maximumClients = 64
-        /// Bytes a client may leave unread before it is dropped as too slow.
-        public var maximumQueuedBytes = 1024 * 1024
+        public var maximumClients = 256
+        /// Connections one uid may hold; root and raind's own uid are bound by `maximumClients` only.
+        public var maximumClientsPerUser = 16
+        /// Bytes a client may leave unread: past it raind stops reading its
+        /// calls until it catches up, and a subscriber is dropped as too slow.
+        public var maximumQueuedBytes = 256 * 1024
+        /// Seconds a connection may sit with no call in flight and no subscription.
+        public var idleTimeout: Double = 60
+        /// Seconds a client may stay `maximumQueuedBytes` behind before it is disconnected.
+        public var slowClientTimeout: Double = 30
+        /// Seconds before accepting is tried again after running out of descriptors.
+        public var acceptRetryDelay: Double = 0.5
+        /// Connections kept for privileged peers: an eighth of the total.
+        public var reservedClients: Int { maximumClients / 8 }
         public init() {}
+    }
+
+    /// What an admitted peer may do, and whether it may use the reserve.
+    public struct Admission: Sendable {
+        public var access: Access
+        public var isPrivileged: Bool
+        public init(access: Access, isPrivileged: Bool) {
+            self.access = access
+            self.isPrivileged = isPrivileged
+        }
     }
 
     /// Identity served by `org.varlink.service.GetInfo`.
@@ -38,16 +68,34 @@ public final class VarlinkServer {
     private let info: Info
     private let logger: Logger
     /// Decides what a peer may do; nil turns it away.
-    private let authorize: (PeerCredentials) -> Access?
+    private let authorize: (PeerCredentials) -> Admission?
     /// Receives every call to an interface other than org.varlink.service.
     public var handler: ((VarlinkRequest) -> Void)?
 
     public private(set) var connections: [Int: VarlinkConnection] = [:]
     private var nextConnectionID = 1
+    private var connectionsPerUID: [UInt32: Int] = [:]
+    /// raind's own uid: the owner of a user instance is not limited per uid.
+    private let ownUID = getuid()
+
+    /// One read buffer for every connection: the loop reads one at a time.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+    /// Set while accepting is paused for lack of descriptors.
+    private var acceptRetryTimer: EventSource?
+    private var acceptPaused = false
+    /// Set from the first EMFILE of a shortage until a client is accepted again, so it is logged once.
+    private var outOfDescriptors = false
+    /// Refusals since the last one logged; the next line reports them.
+    private var refusalsNotLogged = 0
+    private var refusalTimer: EventSource?
+    private var refusalBurst = false
+    /// A burst of refusals is reported once per this many seconds.
+    static let refusalLogInterval: Double = 10
 
     public init(
         loop: EventLoop, listener: FileDescriptor, limits: Limits, info: Info, logger: Logger,
-        authorize: @escaping (PeerCredentials) -> Access?
+        authorize: @escaping (PeerCredentials) -> Admission?
     ) {
         self.loop = loop
         self.listener = listener
@@ -57,9 +105,18 @@ public final class VarlinkServer {
         self.authorize = authorize
     }
 
+    deinit { readBuffer.deallocate() }
+
     public func start() throws(SystemError) {
-        listenerSource = try loop.watch(fd: listener.rawValue, events: .readable) { [weak self] _ in
+        listenerSource = try loop.watch(fd: listener.rawValue, events: .readable, name: "varlink listener") {
+            [weak self] _ in
             self?.acceptAll()
+        }
+        acceptRetryTimer = try loop.timer(accuracy: 0.1, name: "varlink accept retry") { [weak self] in
+            self?.resumeAccepting()
+        }
+        refusalTimer = try loop.timer(accuracy: 1, name: "varlink refusal log") { [weak self] in
+            self?.endRefusalBurst()
         }
     }
 
@@ -67,6 +124,7 @@ public final class VarlinkServer {
     /// closed by its owner; an activated socket's file is left in place.
     public func stop() {
         listenerSource = nil
+        acceptRetryTimer = nil
         for connection in Array(connections.values) { connection.close() }
     }
 
@@ -75,13 +133,42 @@ public final class VarlinkServer {
             let accepted: FileDescriptor?
             do {
                 accepted = try UnixSocket.accept(listener)
+            } catch  where [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errno) {
+                pauseAccepting(error)
+                return
             } catch {
                 logger.warning("accepting a client failed: \(error)")
                 return
             }
             guard let fd = accepted else { return }
+            if outOfDescriptors {
+                outOfDescriptors = false
+                logger.notice("accepting clients again")
+            }
             admit(fd)
         }
+    }
+
+    /// Out of descriptors: the pending client stays in the backlog, and
+    /// retrying at once would spin. Stop watching the listener until a
+    /// connection closes or the retry timer fires.
+    private func pauseAccepting(_ error: SystemError) {
+        guard !acceptPaused else { return }
+        acceptPaused = true
+        listenerSource?.setEnabled(false)
+        acceptRetryTimer?.arm(after: limits.acceptRetryDelay)
+        guard !outOfDescriptors else { return }
+        outOfDescriptors = true
+        logger.warning(
+            "cannot accept clients: \(error); \(connections.count) connected. Waiting for one to leave (raise LimitNOFILE= or lower [Socket] MaxClients=)"
+        )
+    }
+
+    private func resumeAccepting() {
+        guard acceptPaused else { return }
+        acceptPaused = false
+        acceptRetryTimer?.disarm()
+        listenerSource?.setEnabled(true)
     }
 
     private func admit(_ fd: FileDescriptor) {
@@ -92,26 +179,64 @@ public final class VarlinkServer {
             logger.warning("cannot read a client's credentials (\(error)); turned away")
             return
         }
-        guard connections.count < limits.maximumClients else {
-            logger.warning("client pid \(peer.pid) turned away: \(limits.maximumClients) clients already connected ([Socket] MaxClients=)")
-            refuse(fd, error: VarlinkServiceError.permissionDenied.qualifiedName,
-                   reason: "too many clients (\(limits.maximumClients)); try again later")
+        guard let admission = authorize(peer) else {
+            noteRefusal("client pid \(peer.pid) uid \(peer.uid) turned away: not allowed on this socket")
+            refuse(
+                fd, error: WeatherErrorName.permissionDenied.qualifiedName,
+                reason:
+                    "uid \(peer.uid) may not use this raind; use your own user instance (systemctl --user start raind)")
             return
         }
-        guard let access = authorize(peer) else {
-            logger.notice("client pid \(peer.pid) uid \(peer.uid) turned away: not allowed on this socket")
-            refuse(fd, error: WeatherErrorName.permissionDenied.qualifiedName,
-                   reason: "uid \(peer.uid) may not use this raind; use your own user instance (systemctl --user start raind)")
+        let openToAll = limits.maximumClients - limits.reservedClients
+        if connections.count >= limits.maximumClients || (!admission.isPrivileged && connections.count >= openToAll) {
+            noteRefusal(
+                "client pid \(peer.pid) uid \(peer.uid) turned away: \(connections.count) clients connected ([Socket] MaxClients=\(limits.maximumClients), \(limits.reservedClients) kept for root and group raind)"
+            )
+            refuse(
+                fd, error: VarlinkServiceError.permissionDenied.qualifiedName,
+                reason: "too many clients (\(connections.count)); try again later")
+            return
+        }
+        let held = connectionsPerUID[peer.uid, default: 0]
+        if peer.uid != 0 && peer.uid != ownUID && held >= limits.maximumClientsPerUser {
+            noteRefusal(
+                "client pid \(peer.pid) uid \(peer.uid) turned away: uid \(peer.uid) holds \(held) connections ([Socket] MaxClientsPerUser=)"
+            )
+            refuse(
+                fd, error: VarlinkServiceError.permissionDenied.qualifiedName,
+                reason: "too many clients for uid \(peer.uid) (\(held)); close some and try again")
             return
         }
         let id = nextConnectionID
         nextConnectionID += 1
         do {
             connections[id] = try VarlinkConnection(
-                id: id, fd: fd, peer: peer, access: access, server: self, loop: loop, logger: logger)
+                id: id, fd: fd, peer: peer, access: admission.access, isPrivileged: admission.isPrivileged,
+                server: self, loop: loop, logger: logger)
+            connectionsPerUID[peer.uid] = held + 1
         } catch {
             logger.warning("cannot watch client pid \(peer.pid): \(error)")
         }
+    }
+
+    /// Logs the first refusal of a burst; later ones are counted and reported
+    /// in one line when the burst is over, so a flood cannot flood the journal.
+    private func noteRefusal(_ message: String) {
+        if refusalBurst {
+            refusalsNotLogged += 1
+            return
+        }
+        refusalBurst = true
+        logger.warning(
+            message + " (more refusals in the next \(Int(Self.refusalLogInterval)) s are counted in one line)")
+        refusalTimer?.arm(after: Self.refusalLogInterval)
+    }
+
+    private func endRefusalBurst() {
+        refusalBurst = false
+        guard refusalsNotLogged > 0 else { return }
+        logger.warning("\(refusalsNotLogged) more clients turned away in the last \(Int(Self.refusalLogInterval)) s")
+        refusalsNotLogged = 0
     }
 
     /// Answers a turned-away client once, best effort, and closes.
@@ -122,7 +247,11 @@ public final class VarlinkServer {
     }
 
     func connectionClosed(_ connection: VarlinkConnection) {
-        connections[connection.id] = nil
+        guard connections.removeValue(forKey: connection.id) != nil else { return }
+        let held = connectionsPerUID[connection.peer.uid, default: 1] - 1
+        connectionsPerUID[connection.peer.uid] = held > 0 ? held : nil
+        // A descriptor was freed: a client waiting in the backlog may come in now.
+        resumeAccepting()
     }
 
     func dispatch(_ request: VarlinkRequest) {
@@ -141,13 +270,14 @@ public final class VarlinkServer {
     private func serveIntrospection(_ request: VarlinkRequest) {
         switch request.call.method {
         case "org.varlink.service.GetInfo":
-            request.reply(.object([
-                "vendor": .string(info.vendor),
-                "product": .string(info.product),
-                "version": .string(info.version),
-                "url": .string(info.url),
-                "interfaces": .array((["org.varlink.service"] + info.interfaces.keys.sorted()).map(JSON.string)),
-            ]))
+            request.reply(
+                .object([
+                    "vendor": .string(info.vendor),
+                    "product": .string(info.product),
+                    "version": .string(info.version),
+                    "url": .string(info.url),
+                    "interfaces": .array((["org.varlink.service"] + info.interfaces.keys.sorted()).map(JSON.string)),
+                ]))
         case "org.varlink.service.GetInterfaceDescription":
             let name = request.call.parameters["interface"]?.stringValue ?? ""
             if name == "org.varlink.service" {
@@ -158,7 +288,8 @@ public final class VarlinkServer {
                 request.fail(VarlinkServiceError.interfaceNotFound.qualifiedName, .object(["interface": .string(name)]))
             }
         default:
-            request.fail(VarlinkServiceError.methodNotFound.qualifiedName, .object(["method": .string(request.call.method)]))
+            request.fail(
+                VarlinkServiceError.methodNotFound.qualifiedName, .object(["method": .string(request.call.method)]))
         }
     }
 

@@ -13,6 +13,11 @@ struct SnapshotCache {
 extension WeatherService {
     func subscribe(_ parameters: SubscribeCall.Parameters, _ responder: Responder<SubscribeReply>) throws(MethodError) {
         let request = responder.request
+        // A oneway call asks for no reply: no snapshot, no events, and the connection goes on.
+        if request.call.oneway {
+            request.reply(.object(JSONObject()))
+            return
+        }
         guard request.call.more else {
             throw MethodError(service: .expectedMore, NoParameters(), message: "Subscribe needs more=true")
         }

@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainSystem
 
 /// Keeps `state.json`: loads it at start, writes it atomically after each change.
 /// An unreadable file is never overwritten: it is renamed aside with a

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import RainSystem
 
 /// What the service manager passes and wants: activated sockets (sd_listen_fds)
 /// and state notifications (sd_notify). Both are no-ops outside systemd.

@@ -2,6 +2,7 @@
 // build; importing it keeps them visible, as in UnixSocket.swift.
 import CShims
 import Glibc
+import RainSystem
 
 /// A NETLINK_ROUTE socket (AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK),
 /// bound to the given multicast groups. Owns its descriptor.

@@ -1,4 +1,5 @@
 import Glibc
+import RainSystem
 
 /// Tells whether the machine has a usable route, and when that changes, from
 /// the kernel itself (rtnetlink), so it works without any network manager.

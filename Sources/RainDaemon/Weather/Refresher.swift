@@ -1,4 +1,5 @@
 import RainCore
+import RainSystem
 
 /// Keeps every saved place's forecast fresh: serves cached data at once,
 /// fetches on the scheduler's timer and on "became active" moments, joins

@@ -1,4 +1,5 @@
 import RainCore
+import RainSystem
 
 /// The configured weather provider: how to ask it for a place's forecast,
 /// and what its answers mean. The API key lives here and nowhere else; only

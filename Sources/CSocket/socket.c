@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
-#include "CShims.h"
+#include "CSocket.h"
+#include <stddef.h>
 #include <sys/socket.h>
 
 int raind_accept_nonblocking(int fd) {

@@ -28,7 +28,7 @@ public struct SystemError: Error, CustomStringConvertible, Equatable {
 
 /// Calls a libc function returning -1 on error, retrying on EINTR.
 @discardableResult
-func retryingOnInterrupt<T: BinaryInteger>(
+public func retryingOnInterrupt<T: BinaryInteger>(
     _ call: String, subject: String = "", _ body: () -> T
 ) throws(SystemError) -> T {
     while true {
@@ -41,7 +41,7 @@ func retryingOnInterrupt<T: BinaryInteger>(
 
 /// Checks a libsystemd return value (`-errno` on failure).
 @discardableResult
-func checkSystemd(_ call: String, subject: String = "", _ result: Int32) throws(SystemError) -> Int32 {
+public func checkSystemd(_ call: String, subject: String = "", _ result: Int32) throws(SystemError) -> Int32 {
     if result < 0 { throw SystemError(call, negativeErrno: result, subject: subject) }
     return result
 }

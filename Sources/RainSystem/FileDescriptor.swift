@@ -10,6 +10,28 @@ public final class FileDescriptor {
 
     deinit { close() }
 
+    /// Opens `path` (`open(2)`, always with O_CLOEXEC), retrying on EINTR.
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemError) -> FileDescriptor {
+        FileDescriptor(
+            taking: try retryingOnInterrupt("open", subject: path) { Glibc.open(path, flags | O_CLOEXEC, mode) })
+    }
+
+    /// The file's status (`fstat(2)`).
+    public func status() throws(SystemError) -> stat {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { throw SystemError("fstat") }
+        return info
+    }
+
+    /// Writes all of `bytes`, waiting as a blocking descriptor does (for
+    /// files and blocking sockets; a non-blocking one throws EAGAIN).
+    public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try write(bytes[offset...])
+        }
+    }
+
     public var isOpen: Bool { rawValue >= 0 }
 
     /// Closes now. EINTR is not retried: on Linux the descriptor is gone either way.
@@ -29,6 +51,17 @@ public final class FileDescriptor {
                 if n > 0 { buffer.append(contentsOf: scratch[0..<n]) }
                 return n
             }
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw SystemError("read")
+        }
+    }
+
+    /// Reads what is available into `buffer`; 0 means end of file. EAGAIN is
+    /// thrown like any other error.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        while true {
+            let n = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
             throw SystemError("read")

@@ -1,4 +1,4 @@
-import CShims
+import CSocket
 import Glibc
 
 /// The credentials of a socket's peer (SO_PEERCRED, SO_PEERGROUPS).
@@ -30,9 +30,12 @@ public enum UnixSocket {
 
     /// A listening socket bound at `path` with `mode`.
     public static func listen(path: String, mode: mode_t, backlog: Int32 = 128) throws(SystemError) -> FileDescriptor {
-        let fd = FileDescriptor(taking: try retryingOnInterrupt("socket") {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        })
+        let fd = FileDescriptor(
+            taking: try retryingOnInterrupt("socket") {
+                socket(
+                    AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+                    0)
+            })
         var (address, length) = try self.address(path)
         // Bind with a restrictive umask so there is no moment the socket is open to others.
         let oldMask = umask(~mode & 0o777)
@@ -46,8 +49,9 @@ public enum UnixSocket {
         return fd
     }
 
-    /// Connects to `path` (a blocking connect, to probe whether a raind answers there).
-    static func connect(path: String) throws(SystemError) -> FileDescriptor {
+    /// Connects to `path`: a blocking socket, for short-lived clients and
+    /// for probing whether a raind answers there.
+    public static func connect(path: String) throws(SystemError) -> FileDescriptor {
         let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = FileDescriptor(taking: try retryingOnInterrupt("socket") { socket(AF_UNIX, flags, 0) })
         var (address, length) = try self.address(path)

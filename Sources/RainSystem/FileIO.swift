@@ -68,7 +68,9 @@ public enum FileIO {
             var offset = 0
             while offset < bytes.count {
                 // The loop runs only while bytes remain, so the buffer is not empty and has an address.
-                let n = bytes.withUnsafeBytes { Glibc.write(file.rawValue, $0.baseAddress! + offset, bytes.count - offset) }
+                let n = bytes.withUnsafeBytes {
+                    Glibc.write(file.rawValue, $0.baseAddress! + offset, bytes.count - offset)
+                }
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw SystemError("write", subject: temporary)

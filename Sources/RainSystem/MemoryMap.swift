@@ -1,0 +1,38 @@
+import Glibc
+
+/// A read-only, private memory map of a file (`mmap(2)`), unmapped when
+/// released. The pages are file-backed and clean: the kernel brings them in
+/// on first touch and may drop them again; `dropResidentPages()`
+/// (`madvise(MADV_DONTNEED)`) gives them back at once.
+public final class MemoryMap {
+    public let bytes: UnsafeRawBufferPointer
+
+    /// Maps the first `size` bytes of `file` (size > 0). The descriptor may be
+    /// closed afterwards; the mapping keeps the file.
+    public init(_ file: FileDescriptor, size: Int, subject: String = "") throws(SystemError) {
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, file.rawValue, 0), base != MAP_FAILED else {
+            throw SystemError("mmap", subject: subject)
+        }
+        bytes = UnsafeRawBufferPointer(start: base, count: size)
+    }
+
+    deinit {
+        if let base = bytes.baseAddress {
+            munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
+        }
+    }
+
+    /// Tells the kernel reads jump around (`MADV_RANDOM`): no read-ahead filling memory.
+    public func adviseRandomAccess() {
+        if let base = bytes.baseAddress {
+            _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_RANDOM)
+        }
+    }
+
+    /// Unmaps the resident pages; later reads fault them back in from the page cache.
+    public func dropResidentPages() {
+        if let base = bytes.baseAddress {
+            _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_DONTNEED)
+        }
+    }
+}
