@@ -5,8 +5,8 @@ import RainCore
 enum ClientError: Error {
     /// The daemon could not be reached (exit 2).
     case unreachable(String)
-    /// The daemon answered with an error (exit 1).
-    case daemon(name: String, parameters: JSON)
+    /// The daemon answered with an error (exit 1); `instance` says which one.
+    case daemon(name: String, parameters: JSON, instance: DaemonSocket.Instance)
     /// The command line was wrong (exit 64).
     case usage(String)
     /// Anything else that went wrong locally (exit 1).
@@ -28,12 +28,15 @@ enum ClientError: Error {
 final class VarlinkClient {
     private let fd: Int32
     let path: String
+    /// Which raind answers: the user or the system instance, or another path.
+    let instance: DaemonSocket.Instance
     private var framer = VarlinkFramer(maximumMessageSize: 64 << 20)
 
     /// Connects to the first socket that answers among the candidates.
-    init(candidates: [String]) throws(ClientError) {
-        var reasons: [String] = []
-        for path in candidates {
+    init(candidates: [DaemonSocket]) throws(ClientError) {
+        var failures: [(socket: DaemonSocket, errno: Int32)] = []
+        for candidate in candidates {
+            let path = candidate.path
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { throw .failed("cannot create a socket: \(String(cString: strerror(errno)))") }
             var address = sockaddr_un()
@@ -41,7 +44,7 @@ final class VarlinkClient {
             let bytes = Array(path.utf8)
             guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
                 close(fd)
-                reasons.append("\(path): path too long")
+                failures.append((candidate, ENAMETOOLONG))
                 continue
             }
             withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -55,15 +58,13 @@ final class VarlinkClient {
             if result == 0 {
                 self.fd = fd
                 self.path = path
+                self.instance = candidate.instance
                 return
             }
-            reasons.append("\(path): \(String(cString: strerror(errno)))")
+            failures.append((candidate, errno))
             close(fd)
         }
-        throw .unreachable(
-            "cannot reach raind (" + reasons.joined(separator: "; ") + ").\n"
-                + "Is it running? Start it with 'systemctl --user start raind' (or 'raind' in a terminal), "
-                + "or name its socket with --socket PATH or RAIND_SOCKET.")
+        throw .unreachable(DaemonSocket.unreachableMessage(failures))
     }
 
     deinit { close(fd) }
@@ -113,7 +114,7 @@ final class VarlinkClient {
     func call<Call: WeatherCall>(_ call: Call.Type, _ parameters: Call.Parameters) throws(ClientError) -> Call.Reply {
         try send(VarlinkCall(method: Call.method.qualifiedName, parameters: parameters.json.objectValue ?? JSONObject()))
         let reply = try receive()
-        if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters) }
+        if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters, instance: instance) }
         return try Self.decode(Call.Reply.self, reply.parameters)
     }
 

@@ -64,7 +64,7 @@ struct SubscribeCommand: ClientCommand {
         var lastBarLine: String?
         while true {
             let reply = try client.receive()
-            if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters) }
+            if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters, instance: client.instance) }
             let message = try VarlinkClient.decode(SubscribeReply.self, reply.parameters)
             let event: Event?
             do {
