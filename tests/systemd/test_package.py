@@ -256,6 +256,44 @@ def test_system_instance_gets_its_credential(system_manager, fixture_server):
     assert place_ids(m) == EXPECTED_PLACES
 
 
+def test_system_instance_reaches_the_system_bus(system_manager):
+    """With a system bus (a dbus-daemon --system in the namespace, and a fake
+    logind on it), the hardened raind connects and watches logind."""
+    m = system_manager
+    fake_logind = pathlib.Path(__file__).resolve().parents[1] / "fakes" / "fake_logind.py"
+    if subprocess.run(["/usr/bin/python3", "-c", "import dbus, gi"], capture_output=True).returncode != 0:
+        pytest.skip("python3-dbus and python3-gi are not installed (the fake logind needs them)")
+    m.run("mkdir", "-p", "/run/dbus")
+    bus = subprocess.Popen(m.enter("dbus-daemon", "--system", "--nofork", "--nopidfile", "--print-address"),
+                           stdout=subprocess.PIPE, text=True)
+    logind = None
+    try:
+        address = read_line(bus).strip()
+        note(f"  (system bus at {address})")
+        logind = subprocess.Popen(m.enter("env", f"DBUS_SYSTEM_BUS_ADDRESS={address}", "/usr/bin/python3",
+                                          str(fake_logind)),
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert read_line(logind).strip() == "ready"
+        m.ctl("restart", "raind")
+        pid = m.show("raind", "MainPID")
+
+        def raind_on_the_bus():
+            listing = m.run("busctl", "--system", "list", "--no-pager", "--no-legend", "--unique", check=False)
+            return any(line.split()[1:2] == [pid] for line in listing.stdout.splitlines())
+
+        wait_for(raind_on_the_bus, what="raind's connection on the system bus")
+        logind.stdin.write("sleep false\n")
+        logind.stdin.flush()
+        assert read_line(logind).strip() == "ok sleep false"
+        assert m.show("raind", "ActiveState") == "active"
+        assert place_ids(m) == EXPECTED_PLACES
+    finally:
+        for process in (logind, bus):
+            if process:
+                process.kill()
+                process.wait()
+
+
 def test_upgrade_restarts_raind_keeping_places_and_clients_reconnect(system_manager):
     m = system_manager
     expected = EXPECTED_PLACES
