@@ -27,7 +27,25 @@ import unicodedata
 import zlib
 
 MAGIC = b"RAINPLCS"
-VERSION = 1
+VERSION = 2
+
+# The near-spelling index cuts every name key into parts separated by one
+# byte (PlaceFile.nearParts/nearBounds are the Swift twins).
+NEAR_MAX_LENGTH = 255
+NEAR_MAX_PARTS = 4
+
+
+def near_parts(length):
+    """How many parts a key of `length` bytes is cut into."""
+    return 2 if length <= 6 else 3 if length <= 10 else 4
+
+
+def near_bounds(length, part):
+    """Byte range of one part: one byte between parts, lengths within one."""
+    parts = near_parts(length)
+    usable = length - (parts - 1)
+    return part * usable // parts + part, (part + 1) * usable // parts + part
+
 
 # Letters NFKD does not decompose, folded the way RainCore's TextFolding does.
 SPECIAL_FOLDS = {
@@ -337,8 +355,34 @@ def main():
     for raw, alternate, n in entries:
         if len(raw) > 0xFF:
             raise SystemExit(f"name key too long: {raw[:40]!r}")
+        if len(name_records) // 10 >= 1 << 24:
+            raise SystemExit("too many names for the 3-byte near-spelling index")
         offset, length = keys.add(raw.decode("utf-8"))
         name_records += struct.pack("<IBBI", offset, length, alternate, n)
+
+    # Near-spelling index: for each key length L and part i, the first name
+    # record of every distinct key of that length, sorted by the bytes of
+    # part i. A query within k edits of a key meets one of its k+1 parts
+    # unchanged, shifted by at most k (docs/PLACES.md).
+    first_of_key = {}
+    for index, (raw, alternate, n) in enumerate(entries):
+        first_of_key.setdefault(raw, index)
+    groups = {}
+    for raw, index in first_of_key.items():
+        length = len(raw)
+        if length < 3:
+            continue
+        for part in range(near_parts(length)):
+            lo, hi = near_bounds(length, part)
+            groups.setdefault((length, part), []).append((raw[lo:hi], index))
+    near_records = bytearray()
+    near_groups = bytearray()
+    for length in range(NEAR_MAX_LENGTH + 1):
+        for part in range(NEAR_MAX_PARTS):
+            members = sorted(groups.get((length, part), []))
+            near_groups += struct.pack("<II", len(near_records) // 3, len(members))
+            for _, index in members:
+                near_records += struct.pack("<I", index)[:3]
 
     qualifier_records = b"".join(struct.pack("<IH", o, l) for o, l in qualifiers)
 
@@ -369,6 +413,8 @@ def main():
         (b"ZALI", alias_records, 8),
         (b"FOLD", fold_records, 10),
         (b"KDTR", tree_records, 16),
+        (b"NEAR", near_records, 3),
+        (b"NEAG", near_groups, 8),
     ]
     header_size = 32 + 16 * len(sections)
     body = bytearray()

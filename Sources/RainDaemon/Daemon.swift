@@ -143,6 +143,7 @@ public final class Daemon {
         server.handler = { [service] request in service.handle(request) }
         context.onStateChanged = { [weak self] in self?.updateStatus() }
         context.onWeatherChanged = { [weak self] in self?.updateStatus() }
+        publisher.cachedForecast = { [weak refresher] id in refresher?.forecast(for: id)?.forecast }
         context.onSubscriberAttached = { [weak refresher] in refresher?.refreshIfStale(reason: "a subscriber attached") }
         // Cached data first: clients get it the moment the socket serves.
         refresher.restore()

@@ -18,9 +18,6 @@ public final class PlaceDirectory {
     public static let dataDirectoryVariable = "RAIND_DATA_DIR"
     /// Where packages install the data, searched in order.
     public static let installedDirectories = ["/usr/share/raind", "/usr/local/share/raind"]
-    /// The first result is `unique` only when at least this many times as
-    /// populous as the runner-up found the same way (see `resolve`).
-    public static let clearWinnerPopulationRatio = 15.0
 
     /// The file the places are read from.
     public let path: String
@@ -117,9 +114,11 @@ public final class PlaceDirectory {
     }
 
     /// Places whose names are a few edits away from `query` ("Zurihc" →
-    /// Zürich, "Lodnon" → London), fewest edits first, then most populous.
-    /// Allowed edits: 1 for names of 4–5 letters, 2 up to 8, 3 beyond; none
-    /// below 4. Qualifiers after a comma filter as in `search`; when they
+    /// Zürich, "Lodnon" → London, "Philadelpia" → Philadelphia), fewest edits
+    /// first, then most populous. Allowed edits (insert, delete, change a
+    /// letter, swap two neighbours): 1 for queries of 4–10 letters, 2 beyond;
+    /// none below 4. Found through an index in the data, in well under a
+    /// millisecond. Qualifiers after a comma filter as in `search`; when they
     /// rule out everything, the name alone is tried.
     public func suggestions(for query: String, limit: Int = 5) -> [PlaceMatch] {
         let parsed = PlaceQuery(query, key: { PlaceKey.make($0, file: file) })
@@ -136,21 +135,84 @@ public final class PlaceDirectory {
     ///
     /// Only names and other names (and, failing those, names begun) count;
     /// the best of them is `unique` when nothing else matches that way or it
-    /// is at least `clearWinnerPopulationRatio` (15) times as populous as the
-    /// runner-up — "Paris" is Paris, France (86 times Paris, Texas), "London"
-    /// is London, England (21 times London, Ontario) — and otherwise the
-    /// matches of that kind are `ambiguous` ("Portland": Oregon is only ten
-    /// times Maine; "Springfield"). No match at all gives `notFound` with
-    /// near spellings. Qualifiers narrow first: "Portland, ME" is unique.
+    /// wins by the clear-winner rule (`ClearWinner`: at least 15 times as
+    /// populous as the runner-up) — "Paris" is Paris, France (86 times Paris,
+    /// Texas), "London" is London, England (21 times London, Ontario) — and
+    /// otherwise the matches of that kind are `ambiguous` ("Portland": Oregon
+    /// is only ten times Maine; "Springfield"). When only other names match,
+    /// places whose own name is one edit away compete too (each edit costs
+    /// 2.5, as in suggestions): "Parsi", an other name of Barshi, is also one
+    /// swap from Paris, 18 times as populous, so it is `ambiguous` listing
+    /// both; a near spelling is never chosen without asking. No match at all
+    /// gives `notFound` with near spellings. Qualifiers narrow first:
+    /// "Portland, ME" is unique.
     public func resolve(_ query: String) -> PlaceResolution {
         let matches = ranked(query, limit: 20, nearSpellings: false)
         guard let best = matches.first else { return .notFound(suggestions: suggestions(for: query)) }
-        let rivals = matches.filter { $0.kind.band == best.kind.band }
+        var rivals = matches.filter { $0.kind.band == best.kind.band }
+        if best.kind == .alternateName, !rivals.contains(where: { $0.kind == .name }) {
+            rivals = (rivals + primaryNameNearSpellings(query, excluding: rivals)).sorted { $0.score > $1.score }
+        }
         guard rivals.count > 1 else { return .unique(best.candidate) }
-        if best.score - rivals[1].score >= log10(PlaceDirectory.clearWinnerPopulationRatio) {
-            return .unique(best.candidate)
+        if rivals[0].kind != .nearSpelling, ClearWinner.isClear(rivals[0].score, over: rivals[1].score) {
+            return .unique(rivals[0].candidate)
         }
         return .ambiguous(Array(rivals.prefix(10)))
+    }
+
+    /// Places whose own (primary) name is one edit from the query's name,
+    /// scored like an exact name less 2.5 for the edit, for weighing against
+    /// matches on other names.
+    private func primaryNameNearSpellings(_ query: String, excluding: [PlaceMatch]) -> [PlaceMatch] {
+        let parsed = PlaceQuery(query, key: { PlaceKey.make($0, file: file) })
+        guard PlaceDirectory.nearSpellingLimit(length: parsed.name.count) != nil else { return [] }
+        var hits: [Int: Hit] = [:]
+        collectNearSpellings(parsed.name, qualifiers: parsed.qualifiers, limit: 1, primaryOnly: true, into: &hits)
+        return sorted(hits, limit: 10).compactMap { match in
+            guard !excluding.contains(where: { $0.candidate.source == match.candidate.source }) else { return nil }
+            // Near-spelling scores are in band 1; lift them to the band they compete in.
+            return PlaceMatch(candidate: match.candidate, score: match.score + 20, kind: .nearSpelling)
+        }
+    }
+
+    /// What the online geocoder's answer to `query` names, by the rules of
+    /// the embedded data: a result counts only when its name equals the
+    /// query's name after folding (and its region or country what follows a
+    /// comma); populated places (feature codes `PPL…`) are preferred over
+    /// islands, regions and continents; the clear-winner rule decides among
+    /// what is left, by population or, without one, by feature code
+    /// (`OnlinePlace.evidence`). Nothing accepted gives `notFound`, suggesting
+    /// the populated places the geocoder offered under other names.
+    public func resolveOnline(_ query: String, answers: [OnlinePlace]) -> PlaceResolution {
+        let parsed = PlaceQuery(query, key: { PlaceKey.make($0, file: file) })
+        var accepted: [OnlinePlace] = []
+        var others: [OnlinePlace] = []
+        for answer in answers {
+            let name = PlaceKey.make(answer.candidate.name, file: file)
+            let matches = (name == parsed.name && qualifiersMatch(answer.candidate, parsed.qualifiers))
+                || (parsed.hasComma && name == parsed.whole)
+            if matches { accepted.append(answer) } else { others.append(answer) }
+        }
+        if accepted.contains(where: \.isPopulatedPlace) { accepted.removeAll { !$0.isPopulatedPlace } }
+        func match(_ place: OnlinePlace, _ kind: PlaceMatch.Kind) -> PlaceMatch {
+            PlaceMatch(candidate: place.candidate, score: place.evidence, kind: kind)
+        }
+        let ranked = accepted.map { match($0, .name) }.sorted { $0.score > $1.score }
+        guard let best = ranked.first else {
+            return .notFound(suggestions: others.filter(\.isPopulatedPlace).map { match($0, .nearSpelling) })
+        }
+        if ranked.count == 1 || ClearWinner.isClear(best.score, over: ranked[1].score) { return .unique(best.candidate) }
+        return .ambiguous(ranked)
+    }
+
+    /// Whether every qualifier names the candidate's region or country (its
+    /// name or code, or their beginning of 3 letters or more).
+    private func qualifiersMatch(_ candidate: PlaceCandidate, _ qualifiers: [[UInt8]]) -> Bool {
+        let keys = [candidate.region, candidate.country, candidate.countryCode]
+            .filter { !$0.isEmpty }.map { PlaceKey.make($0, file: file) }
+        return qualifiers.allSatisfy { qualifier in
+            keys.contains { $0 == qualifier || (qualifier.count >= 3 && $0.starts(with: qualifier)) }
+        }
     }
 
     /// The place at `index` (0..<count) in GeoNames id order, for walking
@@ -276,27 +338,38 @@ public final class PlaceDirectory {
         }
     }
 
-    /// Every name within the allowed edits of `key`: a scan of the name keys
-    /// (each distinct key measured once, most rejected on length alone).
-    private func collectNearSpellings(_ key: [UInt8], qualifiers: [[UInt8]], into hits: inout [Int: Hit]) {
-        guard key.count >= 4 else { return }
-        let limit = key.count <= 5 ? 1 : key.count <= 8 ? 2 : 3
+    /// Every name within the allowed edits of `key`, found through the
+    /// near-spelling index (`NearSpellingIndex`), not a scan of every name.
+    private func collectNearSpellings(
+        _ key: [UInt8], qualifiers: [[UInt8]], limit wanted: Int? = nil, primaryOnly: Bool = false,
+        into hits: inout [Int: Hit]
+    ) {
+        guard let allowed = PlaceDirectory.nearSpellingLimit(length: key.count) else { return }
+        let limit = min(allowed, wanted ?? allowed)
         editDistance.prepare(key, limit: limit)
-        var lastOffset = -1
-        var lastDistance: Int?
-        for index in 0..<file.names.count {
-            let offset = file.nameKeyOffset(index)
-            if offset != lastOffset {
-                lastOffset = offset
-                lastDistance = editDistance.distance(to: file.nameKey(index))
+        for (first, distance) in NearSpellingIndex(file: file).matches(key, limit: limit, distance: editDistance) {
+            // Equal keys are stored once and their name records are adjacent.
+            let offset = file.nameKeyOffset(first)
+            var index = first
+            while index < file.names.count, file.nameKeyOffset(index) == offset {
+                defer { index += 1 }
+                let place = file.namePlace(index)
+                if primaryOnly && file.nameIsAlternate(index) { continue }
+                if let penalty = qualifierPenalty(place, qualifiers) {
+                    let alternate = file.nameIsAlternate(index)
+                    let score = 10 + populationScore(place) - 2.5 * Double(distance) - (alternate ? 0.3 : 0) - penalty
+                    record(Hit(place: place, score: score, kind: .nearSpelling), into: &hits)
+                }
             }
-            guard let distance = lastDistance else { continue }
-            let place = file.namePlace(index)
-            guard let penalty = qualifierPenalty(place, qualifiers) else { continue }
-            let alternate = file.nameIsAlternate(index)
-            let score = 10 + populationScore(place) - 2.5 * Double(distance) - (alternate ? 0.3 : 0) - penalty
-            record(Hit(place: place, score: score, kind: .nearSpelling), into: &hits)
         }
+    }
+
+    /// Edits allowed between a query of `length` bytes and a name: 1 for
+    /// 4–10 bytes, 2 beyond; nil (no near spellings) below 4. A 2-edit query
+    /// reaches only keys of 9 bytes and more, which have 3 or 4 index parts
+    /// (`NearSpellingIndex` needs more parts than edits).
+    static func nearSpellingLimit(length: Int) -> Int? {
+        length < 4 ? nil : length <= 10 ? 1 : 2
     }
 
     /// Nil when a qualifier names neither the place's division nor its

@@ -10,7 +10,7 @@
 /// the mapping; then it gives the pages back to the kernel.
 final class PlaceFile {
     static let magic: [UInt8] = Array("RAINPLCS".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 32
     static let noDivision = 0xFFFF
 
@@ -36,6 +36,8 @@ final class PlaceFile {
     let zoneAliases: Section
     let folds: Section
     let tree: Section
+    let nearEntries: Section
+    let nearGroups: Section
 
     init(path: String) throws {
         self.path = path
@@ -97,6 +99,11 @@ final class PlaceFile {
         zoneAliases = try section("ZALI", recordSize: 8)
         folds = try section("FOLD", recordSize: 10)
         tree = try section("KDTR", recordSize: 16)
+        nearEntries = try section("NEAR", recordSize: 3)
+        nearGroups = try section("NEAG", recordSize: 8)
+        guard nearGroups.count == (PlaceFile.nearMaximumLength + 1) * PlaceFile.nearMaximumParts else {
+            throw fail("the near-spelling index has \(nearGroups.count) groups")
+        }
         guard tree.count == places.count else {
             throw fail("the spatial index holds \(tree.count) places, the place table \(places.count)")
         }
@@ -235,6 +242,36 @@ final class PlaceFile {
         return (f32(at), f32(at + 4), f32(at + 8), packed & 0x3FFF_FFFF, packed >> 30)
     }
 
+    // MARK: Near-spelling index: per (key length, part), first name records of distinct keys
+    // (u24), sorted by that part's bytes; groups: first entry u32, count u32
+
+    /// Longest key the near-spelling index covers, and its most parts per key.
+    static let nearMaximumLength = 255
+    static let nearMaximumParts = 4
+
+    /// How many parts a key of `length` bytes is cut into (make-places.py's `near_parts`).
+    static func nearParts(length: Int) -> Int { length <= 6 ? 2 : length <= 10 ? 3 : 4 }
+
+    /// The byte range of one part: one byte lies between two parts, so that
+    /// swapping two neighbouring letters changes at most one part.
+    static func nearBounds(length: Int, part: Int) -> Range<Int> {
+        let parts = nearParts(length: length)
+        let usable = length - (parts - 1)
+        return part * usable / parts + part..<(part + 1) * usable / parts + part
+    }
+
+    /// The index entries of keys `length` bytes long, sorted by their part `part`.
+    func nearGroup(length: Int, part: Int) -> Range<Int> {
+        let at = nearGroups.offset + (length * PlaceFile.nearMaximumParts + part) * 8
+        return u32(at)..<u32(at) + u32(at + 4)
+    }
+
+    /// The name record (the first of its key) of an index entry.
+    @inline(__always) func nearName(_ entry: Int) -> Int {
+        let at = nearEntries.offset + entry * 3
+        return u16(at) | u8(at + 2) << 16
+    }
+
     // MARK: Validation
 
     private func validateReferences() throws {
@@ -312,6 +349,13 @@ final class PlaceFile {
             try checkString(u32(at + 4), u16(at + 8), "folding entry \(index)")
             guard u32(at) > previousScalar else { throw fail("folding table is not sorted") }
             previousScalar = u32(at)
+        }
+        for group in 0..<nearGroups.count {
+            let range = nearGroup(length: group / PlaceFile.nearMaximumParts, part: group % PlaceFile.nearMaximumParts)
+            guard range.upperBound <= nearEntries.count else { throw fail("near-spelling group \(group) out of range") }
+        }
+        for entry in 0..<nearEntries.count where nearName(entry) >= names.count {
+            throw fail("near-spelling entry \(entry): name out of range")
         }
         for index in 0..<tree.count {
             let node = treeNode(index)

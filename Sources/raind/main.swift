@@ -22,7 +22,7 @@ let usage = """
     """
 
 func fail(_ message: String, code: Int32) -> Never {
-    fputs("raind: \(message)\n", stderr)
+    Logger.standardError("raind: \(message)\n")
     exit(code)
 }
 
@@ -61,13 +61,13 @@ while let argument = arguments.popFirst() {
 if checkConfigOnly {
     let paths = DaemonPaths(mode: options.mode, environment: options.environment)
     let result = ConfigLoader(paths: paths).load()
-    for diagnostic in result.diagnostics { fputs("\(diagnostic)\n", stderr) }
+    for diagnostic in result.diagnostics { Logger.standardError("\(diagnostic)\n") }
     let files = result.files.isEmpty ? "no configuration files (defaults apply)" : result.files.joined(separator: ", ")
     if result.errors.isEmpty {
         print("configuration OK: \(files)")
         exit(0)
     }
-    fputs("configuration has \(result.errors.count) error(s): \(files)\n", stderr)
+    Logger.standardError("configuration has \(result.errors.count) error(s): \(files)\n")
     exit(1)
 }
 

@@ -8,13 +8,28 @@ enum Output {
     }
 
     static func error(_ text: String) {
-        fputs("raindctl: \(text)\n", stderr)
+        standardError("raindctl: \(text)\n")
+    }
+
+    /// Writes straight to file descriptor 2 (stderr is unbuffered anyway, and
+    /// C's `stderr` is a global Swift 6 cannot prove safe).
+    static func standardError(_ text: String) {
+        flush()
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return  // nowhere left to report a failure to report
+            }
+            bytes = bytes.dropFirst(written)
+        }
     }
 
     /// Flushes stdout now: a subscriber's reader must see each line at once.
-    static func flush() { fflush(stdout) }
+    static func flush() { fflush(nil) }
 
-    /// "4 min ago"-style ages for the client's own lines.
+    /// The local wall-clock time as HH:MM:SS, stamped on each line `subscribe` prints.
     static func localClock(_ unixSeconds: Double) -> String {
         var time = time_t(unixSeconds)
         var parts = tm()

@@ -83,8 +83,44 @@ final class VarlinkClient {
         }
     }
 
+    /// Waits up to `timeout` seconds for the next reply; nil when none came.
+    func receive(timeout: Double) throws(ClientError) -> VarlinkReply? {
+        if try hasBufferedMessage() { return try receive() }
+        var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(max(0, min(timeout, 86_400)) * 1000)
+        while true {
+            let ready = poll(&pollfd, 1, milliseconds)
+            if ready < 0, errno == EINTR { continue }
+            if ready == 0 { return nil }
+            return try receive()
+        }
+    }
+
+    private func hasBufferedMessage() throws(ClientError) -> Bool {
+        do {
+            if let message = try framer.nextMessage() {
+                pending = message
+                return true
+            }
+        } catch {
+            throw .failed("raind sent a reply larger than the client accepts")
+        }
+        return false
+    }
+
+    /// A message the framer gave up while checking for one.
+    private var pending: [UInt8]?
+
     /// Reads the next reply; daemon errors are returned, not thrown, so streams can tell them apart.
     func receive() throws(ClientError) -> VarlinkReply {
+        if let message = pending {
+            pending = nil
+            do {
+                return try VarlinkReply(message: message)
+            } catch {
+                throw ClientError.failed("raind sent an unreadable reply: \(error)")
+            }
+        }
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             do {

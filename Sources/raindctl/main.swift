@@ -10,7 +10,7 @@ let commands: [any ClientCommand.Type] = [
     DailyCommand.self, SearchCommand.self, SubscribeCommand.self,
 ]
 
-func mainHelp() -> String {
+@MainActor func mainHelp() -> String {
     let width = commands.map { $0.name.count }.max() ?? 0
     let lines = commands.map { "  \($0.name)" + String(repeating: " ", count: width - $0.name.count) + "  \($0.summary)" }
     return """
@@ -25,7 +25,7 @@ func mainHelp() -> String {
           --socket PATH   the daemon's socket (default: $RAIND_SOCKET, then the user
                           socket in $XDG_RUNTIME_DIR/raind/, then /run/raind/raind.sock)
           --version       print the version
-          -h, --help      this help; 'raindctl COMMAND --help' for a command's
+          -h, --help      this help; 'raindctl COMMAND --help' shows a command's own
 
         """
 }
@@ -62,7 +62,7 @@ while let first = arguments.first, first.hasPrefix("-") {
 }
 
 guard let name = arguments.first else {
-    fputs(mainHelp(), stderr)
+    Output.standardError(mainHelp())
     exit(64)
 }
 if name == "help" {

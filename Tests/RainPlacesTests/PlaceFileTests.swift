@@ -59,7 +59,7 @@ final class PlaceFileTests: XCTestCase {
     func testOpen_otherFormatVersion_throwsSayingWhich() throws {
         var bytes = PlaceTestSupport.readBytes(PlaceTestSupport.dataFile)
         bytes[8] = 9
-        XCTAssertEqual(try openError(bytes)?.problem, "format version 9, this raind reads version 1")
+        XCTAssertEqual(try openError(bytes)?.problem, "format version 9, this raind reads version \(PlaceFile.version)")
     }
 
     func testOpen_badReferenceWithValidChecksum_throwsInsteadOfCrashing() throws {

@@ -76,4 +76,37 @@ final class ResolutionTests: XCTestCase {
         }
         XCTAssertEqual(suggestions.first.flatMap { PlaceTestSupport.geonamesID($0.candidate) }, 2988507)
     }
+
+    func testResolve_parsi_anOtherNameOfBarshiOneSwapFromParis_isAmbiguousListingBoth() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        guard case .ambiguous(let listed) = places.resolve("Parsi") else {
+            return XCTFail("Parsi must not be saved as Barshi without asking: \(places.resolve("Parsi"))")
+        }
+        let ids = listed.compactMap { PlaceTestSupport.geonamesID($0.candidate) }
+        XCTAssertTrue(ids.contains(1_276_856), "Barshi, whose other name is Parsi")
+        XCTAssertTrue(ids.contains(2_988_507), "Paris, one swap away")
+    }
+
+    func testResolve_otherNamesOfBigPlaces_areNotMadeAmbiguousByNearSpellings() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        for row in SearchQualityTests.loadTable() where row.category == "alternate" {
+            switch places.resolve(row.query) {
+            case .unique(let place):
+                XCTAssertEqual(PlaceTestSupport.geonamesID(place), row.expectedID, "line \(row.line): \(row.query)")
+            case .ambiguous(let listed):
+                // "NYC" is also an other name of Manhattan: ambiguous by other names alone.
+                XCTAssertFalse(listed.contains { $0.kind == .nearSpelling }, "line \(row.line): \(row.query)")
+                XCTAssertEqual(listed.first.flatMap { PlaceTestSupport.geonamesID($0.candidate) }, row.expectedID)
+            case .notFound:
+                XCTFail("line \(row.line): \(row.query) not found")
+            }
+        }
+    }
+
+    func testResolve_aTypoAlone_isNeverUnique() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        for query in ["Pariss", "Lodnon", "sprngfield"] {
+            if case .unique(let place) = places.resolve(query) { XCTFail("\(query) saved \(place.name) without asking") }
+        }
+    }
 }

@@ -57,6 +57,13 @@ _raindctl()
             COMPREPLY=($(compgen -W "people json bar waybar" -- "$cur"))
             return
             ;;
+        --icons)
+            COMPREPLY=($(compgen -W "emoji nerd text" -- "$cur"))
+            return
+            ;;
+        --text)
+            return
+            ;;
         --events)
             # A comma-separated list: complete the last item.
             local done_part=${cur%"${cur##*,}"}
@@ -78,10 +85,11 @@ _raindctl()
             return
             ;;
         refresh) options="--all" places=yes ;;
-        now | daily) options="--json" places=yes ;;
+        now) options="--json --format --icons" places=yes ;;
+        daily) options="--json" places=yes ;;
         hourly) options="--hours --json" places=yes ;;
         search) options="--limit --json" ;;
-        subscribe) options="--json --format --events" ;;
+        subscribe) options="--json --format --text --icons --events" ;;
         help)
             COMPREPLY=($(compgen -W "$commands" -- "$cur"))
             return

@@ -9,6 +9,8 @@ import sys
 import tempfile
 import time
 
+from idl_check import check_reply
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BIN = pathlib.Path(os.environ.get("RAIND_BIN_DIR", ROOT / ".build" / "debug"))
 RAIND = str(BIN / "raind")
@@ -63,7 +65,9 @@ class Varlink:
         if not method.startswith(("io.", "org.")):
             method = "io.raind.Weather." + method
         self.send(method, parameters)
-        return self.receive()
+        reply = self.receive()
+        check_reply(method, reply)
+        return reply
 
 
 class Daemon:
@@ -91,6 +95,8 @@ class Daemon:
             "TZ": "UTC",
             # No system bus unless a test brings its own: the machine's logind and GeoClue stay out.
             "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/raind-test-bus",
+            # The place data of this tree, never one a package installed on the machine.
+            "RAIND_DATA_DIR": str(ROOT / "data"),
         }
         if extra_env:
             self.env.update(extra_env)
@@ -236,7 +242,14 @@ class Subscriber:
 
         def pump():
             for line in self.process.stdout:
-                self.queue.put(json.loads(line))
+                event = json.loads(line)
+                # What raindctl prints with --json is the reply's parameters, unchanged;
+                # a mismatch is raised in the test's thread by next().
+                try:
+                    check_reply("io.raind.Weather.Subscribe", {"parameters": event})
+                except AssertionError as mismatch:
+                    event = mismatch
+                self.queue.put(event)
         threading.Thread(target=pump, daemon=True).start()
         self.snapshot = self.next()
         assert self.snapshot["event"] == "Snapshot"
@@ -244,9 +257,12 @@ class Subscriber:
     def next(self, timeout=10):
         import queue
         try:
-            return self.queue.get(timeout=timeout)
+            event = self.queue.get(timeout=timeout)
         except queue.Empty:
             raise AssertionError(f"no event within {timeout}s")
+        if isinstance(event, AssertionError):
+            raise event
+        return event
 
     def until(self, name, timeout=10):
         deadline = time.monotonic() + timeout

@@ -34,6 +34,8 @@ def test_installed_raind_finds_its_place_data_beside_it(tmp_path):
     stage = staged_install(tmp_path)
     installed = stage / "opt" / "raind" / "bin" / "raind"
     daemon = Daemon(tmp_path / "daemon", args=("--log-level", "debug"))
+    # The tests' own RAIND_DATA_DIR would win over what is looked for here.
+    daemon.env.pop("RAIND_DATA_DIR", None)
     daemon.start(command=[str(installed), "--log-level", "debug"])
     try:
         result = daemon.ctl("search", "Zurich", check=True)

@@ -1,4 +1,5 @@
 """Adding places by name, by coordinates and by position, through the real daemon."""
+import re
 import json
 
 from raindtest import Subscriber
@@ -34,13 +35,61 @@ def test_unknown_name_suggests_near_spellings(daemon):
     assert reply["parameters"]["suggestions"][0]["name"] == "Amsterdam"
 
 
-def test_name_missing_from_data_is_asked_online(daemon_factory, fixture_server):
+def _geocoder(fixture):
+    from raindtest import FixtureServer
+    return FixtureServer(routes=[("/v1/search", fixture)])
+
+
+def test_name_missing_from_data_is_asked_online(daemon_factory):
+    server = _geocoder("openmeteo-geocoding-lonneker.json")
+    try:
+        daemon = daemon_factory(config=f"[Places]\nGeocoderURL={server.url}\n")
+        out = daemon.ctl("add", "Lonneker", check=True).stdout
+        assert "Added Lonneker, Overijssel, The Netherlands as lonneker-nl" in out
+        location = daemon.state()["locations"][0]
+        assert location["source"] == {"kind": "geocoder", "provider": "open-meteo", "id": "2751582"}
+        assert server.count("/v1/search") == 1
+    finally:
+        server.stop()
+
+
+def test_online_answer_under_another_name_is_not_saved(daemon_factory, fixture_server):
+    # The fixture server answers every search with Enschede (and its airport).
     daemon = daemon_factory(config=f"[Places]\nGeocoderURL={fixture_server.url}\n")
-    out = daemon.ctl("add", "Lonneker", check=True).stdout
-    assert "Added Enschede, Overijssel, The Netherlands as enschede-nl" in out
-    location = daemon.state()["locations"][0]
-    assert location["source"] == {"kind": "geocoder", "provider": "open-meteo", "id": "2756071"}
-    assert fixture_server.count("/v1/search") == 1
+    reply = daemon.client().call("AddLocation", {"query": "Lonneker"})
+    assert reply["error"] == "io.raind.Weather.PlaceNotFound"
+    assert [s["name"] for s in reply["parameters"]["suggestions"]] == ["Enschede"]
+    assert daemon.client().call("ListLocations")["parameters"]["locations"] == []
+
+
+def test_online_answer_with_only_a_continent_is_not_found(daemon_factory):
+    server = _geocoder("openmeteo-geocoding-xyzzyville.json")
+    try:
+        daemon = daemon_factory(config=f"[Places]\nGeocoderURL={server.url}\n")
+        result = daemon.ctl("add", "Xyzzyville")
+        assert result.returncode == 1
+        assert "no place called 'Xyzzyville' is known, here or online" in result.stderr
+        assert "Antarctica" not in result.stderr
+    finally:
+        server.stop()
+
+
+def test_online_answer_with_two_equal_villages_is_ambiguous(daemon_factory):
+    server = _geocoder("openmeteo-geocoding-oosterend.json")
+    try:
+        daemon = daemon_factory(config=f"[Places]\nGeocoderURL={server.url}\n")
+        reply = daemon.client().call("AddLocation", {"query": "Oosterend"})
+        assert reply["error"] == "io.raind.Weather.AmbiguousPlace"
+        assert {c["region"] for c in reply["parameters"]["candidates"]} == {"North Holland", "Friesland"}
+    finally:
+        server.stop()
+
+
+def test_typo_that_is_also_an_obscure_other_name_asks(daemon):
+    reply = daemon.client().call("AddLocation", {"query": "Parsi"})
+    assert reply["error"] == "io.raind.Weather.AmbiguousPlace"
+    names = [c["name"] for c in reply["parameters"]["candidates"]]
+    assert "Barshi" in names and "Paris" in names
 
 
 def test_online_geocoder_unreachable_still_answers_clearly(daemon):
@@ -56,9 +105,10 @@ def test_online_geocoder_can_be_turned_off(daemon_factory, fixture_server):
     assert fixture_server.count("/v1/search") == 0
 
 
-def test_coordinates_without_name_are_named_by_the_nearest_place(daemon):
-    out = daemon.ctl("add", "--coords", "35.68,139.69", check=True).stdout
-    assert "Japan" in out
+def test_coordinates_without_name_are_named_as_people_name_them(daemon):
+    out = daemon.ctl("add", "--coords", "35.6812,139.7671", check=True).stdout
+    assert "Added Tokyo, Japan" in out, "Tokyo Station is in Tokyo, not Chūō"
+    assert "Added New York City" in daemon.ctl("add", "--coords", "40.758,-73.9855", check=True).stdout
     assert "Tonga" in daemon.ctl("add", "--coords", "-21.14,-175.2", check=True).stdout, "near the antimeridian"
     out = daemon.ctl("add", "--coords", "0,-150", check=True).stdout
     assert "Added 0.0, -150.0" in out, "far from any place: named by its coordinates"
@@ -146,3 +196,48 @@ def test_add_current_with_bus_but_no_geoclue_uses_time_zone(daemon_factory):
         assert "Chicago" in out and "(approximate position)" in out
     finally:
         bus.stop()
+
+
+def test_current_position_says_why_geoclue_was_not_used_and_takes_a_name(daemon_factory):
+    no_bus = {"DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent"}
+    daemon = daemon_factory(extra_env={"TZ": "Europe/Paris", **no_bus})
+    out = daemon.ctl("add", "--current", "--name", "Office", check=True).stdout
+    assert "Added Office" in out and "(approximate position)" in out
+    assert "GeoClue was not used" in out and "system bus" in out and "time zone (Europe/Paris)" in out, out
+    utc = daemon_factory(extra_env={"TZ": "UTC", **no_bus}, base=daemon.base / "utc")
+    result = utc.ctl("add", "--current")
+    assert result.returncode == 1
+    assert "GeoClue was not used" in result.stderr and "says nothing about where" in result.stderr, result.stderr
+
+
+def test_a_name_of_its_own_is_kept_beside_a_saved_place(daemon):
+    daemon.ctl("add", "Paris", check=True)
+    out = daemon.ctl("add", "--coords", "48.8566,2.3522", "--name", "Home", check=True).stdout
+    assert out.startswith("Added Home") and "Paris (paris-fr) is saved" in out and "both are kept" in out, out
+    again = daemon.ctl("add", "--coords", "48.8567,2.3521", "--name", "home", check=True).stdout
+    assert again.startswith("Already saved: Home"), again
+    assert daemon.ctl("add", "--coords", "48.8566,2.3522", check=True).stdout.startswith("Already saved: ")
+
+
+def test_a_name_that_adds_a_place_names_it_everywhere(daemon):
+    daemon.ctl("add", "Paris", check=True)
+    daemon.ctl("add", "München", check=True)
+    out = daemon.ctl("set-location", "München", check=True).stdout
+    assert out.startswith("Selected Munich"), out
+    assert daemon.ctl("remove", "Paris", check=True).returncode == 0
+    assert daemon.ctl("add", "").returncode == 64
+    assert daemon.ctl("add", "  ").returncode == 64
+
+
+def test_list_sorts_like_a_person_and_aligns_coordinates(daemon):
+    for coords, name in (("-33.8688,151.2093", "Sydney"), ("-23.55,-46.6333", "São Paulo"), ("52.52,13.405", "berlin")):
+        daemon.ctl("add", "--coords", coords, "--name", name, check=True)
+    rows = daemon.ctl("list", check=True).stdout.splitlines()
+    assert [row[3:].split()[0] for row in rows] == ["berlin-de", "sao-paulo-br", "sydney-au"], rows
+    assert rows[1].rstrip().endswith("-23.5500, -46.6333"), rows[1]
+
+
+def test_populations_read_the_same_in_search_and_errors(daemon):
+    assert "pop. 2,138,551" in daemon.ctl("search", "Paris", check=True).stdout
+    ambiguous = daemon.ctl("add", "Springfield")
+    assert ambiguous.returncode == 1 and re.search(r"pop\. \d{1,3},\d{3}", ambiguous.stderr), ambiguous.stderr

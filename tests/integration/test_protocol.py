@@ -217,3 +217,22 @@ def test_system_instance_lets_anyone_read_but_only_root_change(daemon_factory, t
     assert "status" in status["parameters"]
     assert change["error"] == "io.raind.Weather.PermissionDenied"
     assert (tmp_path / "lib" / "state.json").exists() is False, "a refused change writes nothing"
+
+
+def test_idl_check_sees_a_reply_that_breaks_the_idl():
+    """The reply check used by every test can fail: an undeclared field, a
+    missing required one, a wrong type and an undeclared error are all seen."""
+    import pytest
+    from idl_check import Mismatch, check_reply
+    method = "io.raind.Weather.SetSettings"
+    check_reply(method, {"parameters": {"settings": {"units": "si", "refreshMinutes": None}}})
+    for bad in (
+        {"parameters": {"settings": {"units": "si"}, "extra": 1}},
+        {"parameters": {}},
+        {"parameters": {"settings": {"units": "kelvin"}}},
+        {"parameters": {"settings": {"units": "si", "refreshMinutes": "15"}}},
+        {"error": "io.raind.Weather.NoSuchError", "parameters": {}},
+        {"error": "io.raind.Weather.Offline", "parameters": {}},
+    ):
+        with pytest.raises(Mismatch):
+            check_reply(method, bad)

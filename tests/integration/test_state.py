@@ -54,7 +54,12 @@ def test_sigkill_during_writes_leaves_old_or_new_state(tmp_path):
     that were asked for, in order, never a mix or a torn write."""
     daemon = Daemon(tmp_path)
     random.seed(1234)
-    last_seen = None
+    # A first state, acknowledged, so even a kill before the first write of
+    # round 0 leaves a file to check.
+    daemon.start()
+    assert "settings" in daemon.client().call("SetSettings", {"refreshMinutes": 5})["parameters"]
+    daemon.stop()
+    last_seen = 5
     kills = 0
     for round_number in range(200):
         daemon.start()

@@ -22,30 +22,45 @@ PARIS = ("48.8534,2.3488", "Paris")
 LONDON = ("51.5085,-0.1257", "London")
 
 
+def age_cached_forecast(daemon, latitude, seconds):
+    """Makes the cached forecast at `latitude` look `seconds` older, as if
+    fetched that long ago: the test needs stale data, not a minute's wait."""
+    for path in daemon.cache_home.rglob("*.json"):
+        try:
+            cached = json.loads(path.read_text())
+        except ValueError:
+            continue
+        if isinstance(cached, dict) and "forecast" in cached and abs(cached.get("latitude", 0) - latitude) < 0.01:
+            cached["forecast"]["fetchedAt"] -= seconds
+            path.write_text(json.dumps(cached))
+            return
+    raise AssertionError(f"no cached forecast at latitude {latitude} under {daemon.cache_home}")
+
+
 @needs_dbus
 def test_resume_and_trigger_storm_cost_one_request_per_stale_place(weather_daemon, fixture_server):
     bus = PrivateBus()
     logind = FakeLogind(bus)
     try:
-        daemon = weather_daemon(extra_config="[Refresh]\nStaleAfterMinutes=1\n",
-                                extra_env={"DBUS_SYSTEM_BUS_ADDRESS": bus.address})
-        sub = Subscriber(daemon, events=["WeatherUpdated"])
-        daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
-        sub.until("WeatherUpdated")
-        paris_fetched = time.monotonic()
+        config = "[Refresh]\nStaleAfterMinutes=1\n"
+        env = {"DBUS_SYSTEM_BUS_ADDRESS": bus.address}
+        daemon = weather_daemon(extra_config=config, extra_env=env)
+        for coords, name in (PARIS, LONDON):
+            daemon.ctl("add", "--coords", coords, "--name", name, check=True)
+        wait_for(lambda: all(daemon.client().call("GetForecast", {"id": place})["parameters"]["forecast"]
+                             for place in ("paris-fr", "london-gb")), what="both forecasts")
+        assert fixture_server.count() == 2
+        # Paris was fetched two minutes ago (stale: older than a minute); London just now.
+        daemon.stop()
+        age_cached_forecast(daemon, 48.8534, 120)
+        daemon.start()
         # Going to sleep is no reason to fetch.
         logind.send("sleep true")
-        time.sleep(50)
-        daemon.ctl("add", "--coords", LONDON[0], "--name", LONDON[1], check=True)
-        sub.until("WeatherUpdated")
-        assert fixture_server.count() == 2
-        # Paris becomes stale (older than a minute); London stays fresh.
-        time.sleep(max(0, 61.5 - (time.monotonic() - paris_fetched)))
-
         logind.send("sleep false")  # resume
-        updated = sub.until("WeatherUpdated")
-        assert updated["id"] == "paris-fr"
+        wait_for(lambda: not daemon.client().call("GetForecast", {"id": "paris-fr"})["parameters"]["stale"],
+                 what="Paris refreshed after resume")
         assert fixture_server.count() == 3, "one request for the stale place, none for the fresh one"
+        sub = Subscriber(daemon, events=["WeatherUpdated"])
 
         # The storm: resume again, SIGUSR1, ten subscribers attaching, five refresh commands.
         logind.send("sleep false")
@@ -53,7 +68,7 @@ def test_resume_and_trigger_storm_cost_one_request_per_stale_place(weather_daemo
         subscribers = [Subscriber(daemon) for _ in range(10)]
         for _ in range(5):
             daemon.ctl("refresh", "--all", check=True)
-        time.sleep(0.5)
+        time.sleep(0.5)  # a window in which a wrongly triggered request would show
         assert fixture_server.count() == 3, "a storm right after a refresh costs nothing"
         for s in subscribers:
             s.stop()

@@ -1,4 +1,5 @@
 """Weather from a provider: the real raind against the fixture HTTP server."""
+import re
 import json
 import os
 import subprocess
@@ -271,7 +272,7 @@ def test_subscribe_for_people_and_bars_shows_weather_in_one_line(weather_daemon,
         waybar = json.loads(bar.stdout.readline())
         while "°" not in waybar["text"]:
             waybar = json.loads(bar.stdout.readline())
-        assert waybar["text"].startswith("Paris ") and waybar["class"] == "ok"
+        assert waybar["text"].startswith("Paris ") and "ok" in waybar["class"]
         assert "Feels like" in waybar["tooltip"]
     finally:
         people.terminate()
@@ -289,3 +290,20 @@ def test_now_hourly_daily_show_the_cached_forecast(weather_daemon, fixture_serve
     assert len(as_json["forecast"]["daily"]) == 7 and as_json["stale"] is False
     assert daemon.ctl("hourly", "--hours", "3", check=True).returncode == 0
     assert daemon.ctl("hourly", "--hours", "99").returncode == 64
+
+
+def test_status_says_when_the_last_error_happened_and_drops_it_after_a_success(weather_daemon, fixture_server):
+    daemon = weather_daemon()
+    fixture_server.script(path_prefix="/v1/forecast", count=-1, mode="status", status=500)
+    sub = Subscriber(daemon, events=["RefreshFailed", "WeatherUpdated"])
+    add_paris(daemon)
+    sub.until("RefreshFailed")
+    status = daemon.ctl("status", check=True).stdout
+    assert re.search(r"Last error: +just now: .*HTTP 500", status), status
+    failure = daemon.client().call("GetStatus")["parameters"]["status"]["lastError"]
+    assert failure["time"] is not None
+    fixture_server.reset()
+    daemon.ctl("refresh", check=True)
+    assert "Last error" not in daemon.ctl("status", check=True).stdout
+    assert daemon.client().call("GetStatus")["parameters"]["status"]["lastError"] is None
+    sub.stop()

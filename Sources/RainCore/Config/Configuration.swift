@@ -27,59 +27,72 @@ public struct Configuration: Equatable, Sendable {
 
     public init() {}
 
-    /// A key the parser knows: section, name, and how to apply a value.
-    struct Key {
+    /// A key the parser knows: section, name, the field it sets, and how to
+    /// apply a value. An empty value puts the field back to its default.
+    struct Key: Sendable {
         let section: String
         let name: String
         let expected: String
-        let apply: (inout Configuration, String) -> Bool
+        let apply: @Sendable (inout Configuration, String) -> Bool
+        let reset: @Sendable (inout Configuration) -> Void
+
+        init<Value>(
+            section: String, name: String, field: WritableKeyPath<Configuration, Value> & Sendable, expected: String,
+            apply: @escaping @Sendable (inout Configuration, String) -> Bool
+        ) {
+            self.section = section
+            self.name = name
+            self.expected = expected
+            self.apply = apply
+            reset = { configuration in configuration[keyPath: field] = Configuration()[keyPath: field] }
+        }
     }
 
     static let keys: [Key] = [
-        Key(section: "Provider", name: "Name", expected: "open-meteo or pirateweather") { config, value in
+        Key(section: "Provider", name: "Name", field: \.provider, expected: "open-meteo or pirateweather") { config, value in
             guard let name = ProviderName(rawValue: value.lowercased()) else { return false }
             config.provider = name
             return true
         },
-        Key(section: "Provider", name: "BaseURL", expected: "an http:// or https:// URL") { config, value in
+        Key(section: "Provider", name: "BaseURL", field: \.baseURL, expected: "an http:// or https:// URL") { config, value in
             guard let url = validURL(value) else { return false }
             config.baseURL = url
             return true
         },
-        Key(section: "Provider", name: "ApiKeyFile", expected: "an absolute path") { config, value in
+        Key(section: "Provider", name: "ApiKeyFile", field: \.apiKeyFile, expected: "an absolute path") { config, value in
             guard value.hasPrefix("/") else { return false }
             config.apiKeyFile = value
             return true
         },
-        Key(section: "Provider", name: "ConnectTimeoutSec", expected: "whole seconds from 1 to 300") { config, value in
+        Key(section: "Provider", name: "ConnectTimeoutSec", field: \.connectTimeoutSeconds, expected: "whole seconds from 1 to 300") { config, value in
             setInt(&config.connectTimeoutSeconds, value, 1...300)
         },
-        Key(section: "Provider", name: "TimeoutSec", expected: "whole seconds from 1 to 600") { config, value in
+        Key(section: "Provider", name: "TimeoutSec", field: \.timeoutSeconds, expected: "whole seconds from 1 to 600") { config, value in
             setInt(&config.timeoutSeconds, value, 1...600)
         },
-        Key(section: "Refresh", name: "IntervalMinutes", expected: "whole minutes from 5 to 1440") { config, value in
+        Key(section: "Refresh", name: "IntervalMinutes", field: \.intervalMinutes, expected: "whole minutes from 5 to 1440") { config, value in
             setInt(&config.intervalMinutes, value, 5...1440)
         },
-        Key(section: "Refresh", name: "StaleAfterMinutes", expected: "whole minutes from 1 to 1440") { config, value in
+        Key(section: "Refresh", name: "StaleAfterMinutes", field: \.staleAfterMinutes, expected: "whole minutes from 1 to 1440") { config, value in
             setInt(&config.staleAfterMinutes, value, 1...1440)
         },
-        Key(section: "Refresh", name: "DailyBudget", expected: "a whole number of calls from 1 to 1000000") { config, value in
+        Key(section: "Refresh", name: "DailyBudget", field: \.dailyBudget, expected: "a whole number of calls from 1 to 1000000") { config, value in
             setInt(&config.dailyBudget, value, 1...1_000_000)
         },
-        Key(section: "Socket", name: "Path", expected: "an absolute path") { config, value in
+        Key(section: "Socket", name: "Path", field: \.socketPath, expected: "an absolute path") { config, value in
             guard value.hasPrefix("/"), value.utf8.count < 108 else { return false }
             config.socketPath = value
             return true
         },
-        Key(section: "Socket", name: "MaxClients", expected: "a whole number from 1 to 4096") { config, value in
+        Key(section: "Socket", name: "MaxClients", field: \.maxClients, expected: "a whole number from 1 to 4096") { config, value in
             setInt(&config.maxClients, value, 1...4096)
         },
-        Key(section: "Places", name: "GeocoderURL", expected: "an http:// or https:// URL") { config, value in
+        Key(section: "Places", name: "GeocoderURL", field: \.geocoderURL, expected: "an http:// or https:// URL") { config, value in
             guard let url = validURL(value) else { return false }
             config.geocoderURL = url
             return true
         },
-        Key(section: "Places", name: "OnlineGeocoder", expected: "yes or no") { config, value in
+        Key(section: "Places", name: "OnlineGeocoder", field: \.onlineGeocoder, expected: "yes or no") { config, value in
             guard let flag = parseBoolean(value) else { return false }
             config.onlineGeocoder = flag
             return true
@@ -177,8 +190,7 @@ public struct ConfigParser {
                 continue
             }
             if value.isEmpty {
-                let defaults = Configuration()
-                _ = resetToDefault(spec, from: defaults)
+                spec.reset(&configuration)
                 continue
             }
             var updated = configuration
@@ -188,25 +200,6 @@ public struct ConfigParser {
                 diagnose(.error, file, lineNumber, "[\(section)] \(key)=\(value) is not valid: expected \(spec.expected)")
             }
         }
-    }
-
-    private mutating func resetToDefault(_ spec: Configuration.Key, from defaults: Configuration) -> Bool {
-        switch (spec.section, spec.name) {
-        case ("Provider", "Name"): configuration.provider = defaults.provider
-        case ("Provider", "BaseURL"): configuration.baseURL = nil
-        case ("Provider", "ApiKeyFile"): configuration.apiKeyFile = nil
-        case ("Provider", "ConnectTimeoutSec"): configuration.connectTimeoutSeconds = defaults.connectTimeoutSeconds
-        case ("Provider", "TimeoutSec"): configuration.timeoutSeconds = defaults.timeoutSeconds
-        case ("Refresh", "IntervalMinutes"): configuration.intervalMinutes = defaults.intervalMinutes
-        case ("Refresh", "StaleAfterMinutes"): configuration.staleAfterMinutes = defaults.staleAfterMinutes
-        case ("Refresh", "DailyBudget"): configuration.dailyBudget = defaults.dailyBudget
-        case ("Socket", "Path"): configuration.socketPath = nil
-        case ("Socket", "MaxClients"): configuration.maxClients = defaults.maxClients
-        case ("Places", "GeocoderURL"): configuration.geocoderURL = defaults.geocoderURL
-        case ("Places", "OnlineGeocoder"): configuration.onlineGeocoder = defaults.onlineGeocoder
-        default: return false
-        }
-        return true
     }
 
     private mutating func diagnose(_ severity: ConfigDiagnostic.Severity, _ file: String, _ line: Int, _ message: String) {

@@ -50,11 +50,16 @@ public struct RefreshFailure: Equatable, Sendable, Error, Codable {
     public var httpStatus: Int?
     /// When the provider asked us to wait until (Unix seconds), from `Retry-After`.
     public var retryAfter: Double?
+    /// When it happened (Unix seconds); set where a failure is recorded.
+    public var time: Double?
 
-    public init(error: WeatherErrorName, message: String, httpStatus: Int? = nil, retryAfter: Double? = nil) {
+    public init(
+        error: WeatherErrorName, message: String, httpStatus: Int? = nil, retryAfter: Double? = nil, time: Double? = nil
+    ) {
         self.error = error
         self.message = message
         self.httpStatus = httpStatus
         self.retryAfter = retryAfter
+        self.time = time
     }
 }

@@ -17,13 +17,17 @@ public struct LocationList: Equatable, Sendable {
 
     public subscript(id: LocationID) -> Location? { locations.first { $0.id == id } }
 
+    /// By name as a person reads it: case and accents folded ("São Paulo"
+    /// before "Sydney"), then by id so equal names keep one order.
     static func order(_ a: Location, _ b: Location) -> Bool {
-        let (x, y) = (a.name.lowercased(), b.name.lowercased())
+        let (x, y) = (TextFolding.fold(a.name), TextFolding.fold(b.name))
         return x != y ? x < y : a.id < b.id
     }
 
-    /// The saved place that is the same as `candidate`: same upstream id, or within ~1 km.
-    public func existing(matching candidate: PlaceCandidate) -> Location? {
+    /// The saved place that is the same as `candidate`: same upstream id, or
+    /// within ~1 km. `byName`: the person named the place, so a nearby place
+    /// of another name is a different place to them ("Home" beside "Paris").
+    public func existing(matching candidate: PlaceCandidate, byName: Bool = false) -> Location? {
         if let identity = candidate.source.identity,
             let match = locations.first(where: { $0.source.identity == identity })
         {
@@ -34,13 +38,15 @@ public struct LocationList: Equatable, Sendable {
                 latitude1: $0.latitude, longitude1: $0.longitude,
                 latitude2: candidate.latitude, longitude2: candidate.longitude)
                 < LocationList.sameplaceKilometres
+                && (!byName || TextFolding.fold($0.name) == TextFolding.fold(candidate.name))
         }
     }
 
     /// Saves a place. An existing equal place is returned instead, unchanged.
     /// The first place saved becomes the selected one, as the app did on first launch.
-    public mutating func add(_ candidate: PlaceCandidate) -> (location: Location, events: [Event]) {
-        if let match = existing(matching: candidate) { return (match, []) }
+    /// `byName`: the person chose the name (see `existing(matching:byName:)`).
+    public mutating func add(_ candidate: PlaceCandidate, byName: Bool = false) -> (location: Location, events: [Event]) {
+        if let match = existing(matching: candidate, byName: byName) { return (match, []) }
         let location = Location(
             id: uniqueID(for: candidate), name: candidate.name, region: candidate.region,
             country: candidate.country, countryCode: candidate.countryCode,

@@ -25,7 +25,7 @@ public struct ForecastPresenter: Sendable {
 
     private var formatter: UnitFormatter { UnitFormatter(system: units) }
 
-    private func local(_ unixSeconds: Double) -> CivilDateTime {
+    func local(_ unixSeconds: Double) -> CivilDateTime {
         CivilDateTime(unixSeconds: unixSeconds, utcOffsetSeconds: forecast.utcOffsetSeconds)
     }
 
@@ -82,7 +82,7 @@ public struct ForecastPresenter: Sendable {
     }
 
     /// Alerts not yet over at `now`.
-    private var activeAlerts: [WeatherAlert] {
+    var activeAlerts: [WeatherAlert] {
         forecast.alerts.filter { alert in alert.end.map { $0 > now } ?? true }
     }
 

@@ -112,11 +112,13 @@ type Forecast (
   alerts: []Alert
 )
 
+# A failed refresh: the error it maps to, what happened, and when (time).
 type Failure (
   error: string,
   message: string,
   httpStatus: ?int,
-  retryAfter: ?float
+  retryAfter: ?float,
+  time: ?float
 )
 
 type Status (
@@ -129,6 +131,7 @@ type Status (
   locations: int,
   selected: ?Location,
   lastRefresh: ?float,
+  # The last failed refresh, until that place refreshes successfully.
   lastError: ?Failure,
   nextRefresh: ?float,
   callsToday: int,
@@ -145,14 +148,16 @@ method ListLocations() -> (locations: []Location, selected: ?string)
 
 # Saves a place found by name (query), by coordinates (named by name, or by
 # the nearest known place), or the machine's position (current). Saving a
-# place already saved returns the saved one with added=false.
+# place already saved returns the saved one with added=false; a place given
+# its own name is saved even beside a saved place of another name. note says
+# what a person should know (why the position is approximate, for one).
 method AddLocation(
   query: ?string,
   latitude: ?float,
   longitude: ?float,
   name: ?string,
   current: ?bool
-) -> (location: Location, added: bool, approximate: bool)
+) -> (location: Location, added: bool, approximate: bool, note: ?string)
 
 # Removes a saved place (by id or name); the selected place cannot be removed.
 method RemoveLocation(id: string) -> (location: Location)
@@ -176,7 +181,8 @@ method GetForecast(id: ?string) -> (location: Location, forecast: ?Forecast, age
 
 # Call with more=true. The first reply is a snapshot (event "Snapshot" with
 # status, locations and the selected forecast); then one reply per event,
-# optionally only the named events.
+# optionally only the named events. LocationSelected carries the newly
+# selected place's cached forecast, when it has one.
 method Subscribe(events: ?[]string) -> (
   event: string,
   status: ?Status,

@@ -27,7 +27,7 @@ public struct SourceWire: Codable, Sendable, Equatable, WireSparse {
     public var approximate: Bool?
 }
 
-extension LocationSource: Codable {
+extension LocationSource: Codable, WireSparse {
     public init(from decoder: any Decoder) throws {
         let wire = try SourceWire(from: decoder)
         switch wire.kind {

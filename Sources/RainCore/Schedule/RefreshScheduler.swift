@@ -66,14 +66,14 @@ public struct RefreshScheduler: Sendable {
         places[id] = state
     }
 
-    /// The network monitor's view. A network coming back is assumed to reach
-    /// the provider until a request says otherwise.
     /// Calls counted before a restart, so restarting raind does not renew the budget.
     public mutating func restoreBudget(day: Double, calls: Int) {
         budgetDay = day
         callsToday = max(0, calls)
     }
 
+    /// The network monitor's view. A network coming back is assumed to reach
+    /// the provider until a request says otherwise.
     public mutating func setNetworkUp(_ up: Bool) {
         if up && !networkUp { providerReachable = true }
         networkUp = up

@@ -46,6 +46,21 @@ public struct UnitFormatter: Sendable {
         return quantity == .temperature ? number + "°" : number + unit.symbol
     }
 
+    /// The number alone, converted and rounded as `format` does (`7`, `0.4`).
+    public func number(_ value: Double?, _ quantity: Quantity) -> String {
+        guard let value, value.isFinite else { return Self.missing }
+        let unit = unit(for: quantity)
+        let converted = unit.fromBase(value)
+        return DecimalText.format(converted, fractionDigits: Self.fractionDigits(for: unit, value: converted))
+            ?? Self.missing
+    }
+
+    /// The number and its unit's symbol, spaced as SI writes them (`7 °C`, `5 m/s`).
+    public func spaced(_ value: Double?, _ quantity: Quantity) -> String {
+        let text = number(value, quantity)
+        return text == Self.missing ? text : text + " " + label(for: quantity)
+    }
+
     /// `72°` from °C.
     public func temperature(_ celsius: Double?) -> String { format(celsius, .temperature) }
 

@@ -20,8 +20,22 @@ public struct Logger: Sendable {
 
     public func log(_ level: Level, _ message: String) {
         guard level <= threshold else { return }
-        let line = "<\(level.rawValue)>\(subsystem): \(message)\n"
-        _ = line.withCString { fputs($0, stderr) }
+        Self.standardError("<\(level.rawValue)>\(subsystem): \(message)\n")
+    }
+
+    /// Writes `text` to stderr with write(2): one call per line, so lines
+    /// from two moments never interleave (C's `stderr` FILE is a global that
+    /// Swift 6 cannot prove safe).
+    public static func standardError(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return  // stderr is gone: there is nowhere to say so
+            }
+            bytes = bytes.dropFirst(written)
+        }
     }
 
     public func error(_ message: String) { log(.error, message) }

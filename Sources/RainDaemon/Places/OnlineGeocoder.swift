@@ -1,4 +1,5 @@
 import RainCore
+import RainPlaces
 
 /// Asks the online geocoder (Open-Meteo's, `[Places] GeocoderURL=`) for a
 /// name the embedded data does not know. Only used when enabled and online.
@@ -11,10 +12,12 @@ public final class OnlineGeocoder {
         self.logger = logger
     }
 
-    /// Candidates for `name`, best first; a failure says what went wrong.
+    /// The geocoder's results for `name`, in its order, with their feature
+    /// codes (judged by `PlaceDirectory.resolveOnline`); a failure says what
+    /// went wrong.
     func search(
         _ name: String, baseURL: String, timeoutSeconds: Int,
-        completion: @escaping (Result<[PlaceCandidate], RefreshFailure>) -> Void
+        completion: @escaping (Result<[OnlinePlace], RefreshFailure>) -> Void
     ) {
         let url = baseURL + OpenMeteoGeocoding.searchPath(name: name)
         let request = HTTPRequest(
@@ -27,7 +30,7 @@ public final class OnlineGeocoder {
                 completion(.failure(WeatherSource.failure(from: failure)))
             case .success(let response) where response.status == 200:
                 do {
-                    completion(.success(try OpenMeteoGeocoding.parse(response.body)))
+                    completion(.success(try OnlinePlace.parseOpenMeteo(response.body)))
                 } catch {
                     completion(.failure(RefreshFailure(
                         error: .providerError, message: "the online geocoder sent an unusable answer (\(error))")))

@@ -55,13 +55,16 @@ public final class PlaceLookup {
             throw MethodError(
                 PlaceNotFound(
                     query: "current", suggestions: [],
-                    message: "cannot tell where this machine is: no GeoClue and no time zone (TZ, /etc/localtime); add the place by name or coordinates"))
+                    message: "the system has no time zone (TZ, /etc/localtime) to estimate the position from; add the place by name or coordinates"))
         }
         guard let place = try directory().mostPopulous(inTimeZone: zone) else {
+            let placeless = ["UTC", "GMT", "Universal", "Zulu", "UCT"].contains(zone) || zone.hasPrefix("Etc/")
             throw MethodError(
                 PlaceNotFound(
                     query: "current", suggestions: [],
-                    message: "no known place in time zone \(zone); add the place by name or coordinates"))
+                    message: placeless
+                        ? "the system time zone is \(zone), which says nothing about where this machine is; add the place by name or coordinates (or set the time zone, e.g. timedatectl set-timezone Europe/Paris)"
+                        : "no known place in time zone \(zone); add the place by name or coordinates"))
         }
         return place
     }

@@ -5,19 +5,25 @@ import RainCore
 public struct MethodError: Error {
     public var name: String
     public var parameters: JSON
+    /// What went wrong, for a person (the error's `message`, or its reason).
+    public var message: String
 
     public init<Parameters: WeatherErrorParameters>(_ parameters: Parameters) {
         name = Parameters.error.qualifiedName
         self.parameters = parameters.json
+        message = parameters.message
     }
 
-    public init(service name: VarlinkServiceError, _ parameters: some Encodable) {
+    public init(service name: VarlinkServiceError, _ parameters: some Encodable, message: String) {
         self.name = name.qualifiedName
         self.parameters = parameters.json
+        self.message = message
     }
 
     public static func invalidParameter(_ field: String, _ reason: String) -> MethodError {
-        MethodError(service: .invalidParameter, InvalidParameter(parameter: field, reason: reason))
+        MethodError(
+            service: .invalidParameter, InvalidParameter(parameter: field, reason: reason),
+            message: "\(field): \(reason)")
     }
 
     public static func invalid(_ error: WireDecodingError) -> MethodError {

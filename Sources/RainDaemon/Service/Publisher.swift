@@ -25,6 +25,10 @@ public final class Publisher {
 
     public var count: Int { subscriptions.count }
 
+    /// The cached forecast of a place, sent along with `LocationSelected` so
+    /// a status bar shows the new place at once, not at its next refresh.
+    var cachedForecast: (LocationID) -> Forecast? = { _ in nil }
+
     /// Adds a subscriber whose snapshot was already sent.
     public func add(_ request: VarlinkRequest, filter: Set<EventName>?) {
         let key = ObjectIdentifier(request)
@@ -38,7 +42,9 @@ public final class Publisher {
 
     public func publish(_ event: Event) {
         guard !subscriptions.isEmpty else { return }
-        let bytes = VarlinkFramer.frame(VarlinkReply(parameters: SubscribeReply(event).json, continues: true).json)
+        var reply = SubscribeReply(event)
+        if case .locationSelected(let location) = event { reply.forecast = cachedForecast(location.id) }
+        let bytes = VarlinkFramer.frame(VarlinkReply(parameters: reply.json, continues: true).json)
         for (key, subscription) in subscriptions {
             if let filter = subscription.filter, !filter.contains(event.name) { continue }
             guard let connection = subscription.request.connection else {

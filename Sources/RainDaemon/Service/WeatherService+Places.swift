@@ -38,7 +38,7 @@ extension WeatherService {
             }
             try add(
                 try namedCandidate(latitude: latitude, longitude: longitude, name: name), approximate: false,
-                responder: responder)
+                byName: name != nil, responder: responder)
         }
     }
 
@@ -54,13 +54,22 @@ extension WeatherService {
                     var candidate = try self.namedCandidate(
                         latitude: position.latitude, longitude: position.longitude, name: name)
                     candidate.source = .current(approximate: false)
-                    try self.add(candidate, approximate: false, responder: responder)
+                    try self.add(candidate, approximate: false, byName: name != nil, responder: responder)
                 case .failure(let error):
                     self.logger.info("no position from GeoClue (\(error)); estimating from the time zone")
-                    var candidate = try self.places.placeInSystemTimeZone()
+                    let why = "GeoClue was not used: \(error)"
+                    var candidate: PlaceCandidate
+                    do throws(MethodError) {
+                        candidate = try self.places.placeInSystemTimeZone()
+                    } catch {
+                        throw MethodError(PlaceNotFound(query: "", suggestions: [], message: "\(why). \(error.message)"))
+                    }
                     if let name { candidate.name = name }
                     candidate.source = .current(approximate: true)
-                    try self.add(candidate, approximate: true, responder: responder)
+                    try self.add(
+                        candidate, approximate: true, byName: name != nil,
+                        note: "\(why). The position was estimated from the time zone (\(candidate.timeZone))",
+                        responder: responder)
                 }
             } catch {
                 responder.fail(error)
@@ -68,40 +77,12 @@ extension WeatherService {
         }
     }
 
-    /// A place at coordinates, named as given or after the nearest known place
-    /// (its region and country are kept when it is near enough to belong there).
+    /// A place at coordinates, named as given or the way a person names it
+    /// (`PositionNaming`, next to the place data).
     func namedCandidate(latitude: Double, longitude: Double, name: String?) throws(MethodError) -> PlaceCandidate {
-        var candidate = PlaceCandidate(name: name ?? "", latitude: latitude, longitude: longitude, source: .coordinates)
         // Without a name the place data is needed; with one it only adds region and country.
         let directory = name == nil ? try places.directory() : try? places.directory()
-        if let nearest = directory?.nearest(latitude: latitude, longitude: longitude) {
-            let distance = GeoDistance.kilometres(
-                latitude1: latitude, longitude1: longitude, latitude2: nearest.latitude, longitude2: nearest.longitude)
-            if distance <= Self.sameRegionKilometres {
-                candidate.region = nearest.region
-                candidate.country = nearest.country
-                candidate.countryCode = nearest.countryCode
-                candidate.timeZone = nearest.timeZone
-            }
-            if name == nil, distance <= Self.sameRegionKilometres {
-                candidate.name = distance <= Self.namedAfterKilometres ? nearest.name : "Near \(nearest.name)"
-            }
-        }
-        if candidate.name.isEmpty {
-            candidate.name = "\(Self.rounded(latitude)), \(Self.rounded(longitude))"
-        }
-        return candidate
-    }
-
-    /// Within this distance a place is named after the nearest known place...
-    static let namedAfterKilometres = 25.0
-    /// ...and within this one it takes that place's region and country, and is
-    /// "Near" it; farther out, coordinates name it.
-    static let sameRegionKilometres = 100.0
-
-    static func rounded(_ value: Double) -> String {
-        let scaled = (value * 100).rounded() / 100
-        return "\(scaled)"
+        return PositionNaming.candidate(latitude: latitude, longitude: longitude, name: name, directory: directory)
     }
 
     /// Adds the place a name means, or explains why it cannot.
@@ -109,7 +90,8 @@ extension WeatherService {
         guard !query.isEmpty, query.count <= Self.maximumNameLength else {
             throw MethodError.invalidParameter("query", "must be 1 to \(Self.maximumNameLength) characters")
         }
-        switch try places.directory().resolve(query) {
+        let directory = try places.directory()
+        switch directory.resolve(query) {
         case .unique(let candidate):
             try add(candidate, approximate: false, responder: responder)
         case .ambiguous(let matches):
@@ -120,7 +102,7 @@ extension WeatherService {
             guard configuration.onlineGeocoder, refresher.isOnline else {
                 throw Self.notFound(query, suggestions: listed, online: nil)
             }
-            // Not in the embedded data: ask the online geocoder, and answer when it has.
+            // Not in the embedded data: ask the online geocoder, and judge its answer by the same rules.
             geocoder.search(query, baseURL: configuration.geocoderURL, timeoutSeconds: configuration.timeoutSeconds) {
                 [weak self] result in
                 guard let self else { return }
@@ -129,16 +111,15 @@ extension WeatherService {
                     case .failure(let failure):
                         throw Self.notFound(query, suggestions: listed, online: failure.message)
                     case .success(let found):
-                        guard let best = found.first else {
-                            throw Self.notFound(query, suggestions: listed, online: "")
+                        switch directory.resolveOnline(query, answers: found) {
+                        case .unique(let candidate):
+                            try self.add(candidate, approximate: false, responder: responder)
+                        case .ambiguous(let matches):
+                            throw Self.ambiguous(query, matches.prefix(8).map(\.candidate))
+                        case .notFound(let online):
+                            let more = online.prefix(max(0, 5 - listed.count)).map(\.candidate)
+                            throw Self.notFound(query, suggestions: listed + more, online: "")
                         }
-                        let others = found.dropFirst().filter { $0.population > 0 || best.population == 0 }
-                        let clear =
-                            others.isEmpty
-                            || Double(best.population) >= Double(others[others.startIndex].population)
-                                * Self.clearWinnerRatio
-                        guard clear else { throw Self.ambiguous(query, Array(found.prefix(8))) }
-                        try self.add(best, approximate: false, responder: responder)
                     }
                 } catch {
                     responder.fail(error)
@@ -146,10 +127,6 @@ extension WeatherService {
             }
         }
     }
-
-    /// A best match at least this many times as populous as the next is the one meant
-    /// (the embedded data's rule, docs/PLACES.md).
-    static let clearWinnerRatio = PlaceDirectory.clearWinnerPopulationRatio
 
     static func ambiguous(_ query: String, _ listed: [PlaceCandidate]) -> MethodError {
         MethodError(
@@ -175,7 +152,7 @@ extension WeatherService {
         parts.append(candidate.countryCode.isEmpty ? candidate.country : candidate.countryCode)
         var text = parts.joined(separator: ", ")
         var extra: [String] = []
-        if candidate.population > 0 { extra.append("pop. \(groupedThousands(candidate.population))") }
+        if candidate.population > 0 { extra.append("pop. \(PopulationText.grouped(candidate.population))") }
         if let identity = candidate.source.identity { extra.append(identity) }
         if !extra.isEmpty { text += " (" + extra.joined(separator: ", ") + ")" }
         return text
@@ -184,17 +161,6 @@ extension WeatherService {
     static func example(_ candidate: PlaceCandidate) -> String {
         let qualifier = candidate.region.isEmpty ? candidate.countryCode : candidate.region
         return "\(candidate.name), \(qualifier)"
-    }
-
-    static func groupedThousands(_ number: Int) -> String {
-        var digits = String(number)
-        var groups: [String] = []
-        while digits.count > 3 {
-            groups.insert(String(digits.suffix(3)), at: 0)
-            digits.removeLast(3)
-        }
-        groups.insert(digits, at: 0)
-        return groups.joined(separator: ",")
     }
 
     func searchPlaces(_ parameters: SearchPlacesCall.Parameters, _ responder: Responder<SearchPlacesCall.Reply>) throws(MethodError) {
@@ -210,11 +176,14 @@ extension WeatherService {
         responder.reply(.init(candidates: matches.map(\.candidate)))
     }
 
-    func add(_ candidate: PlaceCandidate, approximate: Bool, responder: Responder<AddLocationCall.Reply>) throws(MethodError) {
+    func add(
+        _ candidate: PlaceCandidate, approximate: Bool, byName: Bool = false, note: String? = nil,
+        responder: Responder<AddLocationCall.Reply>
+    ) throws(MethodError) {
         var next = state
-        let (location, events) = next.places.add(candidate)
+        let (location, events) = next.places.add(candidate, byName: byName)
         try commit(next, events: events)
-        responder.reply(.init(location: location, added: !events.isEmpty, approximate: approximate))
+        responder.reply(.init(location: location, added: !events.isEmpty, approximate: approximate, note: note))
     }
 
     func removeLocation(_ parameters: PlaceReference, _ responder: Responder<LocationReply>) throws(MethodError) {

@@ -14,7 +14,7 @@ extension WeatherService {
     func subscribe(_ parameters: SubscribeCall.Parameters, _ responder: Responder<SubscribeReply>) throws(MethodError) {
         let request = responder.request
         guard request.call.more else {
-            throw MethodError(service: .expectedMore, NoParameters())
+            throw MethodError(service: .expectedMore, NoParameters(), message: "Subscribe needs more=true")
         }
         request.streamFramed(snapshotFrame())
         let quiet = publisher.count == 0

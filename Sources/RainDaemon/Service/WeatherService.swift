@@ -8,17 +8,17 @@ import RainPlaces
 /// status (`+Settings`), subscriptions (`+Subscriptions`). Runs on the loop;
 /// every change is persisted before it is acknowledged or published.
 public final class WeatherService {
-    struct Method {
+    struct Method: Sendable {
         let access: VarlinkServer.Access
         /// Decodes the parameters as declared and runs the handler.
-        let run: (WeatherService, VarlinkRequest) throws(MethodError) -> Void
+        let run: @Sendable (WeatherService, VarlinkRequest) throws(MethodError) -> Void
     }
 
     /// One entry of the table: the call's declared types tie the handler to
     /// its parameters and reply.
     static func entry<Call: WeatherCall>(
         _ call: Call.Type, _ access: VarlinkServer.Access,
-        _ handler: @escaping (WeatherService) -> (Call.Parameters, Responder<Call.Reply>) throws(MethodError) -> Void
+        _ handler: @escaping @Sendable (WeatherService) -> (Call.Parameters, Responder<Call.Reply>) throws(MethodError) -> Void
     ) -> (WeatherMethod, Method) {
         (
             Call.method,
@@ -149,8 +149,19 @@ public final class WeatherService {
         do {
             return try state.places.resolve(reference)
         } catch {
+            // A name that adds a place names it everywhere: "München" finds the
+            // saved Munich through the place data, as `add München` found it.
+            if case .notFound = error, let saved = savedPlace(named: reference) { return saved }
             throw MethodError(error)
         }
+    }
+
+    /// The saved place the place data resolves `name` to, if one is saved.
+    func savedPlace(named name: String) -> Location? {
+        guard let directory = try? places.directory(), case .unique(let candidate) = directory.resolve(name) else {
+            return nil
+        }
+        return state.places.existing(matching: candidate)
     }
 }
 

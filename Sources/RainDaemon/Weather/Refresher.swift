@@ -24,7 +24,10 @@ public final class Refresher {
     private var inFlight: [LocationID: (transfer: HTTPTransfer?, waiters: [Completion])] = [:]
     private var timer: EventSource?
     public private(set) var lastSuccess: Double?
+    /// The last failed refresh and its place, until that place refreshes
+    /// successfully or is removed.
     public private(set) var lastFailure: RefreshFailure?
+    private var lastFailedPlace: LocationID?
     public private(set) var nextWake: Double?
 
     init(
@@ -97,6 +100,7 @@ public final class Refresher {
             forecasts[id] = nil
             cache.remove(id)
         }
+        if let failed = lastFailedPlace, !ids.contains(failed) { clearFailure(of: failed) }
         for (id, flight) in inFlight where !ids.contains(id) {
             flight.transfer?.cancel()
             inFlight[id] = nil
@@ -150,14 +154,15 @@ public final class Refresher {
 
     // MARK: Fetching
 
-    /// Refreshes places; `completion` gets each place's failure (nil for success)
-    /// once all are done. `explicit` marks a person's request: it skips our
-    /// backoff (never the provider's Retry-After) and is answered from data
-    /// younger than a minute.
+    /// A person's refresh of places; `completion` gets each place's failure
+    /// (nil for success) once all are done. It skips our backoff (never the
+    /// provider's Retry-After) and is answered from data younger than a minute.
     func refresh(_ ids: [LocationID], completion: @escaping ([LocationID: RefreshFailure?]) -> Void) {
         fetch(ids, explicit: true, completion: completion)
     }
 
+    /// Starts what `ids` need and joins what is under way. `explicit`: a
+    /// person asked (see `refresh`); otherwise a timer or a trigger did.
     private func fetch(_ ids: [LocationID], explicit: Bool, completion: (([LocationID: RefreshFailure?]) -> Void)?) {
         var results: [LocationID: RefreshFailure?] = [:]
         var pending = ids.count
@@ -225,6 +230,7 @@ public final class Refresher {
             cache.store(cached, for: id)
             scheduler.succeeded(id, now: time, expiresAt: cached.forecast.expiresAt, selected: selected)
             lastSuccess = time
+            clearFailure(of: id)
             publisher.publish(.weatherUpdated(id, cached.forecast))
             if cached.forecast.alerts != previousAlerts {
                 publisher.publish(.alertsChanged(id, cached.forecast.alerts))
@@ -239,10 +245,14 @@ public final class Refresher {
             }
             scheduler.succeeded(id, now: time, expiresAt: expiresAt, selected: selected)
             lastSuccess = time
+            clearFailure(of: id)
         case .failed(let problem):
             failure = problem
             scheduler.failed(id, now: time, failure: problem)
-            lastFailure = problem
+            var recorded = problem
+            recorded.time = time
+            lastFailure = recorded
+            lastFailedPlace = id
             logger.warning("refreshing \(id) failed: \(problem.message)")
             publisher.publish(.refreshFailed(id, problem))
         }
@@ -250,6 +260,12 @@ public final class Refresher {
         for waiter in flight.waiters { waiter(failure) }
         reschedule()
         context.weatherChanged()
+    }
+
+    private func clearFailure(of id: LocationID) {
+        guard lastFailedPlace == id else { return }
+        lastFailure = nil
+        lastFailedPlace = nil
     }
 
     static func noLongerSaved(_ id: LocationID) -> RefreshFailure {

@@ -6,20 +6,22 @@ struct AddCommand: ClientCommand {
     static let help = """
         Usage: raindctl add PLACE [--json]
                raindctl add --coords LAT,LON [--name NAME] [--json]
-               raindctl add --current [--json]
+               raindctl add --current [--name NAME] [--json]
 
         Saves a place. PLACE is a name ("Paris", "Portland, OR", "London, Canada",
         "Paris, US-TX"); when several places match, raind lists them so you can
         be more precise. --coords takes decimal degrees (north and east positive);
         without --name the nearest known place names it. --current uses the
-        machine's position. Saving a place that is already saved changes nothing.
+        machine's position (GeoClue, else an estimate from the time zone).
+        Saving a place that is already saved changes nothing; a place given its
+        own --name is saved even next to a saved place of another name.
         The first place saved becomes the selected one.
         """
 
     enum Target {
         case query(String)
         case coordinates(Double, Double, name: String?)
-        case current
+        case current(name: String?)
     }
 
     let target: Target
@@ -42,11 +44,12 @@ struct AddCommand: ClientCommand {
             }
             target = .coordinates(latitude, longitude, name: name)
         case (nil, true, true):
-            guard name == nil else { throw .usage("add: --name goes with --coords") }
-            target = .current
+            target = .current(name: name)
         case (nil, false, false):
-            guard name == nil else { throw .usage("add: --name goes with --coords") }
-            target = .query(words.joined(separator: " "))
+            guard name == nil else { throw .usage("add: --name goes with --coords or --current") }
+            let query = words.joined(separator: " ").trimmingSpaces()
+            guard !query.isEmpty else { throw .usage("add: the place name is empty; give a name like 'Paris'") }
+            target = .query(query)
         default:
             throw .usage("add: give one of PLACE, --coords LAT,LON or --current (see 'raindctl add --help')")
         }
@@ -58,15 +61,34 @@ struct AddCommand: ClientCommand {
         case .query(let query): parameters = .init(query: query)
         case .coordinates(let latitude, let longitude, let name):
             parameters = .init(latitude: latitude, longitude: longitude, name: name)
-        case .current: parameters = .init(current: true)
+        case .current(let name): parameters = .init(name: name, current: true)
         }
         let reply = try session.connect().call(AddLocationCall.self, parameters)
         if json {
             Output.line(reply.json.serialized())
             return
         }
-        let (location, added, approximate) = (reply.location, reply.added, reply.approximate)
-        Output.line((added ? "Added " : "Already saved: ") + "\(location.displayName) as \(location.id)"
-            + (approximate ? " (approximate position)" : ""))
+        let location = reply.location
+        Output.line(
+            (reply.added ? "Added " : "Already saved: ") + "\(location.displayName) as \(location.id)"
+                + (reply.approximate ? " (approximate position)" : ""))
+        if let note = reply.note { Output.line(note) }
+        if reply.added, case .coordinates(_, _, name: .some) = target {
+            try Self.mentionNeighbours(of: location, session: session)
+        }
+    }
+
+    /// Says which saved places lie within a kilometre of one just saved under its own name.
+    static func mentionNeighbours(of location: Location, session: ClientSession) throws(ClientError) {
+        let saved = try session.connect().call(ListLocationsCall.self, NoParameters()).locations
+        for other in saved where other.id != location.id {
+            let distance = GeoDistance.kilometres(
+                latitude1: location.latitude, longitude1: location.longitude, latitude2: other.latitude,
+                longitude2: other.longitude)
+            if distance < 1 {
+                Output.line(
+                    "\(other.name) (\(other.id)) is saved \(Int((distance * 1000).rounded())) m away; both are kept")
+            }
+        }
     }
 }

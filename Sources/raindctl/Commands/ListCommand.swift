@@ -46,13 +46,14 @@ enum Coordinates {
         "\(fixed(latitude, 4)), \(fixed(longitude, 4))"
     }
 
+    /// Exactly `digits` decimals, so a column of coordinates lines up ("2.3000").
     static func fixed(_ value: Double, _ digits: Int) -> String {
-        var scale = 1.0
+        var scale = 1
         for _ in 0..<digits { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = "\(rounded)"
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        return text
+        let units = Int((abs(value) * Double(scale)).rounded())
+        let fraction = String(units % scale)
+        let sign = value < 0 && units != 0 ? "-" : ""
+        return sign + String(units / scale) + "." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
 
     /// Parses "LAT,LON".

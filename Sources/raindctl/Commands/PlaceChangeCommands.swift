@@ -27,8 +27,9 @@ struct SetLocationCommand: ClientCommand {
     static let help = """
         Usage: raindctl set-location PLACE
 
-        Makes a saved place (by id or name) the selected one, as tapping a place
-        did in the app. Its weather is fetched if it is not fresh.
+        Makes a saved place (by id or name) the selected one: the place status
+        bars, now, hourly and daily show. Its weather is fetched if it is not
+        fresh.
         """
 
     let place: String

@@ -49,7 +49,7 @@ struct SearchCommand: ClientCommand {
         }
         let rows = candidates.map { candidate in
             [candidate.name, candidate.region, candidate.countryCode,
-             candidate.population > 0 ? "pop. \(candidate.population)" : "",
+             candidate.population > 0 ? "pop. \(PopulationText.grouped(candidate.population))" : "",
              candidate.source.identity ?? ""]
         }
         for line in Output.table(rows) { Output.line(line) }

@@ -53,7 +53,8 @@ struct StatusCommand: ClientCommand {
             rows.append(["Next refresh:", next <= now ? "due now" : "in " + Durations.span(next - now)])
         }
         if let failure = status.lastError {
-            rows.append(["Last error:", failure.message])
+            let when = failure.time.map { Durations.ago(now - $0) + ": " } ?? ""
+            rows.append(["Last error:", when + failure.message])
         }
         rows.append(["Upstream calls:", "\(status.callsToday) of \(status.dailyBudget) today"])
         rows.append(["Subscribers:", "\(status.subscribers)"])

@@ -7,6 +7,8 @@ struct ForecastView {
     let kind: Kind
     let place: String?
     let json: Bool
+    /// `now --format`: one line (or one waybar object) instead of the view.
+    var line: (format: BarFormat, icons: IconStyle)?
 
     func run(_ session: ClientSession) throws(ClientError) {
         let client = try session.connect()
@@ -19,7 +21,23 @@ struct ForecastView {
         guard let forecast = reply.forecast else {
             throw .failed("no weather for \(location.displayName) yet; raind fetches it as soon as it can ('raindctl refresh' to try now, 'raindctl status' for errors)")
         }
-        let units = try client.call(GetStatusCall.self, NoParameters()).status.units
+        let status = try client.call(GetStatusCall.self, NoParameters()).status
+        let units = status.units
+        if let line {
+            var view = SubscriberView(iconStyle: line.icons)
+            view.units = units
+            view.refreshMinutes = status.refreshMinutes
+            view.online = status.online
+            view.locations[location.id] = location
+            view.selected = location.id
+            view.forecasts[location.id] = forecast
+            switch line.format {
+            case .waybar(let text): Output.line(view.waybarJSON(text: text).serialized())
+            case .template(let template): Output.line(view.line(template))
+            case .bar, .people, .json: Output.line(view.barText())
+            }
+            return
+        }
         let presenter = ForecastPresenter(
             forecast: forecast, placeName: location.displayName, units: units, now: Output.now(),
             isStale: reply.stale)
@@ -42,21 +60,34 @@ struct NowCommand: ClientCommand {
     static let name = "now"
     static let summary = "current conditions: temperature, feels-like, wind, chance of rain"
     static let help = """
-        Usage: raindctl now [PLACE] [--json]
+        Usage: raindctl now [PLACE] [--json | --format FORMAT] [--icons STYLE]
 
         Shows the current conditions for PLACE (a saved place's id or name; the
         selected place by default) in the chosen units and the place's local
         time, with how old the data is.
 
-          --json   print raind's reply (location, forecast, ageSeconds, stale)
+          --json            print raind's reply (location, forecast, ageSeconds, stale)
+          --format FORMAT   one line, for prompts and cron jobs: bar, waybar, or
+                            a template such as '{place} {temp} {icon}' (fields
+                            in raindctl(1))
+          --icons STYLE     {icon} as emoji (default), nerd or text
         """
 
-    let view: ForecastView
+    var view: ForecastView
 
     init(arguments: ArgumentReader) throws(ClientError) {
         var arguments = arguments
         let json = arguments.flag("--json")
+        let format = try arguments.option("--format").map { text throws(ClientError) in
+            try BarFormat.parse(text, command: Self.name)
+        }
+        let icons = try BarFormat.iconStyle(&arguments, command: Self.name)
+        if json, format != nil { throw .usage("now: --json and --format conflict") }
+        if format == .people || format == .json {
+            throw .usage("now: --format takes bar, waybar or a template ('--json' prints raind's reply)")
+        }
         view = ForecastView(kind: .now, place: try ForecastView.place(arguments), json: json)
+        if let format { view.line = (format, icons) }
     }
 
     func run(_ session: ClientSession) throws(ClientError) { try view.run(session) }

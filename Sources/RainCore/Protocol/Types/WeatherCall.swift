@@ -57,10 +57,13 @@ public enum AddLocationCall: WeatherCall {
         public var location: Location
         public var added: Bool
         public var approximate: Bool
-        public init(location: Location, added: Bool, approximate: Bool) {
+        /// What a person should know about how the place was found.
+        public var note: String?
+        public init(location: Location, added: Bool, approximate: Bool, note: String? = nil) {
             self.location = location
             self.added = added
             self.approximate = approximate
+            self.note = note
         }
     }
 }

@@ -73,7 +73,7 @@ public enum WireDecoder {
 
 extension WireEnum {
     init?(wireValue: String) { self.init(rawValue: wireValue) }
-    static var spellings: [String] { allCases.map(\.rawValue) }
+    public static var spellings: [String] { allCases.map(\.rawValue) }
 }
 
 /// Which top-level fields the decoded type asked for.

@@ -1,0 +1,81 @@
+/// A line for status bars and prompts written by the person: text with
+/// named fields in braces, `{temp}` with its unit, `{temp:value}` without.
+/// `{{` and `}}` stand for literal braces. Fields are listed in raindctl(1).
+public struct BarTemplate: Equatable, Sendable {
+    public enum Field: String, CaseIterable, Sendable {
+        case place, temp, feels, summary, icon, wind
+        case windDirection = "wind_dir"
+        case rain, precip, humidity, pressure, uv, sunrise, sunset, high, low, updated, alert
+    }
+
+    enum Piece: Equatable, Sendable {
+        case text(String)
+        case field(Field, bare: Bool)
+    }
+
+    /// Why a template cannot be used; the message names the problem.
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    let pieces: [Piece]
+
+    public init(parsing template: String) throws(Problem) {
+        var pieces: [Piece] = []
+        var text = ""
+        var characters = Substring(template)
+        while let character = characters.popFirst() {
+            if character == "}" {
+                guard characters.first == "}" else {
+                    throw Problem(description: "a lone '}' in the template (write '}}' for a brace)")
+                }
+                characters.removeFirst()
+                text.append("}")
+                continue
+            }
+            guard character == "{" else {
+                text.append(character)
+                continue
+            }
+            if characters.first == "{" {
+                characters.removeFirst()
+                text.append("{")
+                continue
+            }
+            guard let close = characters.firstIndex(of: "}") else {
+                throw Problem(description: "'{' without its '}' in the template")
+            }
+            let name = characters[..<close]
+            characters = characters[characters.index(after: close)...]
+            let parts = name.split(separator: ":", maxSplits: 1).map(String.init)
+            guard let first = parts.first, let field = Field(rawValue: first) else {
+                throw Problem(
+                    description: "unknown field {\(name)}; known: "
+                        + Field.allCases.map { "{\($0.rawValue)}" }.joined(separator: " "))
+            }
+            let bare = parts.count == 2
+            if bare, parts[1] != "value" {
+                throw Problem(description: "{\(name)}: the only modifier is ':value' (the number without its unit)")
+            }
+            if !text.isEmpty { pieces.append(.text(text)) }
+            text = ""
+            pieces.append(.field(field, bare: bare))
+        }
+        if !text.isEmpty { pieces.append(.text(text)) }
+        self.pieces = pieces
+    }
+
+    /// Whether the line changes with time alone (`{updated}`), so it is redrawn on a timer.
+    public var dependsOnTime: Bool {
+        pieces.contains { $0 == .field(.updated, bare: false) || $0 == .field(.updated, bare: true) }
+    }
+
+    public func render(_ values: BarValues) -> String {
+        pieces.map { piece in
+            switch piece {
+            case .text(let text): return text
+            case .field(let field, let bare): return values.text(field, bare: bare)
+            }
+        }.joined()
+    }
+}

@@ -1,0 +1,204 @@
+import RainCore
+
+/// What a subscriber knows from the snapshot and the events since: enough
+/// to show the selected place's weather in the chosen units, and whether
+/// what it shows is current.
+struct SubscriberView {
+    var iconStyle: IconStyle
+    var units: UnitSystem = .si
+    var locations: [LocationID: Location] = [:]
+    var selected: LocationID?
+    var forecasts: [LocationID: Forecast] = [:]
+    /// Whether raind can reach the provider.
+    var online = true
+    /// Why raind cannot be reached; nil while connected.
+    var disconnection: String?
+    /// Each place's last refresh failure, until a later success.
+    var failures: [LocationID: String] = [:]
+    /// The selected place's last refresh failure, until a later success.
+    var lastFailure: String? { selected.flatMap { failures[$0] } }
+    var refreshMinutes = 30
+
+    init(iconStyle: IconStyle) {
+        self.iconStyle = iconStyle
+    }
+
+    mutating func disconnected(because reason: String) {
+        disconnection = reason
+    }
+
+    /// `event`: the reply's event, nil for the snapshot.
+    mutating func apply(_ reply: SubscribeReply, event: Event?) {
+        disconnection = nil
+        guard let event else {
+            // A snapshot replaces what an earlier connection left.
+            if let status = reply.status {
+                units = status.units
+                online = status.online
+                refreshMinutes = status.refreshMinutes
+            }
+            locations = [:]
+            for location in reply.locations ?? [] { locations[location.id] = location }
+            selected = reply.selected
+            failures = [:]
+            if let selected, let failure = reply.status?.lastError, reply.forecast == nil {
+                failures[selected] = failure.message
+            }
+            forecasts = [:]
+            if let selected, let forecast = reply.forecast { forecasts[selected] = forecast }
+            return
+        }
+        switch event {
+        case .locationAdded(let location):
+            locations[location.id] = location
+        case .locationRemoved(let location):
+            locations[location.id] = nil
+            forecasts[location.id] = nil
+            failures[location.id] = nil
+        case .locationSelected(let location):
+            locations[location.id] = location
+            selected = location.id
+            if let forecast = reply.forecast { forecasts[location.id] = forecast }
+        case .settingsChanged(let settings):
+            units = settings.units
+            if let minutes = settings.refreshMinutes { refreshMinutes = minutes }
+        case .weatherUpdated(let id, let forecast):
+            forecasts[id] = forecast
+            failures[id] = nil
+        case .reachabilityChanged(let isOnline):
+            online = isOnline
+        case .refreshFailed(let id, let failure):
+            failures[id] = failure.message
+        case .refreshStarted, .alertsChanged:
+            break
+        }
+    }
+
+    func presenter(for id: LocationID) -> ForecastPresenter? {
+        guard let forecast = forecasts[id] else { return nil }
+        let name = locations[id]?.name ?? id.rawValue
+        return ForecastPresenter(
+            forecast: forecast, placeName: name, units: units, now: Output.now(), isStale: isStale(forecast))
+    }
+
+    /// Older than two refresh intervals (and an hour at least): refreshes are not arriving.
+    func isStale(_ forecast: Forecast) -> Bool {
+        Output.now() - forecast.fetchedAt > Double(max(2 * refreshMinutes, 60) * 60)
+    }
+
+    var values: BarValues {
+        let forecast = selected.flatMap { forecasts[$0] }
+        let name = selected.map { locations[$0]?.name ?? $0.rawValue } ?? "no place"
+        return BarValues(placeName: name, forecast: forecast, units: units, now: Output.now(), iconStyle: iconStyle)
+    }
+
+    /// The state a bar shows it in: offline, error, stale or ok.
+    var state: String {
+        if disconnection != nil || !online { return "offline" }
+        if lastFailure != nil { return "error" }
+        if let forecast = selected.flatMap({ forecasts[$0] }), isStale(forecast) { return "stale" }
+        return "ok"
+    }
+
+    /// The selected place's weather in one line, for status bars.
+    func barText() -> String {
+        guard disconnection == nil || !forecasts.isEmpty else { return "raind not running" }
+        guard let selected else { return "no place (raindctl add PLACE)" }
+        guard let presenter = presenter(for: selected) else {
+            let name = locations[selected]?.name ?? selected.rawValue
+            return name + (lastFailure != nil ? ": no weather yet (refresh failed)" : " …")
+        }
+        var line = presenter.statusLine()
+        if disconnection != nil {
+            line += " (raind not running)"
+        } else if !online {
+            line += " (offline)"
+        }
+        return line
+    }
+
+    /// One line from a person's template; a marker follows when it is not current.
+    func line(_ template: BarTemplate) -> String {
+        if disconnection != nil, forecasts.isEmpty { return "raind not running" }
+        if selected == nil { return "no place (raindctl add PLACE)" }
+        var line = template.render(values)
+        switch state {
+        case "offline": line += disconnection != nil ? " (raind not running)" : " (offline)"
+        case "stale": line += " (stale)"
+        default: break
+        }
+        return line
+    }
+
+    /// waybar's custom module: text, tooltip (any alert first, the next hours
+    /// and days), class (state, condition, alert), alt (the condition) and
+    /// percentage (the chance of rain). Text and tooltip are Pango markup.
+    func waybarJSON(text template: BarTemplate?) -> JSON {
+        let text = template.map(line) ?? barText()
+        var tooltip: [String] = []
+        let values = self.values
+        if let alert = values.alert { tooltip.append("⚠ " + alert.title) }
+        if let disconnection {
+            tooltip.append(ShortSentence.of(disconnection))
+        } else if let lastFailure {
+            tooltip.append("Last refresh failed: " + ShortSentence.of(lastFailure))
+        } else if !online {
+            tooltip.append("No network: showing cached data")
+        }
+        if let selected, let presenter = presenter(for: selected) {
+            tooltip.append(presenter.nowView().trimmingTrailingNewlines())
+            tooltip.append(presenter.hourlyView(hours: 6).trimmingTrailingNewlines())
+            tooltip.append(presenter.dailyView().trimmingTrailingNewlines())
+        }
+        var classes = [state]
+        if let condition = values.condition { classes.append(condition) }
+        if values.alert != nil { classes.append("alert") }
+        var object = JSONObject()
+        object["text"] = .string(Pango.escape(text))
+        object["tooltip"] = .string(Pango.escape(tooltip.joined(separator: "\n\n")))
+        object["class"] = .array(classes.map(JSON.string))
+        object["alt"] = .string(values.condition ?? state)
+        if let chance = values.conditions?.precipProbability, chance.isFinite {
+            object["percentage"] = .int(Int((min(max(chance, 0), 1) * 100).rounded()))
+        }
+        return .object(object)
+    }
+
+    /// One readable line per event.
+    func describe(_ reply: SubscribeReply, event: Event?) -> String {
+        let name = reply.event
+        guard let event else {
+            let count = reply.locations?.count ?? 0
+            let online = reply.status?.online == true ? "online" : "offline"
+            var text = "Snapshot \(count) place\(count == 1 ? "" : "s"), selected \(selected?.rawValue ?? "none"), \(online)"
+            if let selected, let presenter = presenter(for: selected) { text += ": " + presenter.statusLine() }
+            return text
+        }
+        switch event {
+        case .locationAdded(let location), .locationRemoved(let location), .locationSelected(let location):
+            return "\(name) \(location.id) \(location.displayName)"
+        case .settingsChanged(let settings):
+            var text = "\(name) units=\(settings.units.rawValue)"
+            if let minutes = settings.refreshMinutes { text += " refresh=\(minutes)min" }
+            return text
+        case .reachabilityChanged(let online):
+            return "\(name) \(online ? "online" : "offline")"
+        case .refreshStarted(let ids):
+            return "\(name) \(ids.map(\.rawValue).joined(separator: " "))"
+        case .refreshFailed(let id, let failure):
+            return "\(name) \(id): \(failure.message)"
+        case .alertsChanged(let id, let alerts):
+            return "\(name) \(id): " + (alerts.isEmpty ? "no alerts" : alerts.map(\.title).joined(separator: "; "))
+        case .weatherUpdated(let id, _):
+            return "\(name) \(presenter(for: id)?.statusLine() ?? id.rawValue)"
+        }
+    }
+}
+
+extension String {
+    func trimmingTrailingNewlines() -> String {
+        var text = self
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+}

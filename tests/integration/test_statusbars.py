@@ -1,0 +1,83 @@
+"""The configurations in docs/STATUSBARS.md work as written: each one's
+command is run against a real raind and its lines are checked; i3blocks
+itself runs the i3blocks configuration."""
+import json
+import re
+import shlex
+import shutil
+
+import pytest
+
+from raindtest import RAINDCTL, ROOT, wait_for
+from test_bars import Lines
+
+DOC = (ROOT / "docs" / "STATUSBARS.md").read_text()
+
+
+def block(heading, language):
+    """The first code block of `language` under `## heading`."""
+    section = DOC.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return re.search(rf"```{language}\n(.*?)```", section, re.S).group(1)
+
+
+def command(text, daemon):
+    """A documented `raindctl ...` command, pointed at the test's raind."""
+    words = shlex.split(text)
+    assert words[0] == "raindctl", text
+    return [RAINDCTL, "--socket", str(daemon.socket), *words[1:]]
+
+
+@pytest.fixture
+def paris(weather_daemon, fixture_server):
+    daemon = weather_daemon()
+    daemon.ctl("add", "--coords", "48.8534,2.3488", "--name", "Paris", check=True)
+    wait_for(lambda: daemon.client().call("GetForecast")["parameters"]["forecast"])
+    return daemon
+
+
+def first_line_with(lines, predicate):
+    try:
+        return lines.until(predicate, what="a line with weather")
+    finally:
+        lines.stop()
+
+
+def test_waybar_configuration(paris):
+    config = json.loads(block("waybar", "json"))["custom/weather"]
+    assert config["return-type"] == "json"
+    line = json.loads(first_line_with(Lines(command(config["exec"], paris), paris.env),
+                                      lambda line: "°" in json.loads(line)["text"]))
+    assert line["class"][0] == "ok" and re.fullmatch(r"\S+ -?\d+ °C", line["text"]), line
+
+
+def test_polybar_configuration(paris):
+    exec_line = re.search(r"^exec = (.*)$", block("polybar", "ini"), re.M).group(1)
+    line = first_line_with(Lines(command(exec_line, paris), paris.env), lambda line: "°" in line)
+    assert re.fullmatch("[\ue300-\ue3ff] -?\\d+ °C", line), line
+
+
+def test_i3status_rust_configuration(paris):
+    text = re.search(r'^command = "(.*)"$', block("i3status-rust", "toml"), re.M).group(1)
+    line = first_line_with(Lines(command(text, paris), paris.env), lambda line: "°" in line)
+    assert re.fullmatch(r"[a-z ]+ -?\d+ °C \S.*", line), line
+
+
+def test_shell_prompt(paris):
+    text = re.search(r'\$\((raindctl now --format "[^"]*")', block("Shell prompt", "sh")).group(1)
+    result = paris.ctl(*shlex.split(text)[1:], check=True)
+    assert re.fullmatch(r"\S+ -?\d+ °C\n", result.stdout), result.stdout
+
+
+@pytest.mark.skipif(not shutil.which("i3blocks"), reason="needs i3blocks (Debian package i3blocks)")
+def test_i3blocks_configuration(paris, tmp_path):
+    config = block("i3blocks", "ini").replace("command=raindctl", f"command={RAINDCTL} --socket {paris.socket}")
+    (tmp_path / "i3blocks.conf").write_text(config)
+    lines = Lines(["i3blocks", "-c", str(tmp_path / "i3blocks.conf")], paris.env)
+
+    def weather(line):
+        line = line.lstrip(",")
+        return line.startswith("[{") and any(
+            block.get("name") == "weather" and "Paris" in block.get("full_text", "") for block in json.loads(line))
+    found = json.loads(first_line_with(lines, weather).lstrip(","))
+    text = next(block["full_text"] for block in found if block.get("name") == "weather")
+    assert re.fullmatch(r"\S+ Paris -?\d+ °C \d+%", text), text
