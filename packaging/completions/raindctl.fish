@@ -42,6 +42,9 @@ complete -c raindctl -n "__fish_seen_subcommand_from refresh" -l all -d 'every p
 complete -c raindctl -n "__fish_seen_subcommand_from hourly" -l hours -x -d 'how many hours'
 complete -c raindctl -n "__fish_seen_subcommand_from search" -l limit -x -d 'at most this many'
 complete -c raindctl -n "__fish_seen_subcommand_from units" -a 'us si ca uk'
-complete -c raindctl -n "__fish_seen_subcommand_from subscribe" -l format -x -a 'people json bar waybar'
+complete -c raindctl -n "__fish_seen_subcommand_from subscribe" -l format -x -a 'people json bar waybar' -d 'output format or a template'
+complete -c raindctl -n "__fish_seen_subcommand_from now" -l format -x -d 'a template'
+complete -c raindctl -n "__fish_seen_subcommand_from subscribe" -l text -x -d 'the tooltip template'
+complete -c raindctl -n "__fish_seen_subcommand_from now subscribe" -l icons -x -a 'emoji nerd text' -d 'icon style'
 complete -c raindctl -n "__fish_seen_subcommand_from subscribe" -l events -x -a "$events"
 complete -c raindctl -n "__fish_seen_subcommand_from help" -a "$commands"
