@@ -33,7 +33,13 @@ let package = Package(
             name: "RainDaemon",
             dependencies: ["RainCore", "RainPlaces", "RainSystem", "CCurl", "CShims", "CSystemd"]
         ),
-        .executableTarget(name: "raind", dependencies: ["RainDaemon"]),
+        // The Swift runtime is linked in, so the installed raind needs no Swift
+        // toolchain; the C libraries (libcurl, libsystemd, glibc) stay shared.
+        .executableTarget(
+            name: "raind",
+            dependencies: ["RainDaemon"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
+        ),
         // Search and reverse-lookup latency against a linear-scan yardstick (docs/PERFORMANCE.md).
         .executableTarget(
             name: "places-bench", dependencies: ["RainPlaces", "RainCore"], path: "bench/places",

@@ -251,7 +251,9 @@ public final class Daemon {
             unlink(path)
         }
         do {
-            return try UnixSocket.listen(path: path, mode: mode == .user ? 0o600 : 0o660)
+            // The system socket lets everyone connect, like systemd's own Varlink
+            // sockets: who may change things is decided per peer (`access(for:)`).
+            return try UnixSocket.listen(path: path, mode: mode == .user ? 0o600 : 0o666)
         } catch {
             throw StartupError("cannot listen on \(path): \(error)")
         }

@@ -32,27 +32,57 @@ public final class PlaceDirectory {
         file = try PlaceFile(path: path)
     }
 
-    /// The place file to use: `$RAIND_DATA_DIR/places.bin` when that variable
-    /// is set (even if the file is missing, so the error names it), else the
-    /// first installed copy, else the repository's `data/places.bin` of the
-    /// source tree this was built from; nil when there is none.
-    public static func locateDataFile(environment: [String: String]) -> String? {
+    /// The place file to use, the first of:
+    /// 1. `$RAIND_DATA_DIR/places.bin` when that variable is set (even if the
+    ///    file is missing, so the error names it);
+    /// 2. a copy found from where the executable is (`filesBesideExecutable`);
+    /// 3. the installed copies (`installedDirectories`).
+    /// Nil when there is none. No path of the build machine is compiled in,
+    /// so the same source gives the same binary wherever it is built.
+    public static func locateDataFile(environment: [String: String], executablePath: String? = currentExecutablePath())
+        -> String?
+    {
         if let directory = environment[dataDirectoryVariable], !directory.isEmpty {
             return directory + "/" + fileName
         }
-        for directory in installedDirectories where isReadable(directory + "/" + fileName) {
-            return directory + "/" + fileName
-        }
-        let buildTree = buildTreeDataFile
-        return isReadable(buildTree) ? buildTree : nil
+        let besideExecutable = executablePath.map(filesBesideExecutable) ?? []
+        let installed = installedDirectories.map { $0 + "/" + fileName }
+        return (besideExecutable + installed).first(where: isReadable)
     }
 
-    /// `data/places.bin` in the source tree this file was compiled from.
-    public static var buildTreeDataFile: String {
-        // #filePath is <repo>/Sources/RainPlaces/PlaceDirectory.swift.
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/") + "/data/" + fileName
+    /// Where the data would be for the executable at `path`: for
+    /// `<prefix>/bin/raind`, `<prefix>/share/raind/places.bin` (an install
+    /// under any prefix); for a binary built inside a checkout
+    /// (`<checkout>/.build/<triple>/debug/raind`), the checkout's
+    /// `data/places.bin`, the checkout being the nearest ancestor holding
+    /// `Package.swift` (so `./scripts/run` and the tests need no installed copy).
+    public static func filesBesideExecutable(_ path: String) -> [String] {
+        var directories = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        directories.removeLast()  // the executable's own name
+        var files: [String] = []
+        if directories.last == "bin" {
+            files.append((directories.dropLast() + ["share", "raind", fileName]).joined(separator: "/"))
+        }
+        // A build directory is a few levels below the checkout; looking higher
+        // would only find unrelated trees.
+        for _ in 0..<5 where directories.count > 1 {
+            directories.removeLast()
+            let root = directories.joined(separator: "/")
+            if isReadable(root + "/Package.swift") {
+                files.append(root + "/data/" + fileName)
+                break
+            }
+        }
+        return files
+    }
+
+    /// The running executable's path, from `/proc/self/exe`; nil when it
+    /// cannot be read.
+    public static func currentExecutablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }

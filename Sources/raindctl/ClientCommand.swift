@@ -14,7 +14,7 @@ protocol ClientCommand {
 
 /// What every command gets: how to reach the daemon.
 struct ClientSession {
-    let socketCandidates: [String]
+    let socketCandidates: [DaemonSocket]
 
     func connect() throws(ClientError) -> VarlinkClient {
         try VarlinkClient(candidates: socketCandidates)

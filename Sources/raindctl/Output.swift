@@ -81,13 +81,13 @@ enum Output {
 
     /// A daemon error as a person reads it: its message, and what to type
     /// next where raindctl has a command for it (the daemon names no flags).
-    static func describe(errorName: String, parameters: JSON) -> String {
+    static func describe(errorName: String, parameters: JSON, instance: DaemonSocket.Instance) -> String {
         let shortName = errorName.split(separator: ".").last.map(String.init) ?? errorName
         if errorName.hasPrefix(WeatherInterface.name + "."), let name = WeatherErrorName(rawValue: shortName) {
             guard let decoded = try? WireDecoder.decode(name.parametersType, from: parameters, context: "error") else {
                 return "\(shortName) \(parameters.serialized())"
             }
-            return decoded.message + (hint(for: name).map { " (\($0))" } ?? "")
+            return decoded.message + (hint(for: name, instance: instance).map { " (\($0))" } ?? "")
         }
         if shortName == VarlinkServiceError.invalidParameter.rawValue,
             let invalid = try? WireDecoder.decode(InvalidParameter.self, from: parameters)
@@ -97,13 +97,16 @@ enum Output {
         return "\(shortName) \(parameters.serialized())"
     }
 
-    static func hint(for error: WeatherErrorName) -> String? {
+    static func hint(for error: WeatherErrorName, instance: DaemonSocket.Instance) -> String? {
         switch error {
         case .locationNotFound: return "'raindctl list' shows the saved places and their ids"
         case .locationIsSelected: return "'raindctl set-location PLACE' selects another"
         case .placeNotFound: return "a place missing from the data can be added with --coords LAT,LON --name NAME"
         case .ambiguousPlace: return "'raindctl search QUERY' lists candidates with their GeoNames ids"
-        case .permissionDenied: return "run it as root or as a member of group raind"
+        case .permissionDenied:
+            // A user instance's refusal already says to use one's own instance.
+            guard instance == .system else { return nil }
+            return "to join group raind: 'sudo usermod -aG raind $USER', then log in again"
         default: return nil
         }
     }

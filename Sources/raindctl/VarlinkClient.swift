@@ -6,8 +6,8 @@ import RainSystem
 enum ClientError: Error {
     /// The daemon could not be reached (exit 2).
     case unreachable(String)
-    /// The daemon answered with an error (exit 1).
-    case daemon(name: String, parameters: JSON)
+    /// The daemon answered with an error (exit 1); `instance` says which one.
+    case daemon(name: String, parameters: JSON, instance: DaemonSocket.Instance)
     /// The command line was wrong (exit 64).
     case usage(String)
     /// Anything else that went wrong locally (exit 1).
@@ -29,26 +29,26 @@ enum ClientError: Error {
 final class VarlinkClient {
     private let fd: FileDescriptor
     let path: String
+    /// Which raind answers: the user or the system instance, or another path.
+    let instance: DaemonSocket.Instance
     private var framer = VarlinkFramer(maximumMessageSize: 64 << 20)
 
     /// Connects to the first socket that answers among the candidates.
-    init(candidates: [String]) throws(ClientError) {
-        var reasons: [String] = []
-        for path in candidates {
+    init(candidates: [DaemonSocket]) throws(ClientError) {
+        var failures: [(socket: DaemonSocket, errno: Int32)] = []
+        for candidate in candidates {
             do {
-                fd = try UnixSocket.connect(path: path)
-                self.path = path
+                fd = try UnixSocket.connect(path: candidate.path)
+                self.path = candidate.path
+                self.instance = candidate.instance
                 return
-            } catch  where error.call == "socket" {
+            } catch where error.call == "socket" {
                 throw .failed("cannot create a socket: \(error.message)")
             } catch {
-                reasons.append("\(path): \(error.message)")
+                failures.append((candidate, error.errno))
             }
         }
-        throw .unreachable(
-            "cannot reach raind (" + reasons.joined(separator: "; ") + ").\n"
-                + "Is it running? Start it with 'systemctl --user start raind' (or 'raind' in a terminal), "
-                + "or name its socket with --socket PATH or RAIND_SOCKET.")
+        throw .unreachable(DaemonSocket.unreachableMessage(failures))
     }
 
     func send(_ call: VarlinkCall) throws(ClientError) {
@@ -128,7 +128,7 @@ final class VarlinkClient {
         try send(
             VarlinkCall(method: Call.method.qualifiedName, parameters: parameters.json.objectValue ?? JSONObject()))
         let reply = try receive()
-        if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters) }
+        if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters, instance: instance) }
         return try Self.decode(Call.Reply.self, reply.parameters)
     }
 

@@ -34,8 +34,8 @@ func exitWith(_ error: ClientError) -> Never {
     switch error {
     case .unreachable(let message), .failed(let message), .usage(let message):
         Output.error(message)
-    case .daemon(let name, let parameters):
-        Output.error(Output.describe(errorName: name, parameters: parameters))
+    case .daemon(let name, let parameters, let instance):
+        Output.error(Output.describe(errorName: name, parameters: parameters, instance: instance))
     case .daemonPartial:
         break
     }
@@ -84,7 +84,7 @@ if rest.contains("--help") || rest.contains("-h") {
 
 do {
     let session = ClientSession(
-        socketCandidates: SocketLocator.clientCandidates(
+        socketCandidates: DaemonSocket.candidates(
             explicit: socketPath, environment: ProcessEnvironment.current(), uid: getuid()))
     let parsed = try command.init(arguments: ArgumentReader(rest, command: name))
     try parsed.run(session)

@@ -84,11 +84,29 @@ final class PlaceFileTests: XCTestCase {
                        "/opt/raind-data/places.bin")
     }
 
-    func testLocate_withoutEnvironment_findsAnInstalledOrBuildTreeFile() {
-        let found = PlaceDirectory.locateDataFile(environment: [:])
+    func testLocate_fromTheTestBinaryInTheCheckout_findsTheCheckoutsFile() {
+        // The test bundle runs from <checkout>/.build/...; nothing installed is needed.
+        XCTAssertEqual(PlaceDirectory.locateDataFile(environment: [:]), PlaceTestSupport.dataFile)
+    }
+
+    func testBesideExecutable_underAPrefix_looksInItsShareDirectory() {
+        XCTAssertEqual(PlaceDirectory.filesBesideExecutable("/nonexistent/prefix/bin/raind"),
+                       ["/nonexistent/prefix/share/raind/places.bin"])
+    }
+
+    func testBesideExecutable_inABuildDirectory_findsTheCheckout() {
+        let binary = PlaceTestSupport.repository + "/.build/x86_64-unknown-linux-gnu/release/raind"
+        XCTAssertEqual(PlaceDirectory.filesBesideExecutable(binary), [PlaceTestSupport.dataFile])
+    }
+
+    func testBesideExecutable_elsewhere_findsNothing() {
+        XCTAssertEqual(PlaceDirectory.filesBesideExecutable("/nonexistent/raind"), [])
+    }
+
+    func testLocate_withNothingBesideTheExecutable_fallsBackToTheInstalledCopies() {
+        let found = PlaceDirectory.locateDataFile(environment: [:], executablePath: "/nonexistent/raind")
         let installed = PlaceDirectory.installedDirectories.map { $0 + "/places.bin" }
-        XCTAssertTrue(found.map { installed.contains($0) || $0 == PlaceTestSupport.dataFile } ?? false, "\(found ?? "nil")")
-        XCTAssertEqual(PlaceDirectory.buildTreeDataFile, PlaceTestSupport.dataFile)
+        XCTAssertTrue(found.map(installed.contains) ?? true, "\(found ?? "nil")")
     }
 
     // MARK: Helpers poking at the format

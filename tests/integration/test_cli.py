@@ -1,7 +1,10 @@
 """The real raindctl against the real raind: the commands of the first slice."""
 import json
+import os
 import subprocess
 import time
+
+import pytest
 
 from raindtest import RAINDCTL, wait_for
 
@@ -121,7 +124,20 @@ def test_unreachable_daemon_exits_2(tmp_path):
     result = subprocess.run([RAINDCTL, "--socket", str(tmp_path / "none.sock"), "status"],
                             capture_output=True, text=True)
     assert result.returncode == 2
-    assert "cannot reach raind" in result.stderr and "systemctl --user start raind" in result.stderr
+    assert "cannot reach raind: nothing at " + str(tmp_path / "none.sock") in result.stderr
+    assert "raind --socket " + str(tmp_path / "none.sock") in result.stderr, result.stderr
+
+
+def test_not_running_names_both_instances_and_how_to_start_each(tmp_path):
+    # No $RAIND_SOCKET: raindctl looks for the user instance, then the system one.
+    env = {"PATH": os.environ["PATH"], "XDG_RUNTIME_DIR": str(tmp_path)}
+    if os.path.exists("/run/raind/raind.sock"):
+        pytest.skip("a system raind runs on this machine")
+    result = subprocess.run([RAINDCTL, "status"], env=env, capture_output=True, text=True)
+    assert result.returncode == 2
+    assert f"no user instance at {tmp_path}/raind/raind.sock" in result.stderr, result.stderr
+    assert "no system instance at /run/raind/raind.sock" in result.stderr, result.stderr
+    assert "systemctl --user start raind" in result.stderr and "sudo systemctl start raind" in result.stderr
 
 
 def test_client_finds_user_socket_from_xdg_runtime_dir(daemon):

@@ -106,7 +106,7 @@ struct SubscribeCommand: ClientCommand {
                 if error == SubscriberTooSlow.error.qualifiedName {
                     throw .unreachable("raind dropped this subscriber as too slow")
                 }
-                throw .daemon(name: error, parameters: reply.parameters)
+                throw .daemon(name: error, parameters: reply.parameters, instance: client.instance)
             }
             retry.reset()
             let message = try VarlinkClient.decode(SubscribeReply.self, reply.parameters)

@@ -1,0 +1,64 @@
+import Glibc
+import RainCore
+
+/// A socket raindctl may try, and which raind instance answers there, so that
+/// messages can say how to start that instance or who may change it.
+struct DaemonSocket: Equatable {
+    enum Instance: Equatable {
+        /// `systemctl --user start raind`: `$XDG_RUNTIME_DIR/raind/raind.sock`.
+        case user
+        /// `systemctl start raind`: `/run/raind/raind.sock`.
+        case system
+        /// Any other path, named with `--socket` or `$RAIND_SOCKET`.
+        case named
+    }
+
+    let path: String
+    let instance: Instance
+
+    /// The sockets to try, in order (SocketLocator.clientCandidates: `--socket`,
+    /// `$RAIND_SOCKET`, the user socket, the system socket), each labelled.
+    static func candidates(explicit: String?, environment: [String: String], uid: UInt32) -> [DaemonSocket] {
+        let userSocket = SocketLocator.userSocket(environment: environment, uid: uid)
+        return SocketLocator.clientCandidates(explicit: explicit, environment: environment, uid: uid).map { path in
+            let instance: Instance =
+                path == SocketLocator.systemSocket ? .system : path == userSocket ? .user : .named
+            return DaemonSocket(path: path, instance: instance)
+        }
+    }
+
+    /// What a person reads when no candidate could be connected to: where
+    /// raindctl looked, why each failed, and how to start what it looked for.
+    static func unreachableMessage(_ failures: [(socket: DaemonSocket, errno: Int32)]) -> String {
+        let reasons = failures.map { failure in
+            let what: String
+            switch failure.socket.instance {
+            case .user: what = "no user instance at "
+            case .system: what = "no system instance at "
+            case .named: what = "nothing at "
+            }
+            return what + failure.socket.path + " (" + String(cString: strerror(failure.errno)) + ")"
+        }
+        var advice: [String] = []
+        for failure in failures {
+            switch (failure.socket.instance, failure.errno) {
+            case (.system, EACCES):
+                advice.append(
+                    "the system socket should let everyone connect (SocketMode=0666 in raind.socket); "
+                        + "check 'systemctl cat raind.socket' for an override")
+            case (.user, EACCES), (.named, EACCES):
+                advice.append("\(failure.socket.path) is not yours to use; run your own raind with 'systemctl --user start raind'")
+            case (.user, _):
+                advice.append("start your own with 'systemctl --user start raind' (or 'raind' in a terminal)")
+            case (.system, _):
+                advice.append("start the machine's with 'sudo systemctl start raind'")
+            case (.named, _):
+                advice.append("start one there with 'raind --socket \(failure.socket.path)'")
+            }
+        }
+        let alternatives = failures.count > 1 ? "; or name a socket with --socket PATH or RAIND_SOCKET." : "."
+        let todo = advice.joined(separator: "; ") + alternatives
+        return "cannot reach raind: " + reasons.joined(separator: ", ") + ".\n"
+            + todo.prefix(1).uppercased() + todo.dropFirst()
+    }
+}
