@@ -123,6 +123,7 @@ struct SubscriberView {
         if disconnection != nil, forecasts.isEmpty { return "raind not running" }
         if selected == nil { return "no place (raindctl add PLACE)" }
         var line = template.render(values)
+        if lastFailure != nil, selected.flatMap({ forecasts[$0] }) == nil { return line + " (refresh failed)" }
         switch state {
         case "offline": line += disconnection != nil ? " (raind not running)" : " (offline)"
         case "stale": line += " (stale)"
