@@ -57,8 +57,8 @@ struct DaemonSocket: Equatable {
             }
         }
         let alternatives = failures.count > 1 ? "; or name a socket with --socket PATH or RAIND_SOCKET." : "."
-        let todo = advice.joined(separator: "; ") + alternatives
+        let nextSteps = advice.joined(separator: "; ") + alternatives
         return "cannot reach raind: " + reasons.joined(separator: ", ") + ".\n"
-            + todo.prefix(1).uppercased() + todo.dropFirst()
+            + nextSteps.prefix(1).uppercased() + nextSteps.dropFirst()
     }
 }

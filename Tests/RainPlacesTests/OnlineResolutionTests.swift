@@ -88,6 +88,19 @@ final class OnlineResolutionTests: XCTestCase {
         XCTAssertFalse(ClearWinner.isClear(place(0, "PPL").evidence, over: place(0, "PPL").evidence))
     }
 
+    func testParse_recordedEnschedeAnswer_mapsEveryField() throws {
+        let candidates = try answer("openmeteo-geocoding-enschede.json").map(\.candidate)
+        XCTAssertEqual(candidates.count, 2)
+        XCTAssertEqual(candidates[0].name, "Enschede")
+        XCTAssertEqual(candidates[0].region, "Overijssel")
+        XCTAssertEqual(candidates[0].countryCode, "NL")
+        XCTAssertEqual(candidates[0].population, 153655)
+        XCTAssertEqual(candidates[0].timeZone, "Europe/Amsterdam")
+        XCTAssertEqual(candidates[0].source, .geocoder(provider: "open-meteo", id: "2756071"))
+        XCTAssertEqual(candidates[1].population, 0, "a missing population is 0")
+        XCTAssertThrowsError(try OnlinePlace.parseOpenMeteo(Array("<html>".utf8)))
+    }
+
     func testParse_errorObject_throwsWithTheReason() {
         XCTAssertThrowsError(
             try OnlinePlace.parseOpenMeteo(
