@@ -35,18 +35,31 @@ final class RefresherTests: XCTestCase {
         let directory: URL
     }
 
-    private func rig() throws -> Rig {
+    /// A refresher with its own directories, or with `directory`'s (a
+    /// restart), fetching from `provider` through the fixture server.
+    private func rig(
+        directory existing: URL? = nil, provider: Configuration.ProviderName = .openMeteo
+    ) throws -> Rig {
         let harness = try ClientHarness()
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/openmeteo-forecast-paris-unixtime.json")
-        let body = try Data(contentsOf: fixture)
-        let server = try FixtureServer(files: ["paris.json": Array(body)], routes: ["/v1/forecast": "paris.json"])
-        let directory = FileManager.default.temporaryDirectory
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures")
+        let openMeteo = try Data(contentsOf: fixtures.appendingPathComponent("openmeteo-forecast-paris-unixtime.json"))
+        let pirate = try Data(contentsOf: fixtures.appendingPathComponent("pirateweather-forecast-san-francisco.json"))
+        let server = try FixtureServer(
+            files: ["paris.json": Array(openMeteo), "pirate.json": Array(pirate)],
+            routes: ["/v1/forecast": "paris.json", "/forecast/": "pirate.json"])
+        let directory =
+            existing
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("raind-refresher-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
+        configuration.provider = provider
         configuration.baseURL = server.url("")
         configuration.staleAfterMinutes = 15
+        let keyFile = directory.appendingPathComponent("api-key")
+        try Data("test-key\n".utf8).write(to: keyFile)
+        configuration.apiKeyFile = keyFile.path
         let paths = DaemonPaths(
             mode: .user,
             environment: [
@@ -144,5 +157,19 @@ final class RefresherTests: XCTestCase {
         rig.refresher.cancelAll()
         XCTAssertEqual(answers.count, 2)
         XCTAssertTrue(answers.allSatisfy { $0[paris.id]??.message.contains("stopping") == true })
+    }
+
+    func testRefresh_afterARestartWithAnotherProvider_fetchesAnew() throws {
+        let before = try rig()
+        defer { try? FileManager.default.removeItem(at: before.directory) }
+        XCTAssertEqual(try refresh(before, [paris.id])[paris.id] ?? nil, nil)
+        XCTAssertEqual(before.refresher.forecast(for: paris.id)?.forecast.provider, "open-meteo")
+        // raind restarts at once with [Provider] Name=pirateweather over the same cache.
+        let after = try rig(directory: before.directory, provider: .pirateWeather)
+        XCTAssertEqual(after.refresher.forecast(for: paris.id)?.forecast.provider, "open-meteo", "still served")
+        let counted = requests(after)
+        XCTAssertEqual(try refresh(after, [paris.id])[paris.id] ?? nil, nil)
+        XCTAssertEqual(requests(after), counted + 1, "seconds-old data from another provider answers no refresh")
+        XCTAssertEqual(after.refresher.forecast(for: paris.id)?.forecast.provider, "pirateweather")
     }
 }

@@ -84,6 +84,11 @@ class SystemManager:
         boot = (
             "set -e; mount -t tmpfs tmpfs /tmp; mount -t tmpfs tmpfs /var/tmp; mount -t tmpfs tmpfs /run; "
             "mkdir -p /run/systemd/system; "
+            # A booted system's mounts are shared; systemd sets up each unit's
+            # credentials in a child mount namespace and relies on the mount
+            # propagating back (to /run/credentials). unshare made everything
+            # private, so share it again, inside this namespace only.
+            "mount --make-rshared /; "
             # A container image's policy-rc.d ("start no service while the image
             # is built") would stop the maintainer scripts from restarting raind;
             # a booted Debian system has none. Masked in this namespace only.

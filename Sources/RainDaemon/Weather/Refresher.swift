@@ -109,8 +109,12 @@ public final class Refresher {
         for location in list.locations {
             guard let cached = cache.load(location) else { continue }
             forecasts[location.id] = cached
+            // Data from the provider configured before a restart stays served
+            // but is fetched anew, as on a reload that changes the provider.
+            let current = fromCurrentProvider(cached.forecast)
             scheduler.restored(
-                location.id, fetchedAt: cached.forecast.fetchedAt, expiresAt: cached.forecast.expiresAt,
+                location.id, fetchedAt: current ? cached.forecast.fetchedAt : 0,
+                expiresAt: current ? cached.forecast.expiresAt : nil,
                 selected: location.id == list.selectedID, now: time)
             if cached.forecast.fetchedAt <= time { lastSuccess = max(lastSuccess ?? 0, cached.forecast.fetchedAt) }
         }
@@ -131,6 +135,12 @@ public final class Refresher {
             for id in forecasts.keys { scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: false, now: now) }
         }
         reschedule()
+    }
+
+    /// Whether `forecast` came from the provider configured now; data from
+    /// another one answers no person's refresh and counts as never fetched.
+    private func fromCurrentProvider(_ forecast: Forecast) -> Bool {
+        forecast.provider == source.provider.rawValue
     }
 
     /// The places changed: forget removed ones, fetch an added or newly
@@ -230,7 +240,9 @@ public final class Refresher {
                 finishOne(id, failure(for: .offline))
                 continue
             }
-            if explicit, let cached = forecasts[id], time - cached.forecast.fetchedAt < Self.minimumSpacing {
+            if explicit, let cached = forecasts[id], fromCurrentProvider(cached.forecast),
+                time - cached.forecast.fetchedAt < Self.minimumSpacing
+            {
                 finishOne(id, nil)
                 continue
             }
