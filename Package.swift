@@ -42,8 +42,7 @@ let package = Package(
         ),
         // Search and reverse-lookup latency against a linear-scan yardstick (docs/PERFORMANCE.md).
         .executableTarget(
-            name: "places-bench", dependencies: ["RainPlaces", "RainCore"], path: "bench/places",
-            swiftSettings: [.swiftLanguageMode(.v5)]),
+            name: "places-bench", dependencies: ["RainPlaces", "RainCore"], path: "bench/places"),
         .executableTarget(
             name: "raindctl",
             dependencies: ["RainCore", "RainSystem"],

@@ -51,7 +51,7 @@ enum PerformanceDocument {
         while output.last == "" { output.removeLast() }
         let text = output.joined(separator: "\n") + "\n"
         guard let handle = fopen(path, "w") else {
-            fputs("places-bench: cannot write \(path)\n", stderr)
+            complain("cannot write \(path)")
             return
         }
         _ = text.utf8CString.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count - 1, handle) }

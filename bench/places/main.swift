@@ -8,12 +8,11 @@ import Glibc
 import RainCore
 import RainPlaces
 
-setvbuf(stdout, nil, _IOLBF, 0)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessEnvironment.current()
 
 guard let path = PlaceDirectory.locateDataFile(environment: environment) else {
-    fputs("places-bench: no places.bin found (set RAIND_DATA_DIR)\n", stderr)
+    complain("no places.bin found (set RAIND_DATA_DIR)")
     exit(66)
 }
 
@@ -33,7 +32,7 @@ if let flag = arguments.firstIndex(of: "--query"), flag + 1 < arguments.count {
             }
         }
     } catch {
-        fputs("places-bench: \(error)\n", stderr)
+        complain("\(error)")
         exit(1)
     }
     exit(0)
@@ -170,14 +169,14 @@ let typoQueries = ["pariss", "sprngfield", "zurihc", "lodnon", "Amsterdm", "Barc
 
 var points: [(Double, Double)] = []
 var seed: UInt64 = 0x2545_F491_4F6C_DD1D
-func random() -> Double {
+@MainActor func random() -> Double {
     seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
     return Double(seed >> 11) / Double(1 << 53)
 }
 for _ in 0..<2000 { points.append((asin(2 * random() - 1) * 180 / Double.pi, random() * 360 - 180)) }
 
 var report: [String] = []
-func say(_ line: String) {
+@MainActor func say(_ line: String) {
     print(line)
     report.append(line)
 }
@@ -188,7 +187,7 @@ let places: PlaceDirectory
 do {
     places = try PlaceDirectory(path: path)
 } catch {
-    fputs("places-bench: \(error)\n", stderr)
+    complain("\(error)")
     exit(1)
 }
 let openMilliseconds = (now() - openStart) * 1000
