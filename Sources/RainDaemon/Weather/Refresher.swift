@@ -279,9 +279,9 @@ public final class Refresher {
             if cached.forecast.alerts != previousAlerts {
                 publisher.publish(.alertsChanged(id, cached.forecast.alerts))
             }
-        case .notModified(let expiresAt):
+        case .notModified(let expiresAt, let age):
             if var cached = forecasts[id] {
-                cached.forecast.fetchedAt = time
+                cached.forecast.fetchedAt = time - age
                 cached.forecast.expiresAt = expiresAt
                 forecasts[id] = cached
                 cache.store(cached, for: id)
@@ -382,6 +382,7 @@ public final class Refresher {
         let time = now  // first: reading the clock may move the forecasts' times
         guard let cached = forecasts[id] else { return nil }
         let age = max(0, time - cached.forecast.fetchedAt)
-        return (cached.forecast, age, scheduler.isStale(id, now: time))
+        // Data a proxy had kept (its Age) is stale by its age, however recently it arrived.
+        return (cached.forecast, age, scheduler.isStale(id, now: time) || age >= scheduler.policy.staleAfter)
     }
 }
