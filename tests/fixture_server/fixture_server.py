@@ -41,12 +41,14 @@ class State:
         self.routes = sorted(routes.items(), key=lambda item: -len(item[0]))
         self.lock = threading.Lock()
         self.counts = {}
+        self.targets = {}
         self.last_headers = {}
         self.scripts = []
 
-    def record(self, path, headers):
+    def record(self, path, target, headers):
         with self.lock:
             self.counts[path] = self.counts.get(path, 0) + 1
+            self.targets[target] = self.targets.get(target, 0) + 1
             self.last_headers[path] = {name.lower(): value for name, value in headers.items()}
 
     def stats(self):
@@ -54,6 +56,7 @@ class State:
             return {
                 "total": sum(self.counts.values()),
                 "paths": dict(self.counts),
+                "targets": dict(self.targets),
                 "last_headers": dict(self.last_headers),
                 "scripts": [dict(script) for script in self.scripts],
             }
@@ -61,6 +64,7 @@ class State:
     def reset(self):
         with self.lock:
             self.counts.clear()
+            self.targets.clear()
             self.last_headers.clear()
             self.scripts.clear()
 
@@ -106,6 +110,13 @@ class Handler(BaseHTTPRequestHandler):
     state = None  # set by main
     verbose = False
 
+    def date_time_string(self, timestamp=None):
+        """The `Date` header: now, or `date-offset` seconds earlier (a response
+        the origin made that long ago, as a cache in between would serve it)."""
+        if timestamp is None:
+            timestamp = time.time() - getattr(self, "date_offset", 0)
+        return super().date_time_string(timestamp)
+
     def log_message(self, format, *args):
         if self.verbose:
             sys.stderr.write("fixture: " + (format % args) + "\n")
@@ -138,14 +149,18 @@ class Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         if parts.path == "/_stats":
             return self.send_json(200, self.state.stats())
-        self.state.record(parts.path, self.headers)
+        self.state.record(parts.path, self.path, self.headers)
         query = {name: values[-1] for name, values in parse_qs(parts.query).items()}
         script = self.state.take_script(parts.path)
+        self.extra_headers = {}
         if script:
             # A script overrides the query; its keys use underscores (retry_after).
             for key, value in script.items():
-                if key not in ("path_prefix", "count"):
+                if key == "headers" and isinstance(value, dict):
+                    self.extra_headers = {str(name): str(text) for name, text in value.items()}
+                elif key not in ("path_prefix", "count"):
                     query[key.replace("_", "-")] = str(value)
+        self.date_offset = int(query.get("date-offset", "0"))
         mode = query.get("mode", "status" if "status" in query else "normal")
         try:
             self.serve(mode, parts.path, query)
@@ -256,6 +271,7 @@ class Handler(BaseHTTPRequestHandler):
         }
         if "max-age" in query:
             headers["Cache-Control"] = "max-age=%d" % int(query["max-age"])
+        headers.update(getattr(self, "extra_headers", {}))
         return body, headers
 
     def serve_echo(self, status):
