@@ -5,8 +5,8 @@ import RainSystem
 /// fetches on the scheduler's timer and on "became active" moments, joins
 /// requests already under way, and publishes what happens. All on the loop.
 public final class Refresher {
-    /// A person's refresh of data younger than this is answered from the
-    /// cache: a burst of refresh commands costs at most one request per place.
+    /// A person's refresh of data received less than this ago is answered
+    /// from the cache: a burst of refresh commands costs at most one request per place.
     static let minimumSpacing: Double = 60
 
     public typealias Completion = (RefreshFailure?) -> Void
@@ -230,7 +230,9 @@ public final class Refresher {
                 finishOne(id, failure(for: .offline))
                 continue
             }
-            if explicit, let cached = forecasts[id], time - cached.forecast.fetchedAt < Self.minimumSpacing {
+            // Measured from when the data arrived: a proxy's copy can be older (its Age) yet just fetched.
+            if explicit, let cached = forecasts[id],
+                time - max(cached.forecast.fetchedAt, scheduler.places[id]?.lastSuccess ?? 0) < Self.minimumSpacing {
                 finishOne(id, nil)
                 continue
             }
