@@ -35,12 +35,13 @@ final class RefresherTests: XCTestCase {
         let directory: URL
     }
 
-    private func rig() throws -> Rig {
+    private func rig(headers: [String] = []) throws -> Rig {
         let harness = try ClientHarness()
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/openmeteo-forecast-paris-unixtime.json")
         let body = try Data(contentsOf: fixture)
-        let server = try FixtureServer(files: ["paris.json": Array(body)], routes: ["/v1/forecast": "paris.json"])
+        let server = try FixtureServer(
+            files: ["paris.json": Array(body)], routes: ["/v1/forecast": "paris.json"], headers: headers)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("raind-refresher-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -122,6 +123,41 @@ final class RefresherTests: XCTestCase {
         XCTAssertEqual(rig.refresher.forecast(for: paris.id)?.stale, true)
         rig.refresher.refreshIfStale(reason: "test")
         XCTAssertEqual(requests(rig), 2, "16 minutes old is stale: one request")
+    }
+
+    /// A site proxy's copy (docs/DEPLOYMENT-PROXY.md): as old as its Age says,
+    /// stale by that age, yet neither a person's refresh within a minute of its
+    /// arrival nor a "became active" moment asks again.
+    func testProxysOldCopy_isAsOldAsItsAge_butCountsAsJustFetchedForAsking() throws {
+        let rig = try rig(headers: ["Age: 1200", "Cache-Control: max-age=900"])
+        defer { try? FileManager.default.removeItem(at: rig.directory) }
+        var served: (forecast: Forecast, age: Double, stale: Bool)?
+        var expiresAt: Double?
+        var counted: [Int] = []
+        // An sd-event loop runs once: the refreshes follow each other inside it.
+        rig.refresher.refresh([paris.id]) { _ in
+            served = rig.refresher.forecast(for: self.paris.id)
+            expiresAt = served?.forecast.expiresAt
+            rig.refresher.refreshIfStale(reason: "test")
+            counted.append(self.requests(rig))
+            rig.clock.advance(59)
+            rig.refresher.refresh([self.paris.id]) { _ in
+                counted.append(self.requests(rig))
+                rig.clock.advance(2)
+                rig.refresher.refresh([self.paris.id]) { _ in
+                    counted.append(self.requests(rig))
+                    rig.harness.finish()
+                }
+            }
+        }
+        XCTAssertTrue(try rig.harness.run(timeout: 20), "the refreshes never answered")
+        let first = try XCTUnwrap(served)
+        XCTAssertEqual(first.age, 1200, accuracy: 0.001)
+        XCTAssertTrue(first.stale, "older than StaleAfterMinutes= (15)")
+        XCTAssertEqual(try XCTUnwrap(expiresAt), first.forecast.fetchedAt + 1200, accuracy: 0.001, "no freshness left")
+        XCTAssertEqual(
+            counted, [1, 1, 2],
+            "just arrived: neither becoming active nor a person's refresh within the minute asks again; past it, it does")
     }
 
     func testRefresh_ofAPlaceRemovedMeanwhile_isAnsweredLocationNotFound() throws {

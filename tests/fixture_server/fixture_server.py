@@ -6,6 +6,7 @@ real weather providers and networks do: slow, stalled, refusing, truncated,
 oversized, reset. See README.md next to this file for the full reference.
 
     python3 fixture_server.py DIR [--port 0] [--route PREFIX=FILE ...]
+                              [--header NAME:VALUE ...]
                               [--tls-cert PEM --tls-key PEM] [--verbose]
 
 The first line on stdout is `PORT <n>`, the port it listens on.
@@ -36,8 +37,9 @@ MODES = {
 class State:
     """Request counts and scripted modes, shared by the handler threads."""
 
-    def __init__(self, root, routes):
+    def __init__(self, root, routes, headers=()):
         self.root = os.path.realpath(root)
+        self.headers = list(headers)
         self.routes = sorted(routes.items(), key=lambda item: -len(item[0]))
         self.lock = threading.Lock()
         self.counts = {}
@@ -271,6 +273,8 @@ class Handler(BaseHTTPRequestHandler):
         }
         if "max-age" in query:
             headers["Cache-Control"] = "max-age=%d" % int(query["max-age"])
+        for name, value in self.state.headers:
+            headers[name] = value
         headers.update(getattr(self, "extra_headers", {}))
         return body, headers
 
@@ -359,6 +363,8 @@ def main():
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--route", action="append", default=[], metavar="PREFIX=FILE",
                         help="serve FILE for request paths starting with PREFIX")
+    parser.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",
+                        help="add this header to every file served (a cache's Age, say)")
     parser.add_argument("--tls-cert", metavar="PEM", help="serve HTTPS with this certificate")
     parser.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
     parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
@@ -373,7 +379,13 @@ def main():
     if not os.path.isdir(arguments.directory):
         parser.error("not a directory: %s" % arguments.directory)
 
-    Handler.state = State(arguments.directory, routes)
+    headers = []
+    for header in arguments.header:
+        name, _, value = header.partition(":")
+        if not name.strip() or not value.strip():
+            parser.error("--header wants NAME:VALUE, got %r" % header)
+        headers.append((name.strip(), value.strip()))
+    Handler.state = State(arguments.directory, routes, headers)
     Handler.verbose = arguments.verbose
     if bool(arguments.tls_cert) != bool(arguments.tls_key):
         parser.error("--tls-cert and --tls-key go together")
