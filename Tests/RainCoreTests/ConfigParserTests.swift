@@ -10,6 +10,7 @@ final class ConfigParserTests: XCTestCase {
             Name=pirateweather
             BaseURL=http://127.0.0.1:8080/
             ApiKeyFile=/etc/raind/key
+            Proxy=yes
             TimeoutSec=5
             [Refresh]
             IntervalMinutes = 20
@@ -26,6 +27,8 @@ final class ConfigParserTests: XCTestCase {
         XCTAssertEqual(c.provider, .pirateWeather)
         XCTAssertEqual(c.baseURL, "http://127.0.0.1:8080")
         XCTAssertEqual(c.apiKeyFile, "/etc/raind/key")
+        XCTAssertTrue(c.proxy)
+        XCTAssertFalse(Configuration().proxy)
         XCTAssertEqual(c.timeoutSeconds, 5)
         XCTAssertEqual(c.intervalMinutes, 20)
         XCTAssertEqual(c.staleAfterMinutes, 10)

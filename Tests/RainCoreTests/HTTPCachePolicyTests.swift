@@ -59,6 +59,18 @@ final class HTTPCachePolicyTests: XCTestCase {
         XCTAssertEqual(policy.freshUntil(now: now), now + 500)
     }
 
+    func testDataAge_isTheAgeHeader_zeroWithout_andCapped() {
+        XCTAssertEqual(HTTPCachePolicy(headers: ["age": "1800", "cache-control": "max-age=900"]).dataAge, 1800)
+        XCTAssertEqual(HTTPCachePolicy(headers: ["cache-control": "max-age=900"]).dataAge, 0)
+        XCTAssertEqual(HTTPCachePolicy(headers: ["age": "soon"]).dataAge, 0)
+        XCTAssertEqual(HTTPCachePolicy(headers: ["age": "99999999999"]).dataAge, HTTPCachePolicy.maximumAge)
+    }
+
+    func testFreshUntil_aProxysStaleCopy_isDueNow() {
+        let policy = HTTPCachePolicy(headers: ["cache-control": "max-age=900", "age": "1800"])
+        XCTAssertEqual(policy.freshUntil(now: now), now, "older than its max-age: no freshness left, never negative")
+    }
+
     func testFreshUntil_expiresIsMeasuredFromTheResponseDate() {
         // One hour of lifetime by the server's clock, whatever the local clock says.
         let policy = HTTPCachePolicy(cacheControl: nil, expires: "Sun, 06 Nov 1994 09:49:37 GMT",

@@ -22,7 +22,7 @@ final class OpenMeteoProviderTests: XCTestCase {
 
     func testForecastPath_requestsCurrentHourlyAndDailyInSIWithUnixTimes() {
         let path = OpenMeteo.forecastPath(latitude: 52.22153, longitude: 6.89366)
-        XCTAssertTrue(path.hasPrefix("/v1/forecast?latitude=52.2215&longitude=6.8937&current="), path)
+        XCTAssertTrue(path.hasPrefix("/v1/forecast?latitude=52.22&longitude=6.89&current="), path)
         for part in [
             "hourly=temperature_2m,apparent_temperature,precipitation_probability,precipitation,weather_code,"
                 + "wind_speed_10m,wind_direction_10m,is_day",
@@ -39,7 +39,19 @@ final class OpenMeteoProviderTests: XCTestCase {
     func testForecastPath_writesSmallAndNegativeCoordinatesWithoutExponent() {
         XCTAssertTrue(
             OpenMeteo.forecastPath(latitude: -0.00001, longitude: -122.4233).hasPrefix(
-                "/v1/forecast?latitude=0&longitude=-122.4233&"))
+                "/v1/forecast?latitude=0&longitude=-122.42&"))
+    }
+
+    /// The request grid (docs/DEPLOYMENT-PROXY.md): places within the same
+    /// 0.01° cell ask the same question, so a site proxy answers them from one entry.
+    func testForecastPath_roundsCoordinatesToTheGrid() {
+        let centre = OpenMeteo.forecastPath(latitude: 52.2215, longitude: 6.8937)
+        XCTAssertEqual(OpenMeteo.forecastPath(latitude: 52.2249, longitude: 6.8851), centre)
+        XCTAssertEqual(OpenMeteo.forecastPath(latitude: 52.2150, longitude: 6.8850), centre, "halves round away from zero")
+        XCTAssertNotEqual(OpenMeteo.forecastPath(latitude: 52.2251, longitude: 6.8937), centre, "the next cell")
+        XCTAssertTrue(OpenMeteo.forecastPath(latitude: -33.8688, longitude: 151.2093).hasPrefix(
+            "/v1/forecast?latitude=-33.87&longitude=151.21&"))
+        XCTAssertEqual(ProviderQuery.gridDigits, 2)
     }
 
     // MARK: - Recorded fixture (ISO 8601 local times, km/h, nulls, "undefined" units)

@@ -21,8 +21,14 @@ final class PirateWeatherProviderTests: XCTestCase {
     func testForecastPath_putsKeyAndCoordinatesInPathAndAsksForSI() {
         XCTAssertEqual(
             PirateWeather.forecastPath(apiKey: "abc123", latitude: 37.8267, longitude: -122.4233),
-            "/forecast/abc123/37.8267,-122.4233?units=si&exclude=minutely")
+            "/forecast/abc123/37.83,-122.42?units=si&exclude=minutely")
         XCTAssertEqual(PirateWeather.defaultBaseURL, "https://api.pirateweather.net")
+    }
+
+    func testForecastPath_withoutKey_isForASiteProxyThatAddsIt() {
+        XCTAssertEqual(
+            PirateWeather.forecastPath(apiKey: nil, latitude: 37.8267, longitude: -122.4233),
+            "/forecast/37.83,-122.42?units=si&exclude=minutely")
     }
 
     func testForecastPath_percentEncodesOddKeys() {

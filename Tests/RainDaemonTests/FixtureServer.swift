@@ -9,8 +9,9 @@ final class FixtureServer {
     private let process: Process
 
     /// Starts the server with `files` (name → contents) in a fresh temporary
-    /// directory; with `tls`, over HTTPS with a fresh self-signed certificate.
-    init(files: [String: [UInt8]], routes: [String: String] = [:], tls: Bool = false) throws {
+    /// directory; with `tls`, over HTTPS with a fresh self-signed certificate;
+    /// `headers` ("Name: value") are added to every file served.
+    init(files: [String: [UInt8]], routes: [String: String] = [:], headers: [String] = [], tls: Bool = false) throws {
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("tests/fixture_server/fixture_server.py")
@@ -26,6 +27,7 @@ final class FixtureServer {
 
         var arguments = [script.path, directory.path]
             + routes.sorted { $0.key < $1.key }.flatMap { ["--route", "\($0.key)=\($0.value)"] }
+            + headers.flatMap { ["--header", $0] }
         if tls {
             let certificate = directory.appendingPathComponent("cert.pem").path
             let key = directory.appendingPathComponent("key.pem").path

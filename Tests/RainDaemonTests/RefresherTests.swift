@@ -36,9 +36,10 @@ final class RefresherTests: XCTestCase {
     }
 
     /// A refresher with its own directories, or with `directory`'s (a
-    /// restart), fetching from `provider` through the fixture server.
+    /// restart), fetching from `provider` through the fixture server, which
+    /// adds `headers` to every answer.
     private func rig(
-        directory existing: URL? = nil, provider: Configuration.ProviderName = .openMeteo
+        directory existing: URL? = nil, provider: Configuration.ProviderName = .openMeteo, headers: [String] = []
     ) throws -> Rig {
         let harness = try ClientHarness()
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -47,7 +48,7 @@ final class RefresherTests: XCTestCase {
         let pirate = try Data(contentsOf: fixtures.appendingPathComponent("pirateweather-forecast-san-francisco.json"))
         let server = try FixtureServer(
             files: ["paris.json": Array(openMeteo), "pirate.json": Array(pirate)],
-            routes: ["/v1/forecast": "paris.json", "/forecast/": "pirate.json"])
+            routes: ["/v1/forecast": "paris.json", "/forecast/": "pirate.json"], headers: headers)
         let directory =
             existing
             ?? FileManager.default.temporaryDirectory
@@ -67,7 +68,9 @@ final class RefresherTests: XCTestCase {
                 "XDG_CACHE_HOME": directory.path + "/cache", "XDG_CONFIG_HOME": directory.path + "/config",
             ])
         let logger = Logger(subsystem: "refresher-test", threshold: .warning)
-        let clock = FakeClock(wall: Date().timeIntervalSince1970)
+        // Noon today (UTC): the tests move the clock by minutes, and a start
+        // near midnight would cross into a new budget day and reset the count.
+        let clock = FakeClock(wall: (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 43_200)
         let context = DaemonContext(
             loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
         var places = LocationList()
@@ -135,6 +138,41 @@ final class RefresherTests: XCTestCase {
         XCTAssertEqual(rig.refresher.forecast(for: paris.id)?.stale, true)
         rig.refresher.refreshIfStale(reason: "test")
         XCTAssertEqual(requests(rig), 2, "16 minutes old is stale: one request")
+    }
+
+    /// A site proxy's copy (docs/DEPLOYMENT-PROXY.md): as old as its Age says,
+    /// stale by that age, yet neither a person's refresh within a minute of its
+    /// arrival nor a "became active" moment asks again.
+    func testProxysOldCopy_isAsOldAsItsAge_butCountsAsJustFetchedForAsking() throws {
+        let rig = try rig(headers: ["Age: 1200", "Cache-Control: max-age=900"])
+        defer { try? FileManager.default.removeItem(at: rig.directory) }
+        var served: (forecast: Forecast, age: Double, stale: Bool)?
+        var expiresAt: Double?
+        var counted: [Int] = []
+        // An sd-event loop runs once: the refreshes follow each other inside it.
+        rig.refresher.refresh([paris.id]) { _ in
+            served = rig.refresher.forecast(for: self.paris.id)
+            expiresAt = served?.forecast.expiresAt
+            rig.refresher.refreshIfStale(reason: "test")
+            counted.append(self.requests(rig))
+            rig.clock.advance(59)
+            rig.refresher.refresh([self.paris.id]) { _ in
+                counted.append(self.requests(rig))
+                rig.clock.advance(2)
+                rig.refresher.refresh([self.paris.id]) { _ in
+                    counted.append(self.requests(rig))
+                    rig.harness.finish()
+                }
+            }
+        }
+        XCTAssertTrue(try rig.harness.run(timeout: 20), "the refreshes never answered")
+        let first = try XCTUnwrap(served)
+        XCTAssertEqual(first.age, 1200, accuracy: 0.001)
+        XCTAssertTrue(first.stale, "older than StaleAfterMinutes= (15)")
+        XCTAssertEqual(try XCTUnwrap(expiresAt), first.forecast.fetchedAt + 1200, accuracy: 0.001, "no freshness left")
+        XCTAssertEqual(
+            counted, [1, 1, 2],
+            "just arrived: neither becoming active nor a person's refresh within the minute asks again; past it, it does")
     }
 
     func testRefresh_ofAPlaceRemovedMeanwhile_isAnsweredLocationNotFound() throws {

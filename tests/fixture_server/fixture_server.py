@@ -6,6 +6,7 @@ real weather providers and networks do: slow, stalled, refusing, truncated,
 oversized, reset. See README.md next to this file for the full reference.
 
     python3 fixture_server.py DIR [--port 0] [--route PREFIX=FILE ...]
+                              [--header NAME:VALUE ...]
                               [--tls-cert PEM --tls-key PEM] [--verbose]
 
 The first line on stdout is `PORT <n>`, the port it listens on.
@@ -36,17 +37,20 @@ MODES = {
 class State:
     """Request counts and scripted modes, shared by the handler threads."""
 
-    def __init__(self, root, routes):
+    def __init__(self, root, routes, headers=()):
         self.root = os.path.realpath(root)
+        self.headers = list(headers)
         self.routes = sorted(routes.items(), key=lambda item: -len(item[0]))
         self.lock = threading.Lock()
         self.counts = {}
+        self.targets = {}
         self.last_headers = {}
         self.scripts = []
 
-    def record(self, path, headers):
+    def record(self, path, target, headers):
         with self.lock:
             self.counts[path] = self.counts.get(path, 0) + 1
+            self.targets[target] = self.targets.get(target, 0) + 1
             self.last_headers[path] = {name.lower(): value for name, value in headers.items()}
 
     def stats(self):
@@ -54,6 +58,7 @@ class State:
             return {
                 "total": sum(self.counts.values()),
                 "paths": dict(self.counts),
+                "targets": dict(self.targets),
                 "last_headers": dict(self.last_headers),
                 "scripts": [dict(script) for script in self.scripts],
             }
@@ -61,6 +66,7 @@ class State:
     def reset(self):
         with self.lock:
             self.counts.clear()
+            self.targets.clear()
             self.last_headers.clear()
             self.scripts.clear()
 
@@ -106,6 +112,13 @@ class Handler(BaseHTTPRequestHandler):
     state = None  # set by main
     verbose = False
 
+    def date_time_string(self, timestamp=None):
+        """The `Date` header: now, or `date-offset` seconds earlier (a response
+        the origin made that long ago, as a cache in between would serve it)."""
+        if timestamp is None:
+            timestamp = time.time() - getattr(self, "date_offset", 0)
+        return super().date_time_string(timestamp)
+
     def log_message(self, format, *args):
         if self.verbose:
             sys.stderr.write("fixture: " + (format % args) + "\n")
@@ -138,14 +151,18 @@ class Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         if parts.path == "/_stats":
             return self.send_json(200, self.state.stats())
-        self.state.record(parts.path, self.headers)
+        self.state.record(parts.path, self.path, self.headers)
         query = {name: values[-1] for name, values in parse_qs(parts.query).items()}
         script = self.state.take_script(parts.path)
+        self.extra_headers = {}
         if script:
             # A script overrides the query; its keys use underscores (retry_after).
             for key, value in script.items():
-                if key not in ("path_prefix", "count"):
+                if key == "headers" and isinstance(value, dict):
+                    self.extra_headers = {str(name): str(text) for name, text in value.items()}
+                elif key not in ("path_prefix", "count"):
                     query[key.replace("_", "-")] = str(value)
+        self.date_offset = int(query.get("date-offset", "0"))
         mode = query.get("mode", "status" if "status" in query else "normal")
         try:
             self.serve(mode, parts.path, query)
@@ -256,6 +273,9 @@ class Handler(BaseHTTPRequestHandler):
         }
         if "max-age" in query:
             headers["Cache-Control"] = "max-age=%d" % int(query["max-age"])
+        for name, value in self.state.headers:
+            headers[name] = value
+        headers.update(getattr(self, "extra_headers", {}))
         return body, headers
 
     def serve_echo(self, status):
@@ -343,6 +363,8 @@ def main():
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--route", action="append", default=[], metavar="PREFIX=FILE",
                         help="serve FILE for request paths starting with PREFIX")
+    parser.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",
+                        help="add this header to every file served (a cache's Age, say)")
     parser.add_argument("--tls-cert", metavar="PEM", help="serve HTTPS with this certificate")
     parser.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
     parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
@@ -357,7 +379,13 @@ def main():
     if not os.path.isdir(arguments.directory):
         parser.error("not a directory: %s" % arguments.directory)
 
-    Handler.state = State(arguments.directory, routes)
+    headers = []
+    for header in arguments.header:
+        name, _, value = header.partition(":")
+        if not name.strip() or not value.strip():
+            parser.error("--header wants NAME:VALUE, got %r" % header)
+        headers.append((name.strip(), value.strip()))
+    Handler.state = State(arguments.directory, routes, headers)
     Handler.verbose = arguments.verbose
     if bool(arguments.tls_cert) != bool(arguments.tls_key):
         parser.error("--tls-cert and --tls-key go together")

@@ -11,6 +11,9 @@ public struct Configuration: Equatable, Sendable {
     /// Overrides the provider's base URL (a site proxy, a test server).
     public var baseURL: String?
     public var apiKeyFile: String?
+    /// `BaseURL=` is a site proxy that holds the API key (docs/DEPLOYMENT-PROXY.md):
+    /// raind sends no key and needs none.
+    public var proxy: Bool = false
     public var connectTimeoutSeconds: Int = 10
     public var timeoutSeconds: Int = 30
     // [Refresh]
@@ -71,6 +74,11 @@ public struct Configuration: Equatable, Sendable {
         Key(section: "Provider", name: "ApiKeyFile", field: \.apiKeyFile, expected: "an absolute path") { config, value in
             guard value.hasPrefix("/") else { return false }
             config.apiKeyFile = value
+            return true
+        },
+        Key(section: "Provider", name: "Proxy", field: \.proxy, expected: "yes or no") { config, value in
+            guard let flag = parseBoolean(value) else { return false }
+            config.proxy = flag
             return true
         },
         Key(section: "Provider", name: "ConnectTimeoutSec", field: \.connectTimeoutSeconds, expected: "whole seconds from 1 to 300") { config, value in

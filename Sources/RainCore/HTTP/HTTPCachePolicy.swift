@@ -66,6 +66,16 @@ public struct HTTPCachePolicy: Equatable, Sendable {
         return nil
     }
 
+    /// How old the data already was on arrival: `Age` in seconds, 0 without
+    /// one, capped at `maximumAge`. A site proxy serving its cached (or, with
+    /// the provider down, stale) copy says so with `Age`; raind reports that
+    /// age rather than pretending the data is new.
+    public var dataAge: Double { min(Self.maximumAge, Double(max(0, age ?? 0))) }
+
+    /// Longest age raind takes from `Age`: 30 days. A larger value is a
+    /// broken cache, and a fetch time far in the past would not be truer.
+    public static let maximumAge: Double = 30 * 86400
+
     /// Longest freshness raind takes from a response: 6 hours (docs/SCHEDULING.md).
     public static let maximumFreshness: Double = 6 * 3600
     /// Longest wait raind takes from `Retry-After`: 6 hours (docs/SCHEDULING.md).

@@ -68,9 +68,9 @@ public enum OpenMeteo {
     }
 
     /// Path and query of the forecast request, to append to the base URL
-    /// (`https://api.open-meteo.com` + `/v1/forecast?latitude=52.2215&...`).
-    /// Coordinates are written with four decimals (about 11 m), trailing
-    /// zeros dropped. `timezone=auto` makes Open-Meteo report the place's
+    /// (`https://api.open-meteo.com` + `/v1/forecast?latitude=52.22&...`).
+    /// Coordinates are on the request grid (`ProviderQuery.gridDigits`
+    /// decimals), trailing zeros dropped. `timezone=auto` makes Open-Meteo report the place's
     /// time zone and UTC offset; `wind_speed_unit=ms` (the current spelling
     /// of `windspeed_unit`) and `timeformat=unixtime` keep the response close
     /// to the model.

@@ -33,9 +33,11 @@ public enum PirateWeather {
 
     /// Path and query of the forecast request, to append to the base URL:
     /// `/forecast/KEY/LAT,LON?units=si&exclude=minutely`. The key is
-    /// percent-encoded; coordinates have four decimals.
-    public static func forecastPath(apiKey: String, latitude: Double, longitude: Double) -> String {
-        "/forecast/\(ProviderQuery.percentEncoded(apiKey))/"
+    /// percent-encoded; coordinates are on the request grid
+    /// (`ProviderQuery.gridDigits`). With no key (`[Provider] Proxy=yes`:
+    /// a site proxy adds its own) the path is `/forecast/LAT,LON?...`.
+    public static func forecastPath(apiKey: String?, latitude: Double, longitude: Double) -> String {
+        "/forecast/" + (apiKey.map { ProviderQuery.percentEncoded($0) + "/" } ?? "")
             + "\(ProviderQuery.coordinate(latitude)),\(ProviderQuery.coordinate(longitude))"
             + "?units=si&exclude=minutely"
     }

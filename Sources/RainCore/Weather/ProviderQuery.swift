@@ -1,9 +1,18 @@
 /// Pieces of provider request paths, written without Foundation.
 enum ProviderQuery {
-    /// A coordinate with four decimals (about 11 m), trailing zeros dropped:
-    /// `52.2215`, `-122.4233`, `6.9`. Never exponent notation.
+    /// Decimals of the coordinates sent upstream: 2, a grid of 0.01°
+    /// (about 1.1 km north-south, less east-west away from the equator;
+    /// docs/DEPLOYMENT-PROXY.md). Finer than the providers' weather models,
+    /// coarse enough that machines near each other ask the same question,
+    /// which a site proxy answers from one cache entry, and that the provider
+    /// learns less about where each machine is.
+    public static let gridDigits = 2
+
+    /// A coordinate on the request grid (`gridDigits` decimals, rounded half
+    /// away from zero), trailing zeros dropped: `52.22`, `-122.42`, `6.9`.
+    /// Never exponent notation.
     static func coordinate(_ degrees: Double) -> String {
-        guard let text = DecimalText.format(degrees, fractionDigits: 4) else {
+        guard let text = DecimalText.format(degrees, fractionDigits: gridDigits) else {
             preconditionFailure("coordinate \(degrees) is not a finite number; locations are validated on entry")
         }
         return text

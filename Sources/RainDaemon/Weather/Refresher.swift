@@ -5,8 +5,8 @@ import RainSystem
 /// fetches on the scheduler's timer and on "became active" moments, joins
 /// requests already under way, and publishes what happens. All on the loop.
 public final class Refresher {
-    /// A person's refresh of data younger than this is answered from the
-    /// cache: a burst of refresh commands costs at most one request per place.
+    /// A person's refresh of data received less than this ago is answered
+    /// from the cache: a burst of refresh commands costs at most one request per place.
     static let minimumSpacing: Double = 60
 
     public typealias Completion = (RefreshFailure?) -> Void
@@ -240,9 +240,9 @@ public final class Refresher {
                 finishOne(id, failure(for: .offline))
                 continue
             }
+            // Measured from when the data arrived: a proxy's copy can be older (its Age) yet just fetched.
             if explicit, let cached = forecasts[id], fromCurrentProvider(cached.forecast),
-                time - cached.forecast.fetchedAt < Self.minimumSpacing
-            {
+                time - max(cached.forecast.fetchedAt, scheduler.places[id]?.lastSuccess ?? 0) < Self.minimumSpacing {
                 finishOne(id, nil)
                 continue
             }
@@ -291,9 +291,9 @@ public final class Refresher {
             if cached.forecast.alerts != previousAlerts {
                 publisher.publish(.alertsChanged(id, cached.forecast.alerts))
             }
-        case .notModified(let expiresAt):
+        case .notModified(let expiresAt, let age):
             if var cached = forecasts[id] {
-                cached.forecast.fetchedAt = time
+                cached.forecast.fetchedAt = time - age
                 cached.forecast.expiresAt = expiresAt
                 forecasts[id] = cached
                 cache.store(cached, for: id)
@@ -394,6 +394,7 @@ public final class Refresher {
         let time = now  // first: reading the clock may move the forecasts' times
         guard let cached = forecasts[id] else { return nil }
         let age = max(0, time - cached.forecast.fetchedAt)
-        return (cached.forecast, age, scheduler.isStale(id, now: time))
+        // Data a proxy had kept (its Age) is stale by its age, however recently it arrived.
+        return (cached.forecast, age, scheduler.isStale(id, now: time) || age >= scheduler.policy.staleAfter)
     }
 }

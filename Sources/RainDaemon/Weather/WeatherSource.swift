@@ -8,6 +8,8 @@ public struct WeatherSource {
     public let provider: Configuration.ProviderName
     let baseURL: String
     let apiKey: String?
+    /// `[Provider] Proxy=yes`: `baseURL` is a site proxy that holds the key.
+    let viaProxy: Bool
 
     let connectTimeout: Int
     let totalTimeout: Int
@@ -22,17 +24,31 @@ public struct WeatherSource {
         self.provider = configuration.provider
         self.connectTimeout = configuration.connectTimeoutSeconds
         self.totalTimeout = configuration.timeoutSeconds
+        self.viaProxy = configuration.proxy
         switch configuration.provider {
         case .openMeteo:
             baseURL = configuration.baseURL ?? OpenMeteo.defaultBaseURL
             apiKey = nil
-            configurationProblem = nil
+            configurationProblem = configuration.proxy ? Self.proxyProblem(configuration) : nil
+        case .pirateWeather where configuration.proxy:
+            baseURL = configuration.baseURL ?? PirateWeather.defaultBaseURL
+            apiKey = nil
+            configurationProblem = Self.proxyProblem(configuration)
         case .pirateWeather:
             baseURL = configuration.baseURL ?? PirateWeather.defaultBaseURL
             let (key, problem) = Self.readKey(configuration: configuration, credentialsDirectory: credentialsDirectory)
             apiKey = key
             configurationProblem = problem
         }
+    }
+
+    /// `Proxy=yes` means the key lives at `BaseURL=`; without one, requests
+    /// would reach the provider itself with no key.
+    static func proxyProblem(_ configuration: Configuration) -> RefreshFailure? {
+        guard configuration.baseURL == nil else { return nil }
+        return RefreshFailure(
+            error: .notConfigured,
+            message: "[Provider] Proxy=yes needs BaseURL= set to the site proxy that holds the API key; set it, then reload raind")
     }
 
     /// `$CREDENTIALS_DIRECTORY/api-key` (systemd `LoadCredential=`), else `ApiKeyFile=`.
@@ -75,10 +91,9 @@ public struct WeatherSource {
             url = baseURL + OpenMeteo.forecastPath(latitude: location.latitude, longitude: location.longitude)
             redacted = url
         case .pirateWeather:
-            let key = apiKey ?? ""
-            url = baseURL + PirateWeather.forecastPath(apiKey: key, latitude: location.latitude, longitude: location.longitude)
+            url = baseURL + PirateWeather.forecastPath(apiKey: apiKey, latitude: location.latitude, longitude: location.longitude)
             redacted = baseURL + PirateWeather.forecastPath(
-                apiKey: URLRedaction.placeholder, latitude: location.latitude, longitude: location.longitude)
+                apiKey: apiKey.map { _ in URLRedaction.placeholder }, latitude: location.latitude, longitude: location.longitude)
         }
         var headers: [String: String] = [:]
         if let etag = cached?.etag { headers["If-None-Match"] = etag }
@@ -92,8 +107,9 @@ public struct WeatherSource {
     /// What came back, as a forecast to keep or a failure a person can act on.
     enum Outcome {
         case fresh(CachedForecast)
-        /// 304: the cached data is still current.
-        case notModified(expiresAt: Double?)
+        /// 304: the cached data is still current; `age`: how long it has been
+        /// (a proxy's `Age`, else 0).
+        case notModified(expiresAt: Double?, age: Double)
         case failed(RefreshFailure)
     }
 
@@ -111,8 +127,8 @@ public struct WeatherSource {
                 cached.lastModified = nil
             }
             return .fresh(cached)
-        case .notModified(let expiresAt):
-            return .notModified(expiresAt: expiresAt)
+        case .notModified(let expiresAt, let age):
+            return .notModified(expiresAt: expiresAt, age: age)
         case .failed(var failure):
             failure.message = scrubber.scrub(failure.message)
             return .failed(failure)
@@ -157,6 +173,8 @@ public struct WeatherSource {
         }
         let policy = HTTPCachePolicy(headers: response.headers)
         let expiresAt = policy.freshUntil(now: now)
+        // A cache on the way (a site proxy) says how old its copy already is.
+        let fetchedAt = now - policy.dataAge
         let retryAfter = response[header: "retry-after"].flatMap {
             HTTPCachePolicy.retryAfter($0, now: now, serverDate: response[header: "date"])
         }
@@ -168,8 +186,8 @@ public struct WeatherSource {
             do {
                 var forecast: Forecast
                 switch provider {
-                case .openMeteo: forecast = try OpenMeteo.parseForecast(response.body, fetchedAt: now)
-                case .pirateWeather: forecast = try PirateWeather.parseForecast(response.body, fetchedAt: now)
+                case .openMeteo: forecast = try OpenMeteo.parseForecast(response.body, fetchedAt: fetchedAt)
+                case .pirateWeather: forecast = try PirateWeather.parseForecast(response.body, fetchedAt: fetchedAt)
                 }
                 forecast.expiresAt = expiresAt
                 if let zone = ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone) {
@@ -188,7 +206,12 @@ public struct WeatherSource {
                     httpStatus: 200))
             }
         case 304:
-            return .notModified(expiresAt: expiresAt)
+            return .notModified(expiresAt: expiresAt, age: policy.dataAge)
+        case 401 where viaProxy, 403 where viaProxy:
+            return .failed(RefreshFailure(
+                error: .providerError,
+                message: "\(name) refused the request through the site proxy (HTTP \(response.status)): the proxy's API key is wrong or the proxy does not admit this machine; check the proxy (docs/DEPLOYMENT-PROXY.md), then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
+                httpStatus: response.status))
         case 401 where apiKey == nil, 403 where apiKey == nil:
             // A provider that takes no key refused for another reason: a proxy, a block, a wrong BaseURL=.
             return .failed(RefreshFailure(
