@@ -31,6 +31,8 @@ public final class Daemon {
     /// Resume and session triggers; nil fields mean the source is unavailable (logged once).
     let logind: LogindWatcher
     let network: NetworkMonitor?
+    /// Desktop notifications; nil in the system instance, which never notifies.
+    let notifier: DesktopNotifier?
     let listener: FileDescriptor
     /// The socket file we bound ourselves and so remove on exit; nil when activated.
     let ownedSocketPath: String?
@@ -151,6 +153,18 @@ public final class Daemon {
                 return .init(access: access, isPrivileged: peer.uid == 0 || (mode == .system && access == .change))
             })
         server.handler = { [service] request in service.handle(request) }
+        if options.mode == .user {
+            let notifier = DesktopNotifier(
+                connect: { [loop] () throws(BusError) in try BusConnection(.user, loop: loop) },
+                configuration: { [context] in context.configuration }, now: { [context] in context.clock.wallNow },
+                recordPath: paths.cacheDirectory + "/notifications.json", logger: logger.scoped("notify"))
+            publisher.observe = { [notifier, weak service] event in
+                if let service { notifier.observe(event, places: service.state.places) }
+            }
+            self.notifier = notifier
+        } else {
+            notifier = nil
+        }
         context.onStateChanged = { [weak self] in self?.updateStatus() }
         context.onWeatherChanged = { [weak self] in self?.updateStatus() }
         publisher.cachedForecast = { [weak refresher] id in refresher?.forecast(for: id)?.forecast }
