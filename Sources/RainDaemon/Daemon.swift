@@ -33,6 +33,8 @@ public final class Daemon {
     let network: NetworkMonitor?
     /// Desktop notifications; nil in the system instance, which never notifies.
     let notifier: DesktopNotifier?
+    /// Keeps the place that follows the machine where it is.
+    let follower: PlaceFollower
     let listener: FileDescriptor
     /// The socket file we bound ourselves and so remove on exit; nil when activated.
     let ownedSocketPath: String?
@@ -165,7 +167,14 @@ public final class Daemon {
         } else {
             notifier = nil
         }
-        context.onStateChanged = { [weak self] in self?.updateStatus() }
+        follower = PlaceFollower(
+            loop: loop, systemBus: systemBus, places: places, logger: logger.scoped("follow"),
+            onMove: { [weak service] candidate in service?.moveFollowing(to: candidate) })
+        context.onStateChanged = { [weak self] in
+            guard let self else { return }
+            self.updateStatus()
+            self.follower.update(following: self.service.state.places.following)
+        }
         context.onWeatherChanged = { [weak self] in self?.updateStatus() }
         publisher.cachedForecast = { [weak refresher] id in refresher?.forecast(for: id)?.forecast }
         context.onSubscriberAttached = { [weak refresher] in refresher?.refreshIfStale(reason: "a subscriber attached") }
@@ -294,6 +303,7 @@ public final class Daemon {
         manager.ready(status: statusLine())
         // Places without fresh data are fetched now that the socket serves.
         refresher.refreshIfStale(reason: "start")
+        follower.update(following: service.state.places.following)
         let code: Int32
         do {
             code = try loop.run()
