@@ -8,7 +8,7 @@ struct ListCommand: ClientCommand {
 
         Lists the saved places sorted by name, with their ids (use an id or a
         name wherever a PLACE is asked for). The selected place is marked *;
-        the place that follows you (add --current --follow) says so.
+        the place that follows you says "(follows you)".
 
           --json   print {"locations": [...], "selected": ID} as one JSON object
         """
