@@ -31,6 +31,10 @@ public final class Daemon {
     /// Resume and session triggers; nil fields mean the source is unavailable (logged once).
     let logind: LogindWatcher
     let network: NetworkMonitor?
+    /// Desktop notifications; nil in the system instance, which never notifies.
+    let notifier: DesktopNotifier?
+    /// Keeps the place that follows the machine where it is.
+    let follower: PlaceFollower
     let listener: FileDescriptor
     /// The socket file we bound ourselves and so remove on exit; nil when activated.
     let ownedSocketPath: String?
@@ -151,7 +155,26 @@ public final class Daemon {
                 return .init(access: access, isPrivileged: peer.uid == 0 || (mode == .system && access == .change))
             })
         server.handler = { [service] request in service.handle(request) }
-        context.onStateChanged = { [weak self] in self?.updateStatus() }
+        if options.mode == .user {
+            let notifier = DesktopNotifier(
+                connect: { [loop] () throws(BusError) in try BusConnection(.user, loop: loop) },
+                configuration: { [context] in context.configuration }, now: { [context] in context.clock.wallNow },
+                recordPath: paths.cacheDirectory + "/notifications.json", logger: logger.scoped("notify"))
+            publisher.observe = { [notifier, weak service] event in
+                if let service { notifier.observe(event, places: service.state.places) }
+            }
+            self.notifier = notifier
+        } else {
+            notifier = nil
+        }
+        follower = PlaceFollower(
+            loop: loop, systemBus: systemBus, places: places, logger: logger.scoped("follow"),
+            onMove: { [weak service] candidate in service?.moveFollowing(to: candidate) })
+        context.onStateChanged = { [weak self] in
+            guard let self else { return }
+            self.updateStatus()
+            self.follower.update(following: self.service.state.places.following)
+        }
         context.onWeatherChanged = { [weak self] in self?.updateStatus() }
         publisher.cachedForecast = { [weak refresher] id in refresher?.forecast(for: id)?.forecast }
         context.onSubscriberAttached = { [weak refresher] in refresher?.refreshIfStale(reason: "a subscriber attached") }
@@ -280,6 +303,7 @@ public final class Daemon {
         manager.ready(status: statusLine())
         // Places without fresh data are fetched now that the socket serves.
         refresher.refreshIfStale(reason: "start")
+        follower.update(following: service.state.places.following)
         let code: Int32
         do {
             code = try loop.run()

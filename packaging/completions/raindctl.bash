@@ -16,7 +16,7 @@ _raindctl()
     _init_completion -n = || return
 
     local commands="status list add remove set-location units refresh now hourly daily search subscribe help"
-    local events="LocationAdded LocationRemoved LocationSelected WeatherUpdated SettingsChanged ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged"
+    local events="LocationAdded LocationRemoved LocationSelected LocationChanged WeatherUpdated SettingsChanged ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged"
 
     # Global options come before the command.
     local i command="" socket=""
@@ -77,7 +77,7 @@ _raindctl()
     local places=no
     case $command in
         status | list) options="--json" ;;
-        add) options="--coords --name --current --json" ;;
+        add) options="--coords --name --current --follow --json" ;;
         remove | set-location) places=yes ;;
         units)
             options=""

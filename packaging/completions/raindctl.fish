@@ -2,7 +2,7 @@
 # Installed as /usr/share/fish/vendor_completions.d/raindctl.fish.
 
 set -l commands status list add remove set-location units refresh now hourly daily search subscribe help
-set -l events LocationAdded LocationRemoved LocationSelected WeatherUpdated SettingsChanged ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged
+set -l events LocationAdded LocationRemoved LocationSelected LocationChanged WeatherUpdated SettingsChanged ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged
 
 # Saved place ids, asked of the running raind (quietly nothing if it is not running).
 function __raindctl_places
@@ -37,6 +37,7 @@ complete -c raindctl -n "__fish_seen_subcommand_from status list add now hourly 
 complete -c raindctl -n "__fish_seen_subcommand_from add" -l coords -x -d 'LAT,LON'
 complete -c raindctl -n "__fish_seen_subcommand_from add" -l name -x -d 'name for the coordinates'
 complete -c raindctl -n "__fish_seen_subcommand_from add" -l current -d 'the current position'
+complete -c raindctl -n "__fish_seen_subcommand_from add" -l follow -d 'keep the place at the current position'
 complete -c raindctl -n "__fish_seen_subcommand_from remove set-location refresh now hourly daily" -a '(__raindctl_places)'
 complete -c raindctl -n "__fish_seen_subcommand_from refresh" -l all -d 'every place'
 complete -c raindctl -n "__fish_seen_subcommand_from hourly" -l hours -x -d 'how many hours'

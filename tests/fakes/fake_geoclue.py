@@ -12,10 +12,16 @@ Latitude, Longitude and Accuracy.
 ok: Start emits LocationUpdated; deny: Start fails with AccessDenied, as
 GeoClue does for an application it does not allow; silent: Start succeeds and
 no update ever comes. Prints "ready" once it owns the name, then one line per
-call that matters: "start DESKTOP_ID LEVEL", "stop".
+call that matters: "start DESKTOP_ID LEVEL" (followed by "thresholds METRES
+SECONDS" when DistanceThreshold or TimeThreshold was set), "stop".
+
+Commands on stdin, one per line, each answered "ok COMMAND":
+    move LAT LON   a new Location object at LAT, LON and LocationUpdated(old, new)
+                   from every started client
 Needs python3-dbus and python3-gi (Debian packages).
 """
 import argparse
+import sys
 
 import dbus
 import dbus.mainloop.glib
@@ -37,6 +43,7 @@ class Properties(dbus.service.Object):
 
     def __init__(self, bus, path, props):
         super().__init__(bus, path)
+        self.path = path
         self.props = props
 
     @dbus.service.method(PROPS_IFACE, in_signature="ss", out_signature="v")
@@ -55,8 +62,8 @@ class Location(Properties):
 class Client(Properties):
     interface = CLIENT_IFACE
 
-    def __init__(self, bus, mode):
-        super().__init__(bus, CLIENT_PATH, {
+    def __init__(self, bus, mode, path=CLIENT_PATH):
+        super().__init__(bus, path, {
             "Location": dbus.ObjectPath("/"),
             "DesktopId": dbus.String(""),
             "RequestedAccuracyLevel": dbus.UInt32(0),
@@ -65,6 +72,7 @@ class Client(Properties):
             "Active": dbus.Boolean(False),
         })
         self.mode = mode
+        self.location_path = LOCATION_PATH
 
     @dbus.service.method(PROPS_IFACE, in_signature="ssv", out_signature="")
     def Set(self, interface, name, value):
@@ -81,14 +89,17 @@ class Client(Properties):
                                                 name="org.freedesktop.DBus.Error.AccessDenied")
         if not self.props["DesktopId"]:
             raise dbus.exceptions.DBusException("DesktopId not set", name="org.freedesktop.DBus.Error.Failed")
+        if self.props["DistanceThreshold"] or self.props["TimeThreshold"]:
+            print("thresholds %d %d" % (self.props["DistanceThreshold"], self.props["TimeThreshold"]), flush=True)
         self.props["Active"] = dbus.Boolean(True)
         if self.mode == "ok":
             # GeoClue answers Start first and sends the update later.
             GLib.timeout_add(20, self.update)
 
     def update(self):
-        self.props["Location"] = dbus.ObjectPath(LOCATION_PATH)
-        self.LocationUpdated(dbus.ObjectPath("/"), dbus.ObjectPath(LOCATION_PATH))
+        old = self.props["Location"]
+        self.props["Location"] = dbus.ObjectPath(self.location_path)
+        self.LocationUpdated(old, dbus.ObjectPath(self.location_path))
         return False
 
     @dbus.service.method(CLIENT_IFACE, in_signature="", out_signature="")
@@ -102,9 +113,11 @@ class Client(Properties):
 
 
 class Manager(dbus.service.Object):
-    def __init__(self, bus, client):
+    def __init__(self, bus, client, mode):
         super().__init__(bus, MANAGER_PATH)
-        self.client = client
+        self.bus = bus
+        self.clients = [client]
+        self.mode = mode
 
     @dbus.service.method(MANAGER_IFACE, in_signature="", out_signature="o")
     def GetClient(self):
@@ -112,7 +125,10 @@ class Manager(dbus.service.Object):
 
     @dbus.service.method(MANAGER_IFACE, in_signature="", out_signature="o")
     def CreateClient(self):
-        return dbus.ObjectPath(CLIENT_PATH)
+        # GeoClue gives each CreateClient a client of its own.
+        client = Client(self.bus, self.mode, "/org/freedesktop/GeoClue2/Client/%d" % (len(self.clients) + 1))
+        self.clients.append(client)
+        return dbus.ObjectPath(client.path)
 
 
 def main():
@@ -125,17 +141,37 @@ def main():
 
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.SystemBus()
-    Location(bus, LOCATION_PATH, {
-        "Latitude": dbus.Double(args.latitude),
-        "Longitude": dbus.Double(args.longitude),
-        "Accuracy": dbus.Double(args.accuracy),
-        "Description": dbus.String("fake"),
-    })
+    def location(path, latitude, longitude):
+        return Location(bus, path, {
+            "Latitude": dbus.Double(latitude),
+            "Longitude": dbus.Double(longitude),
+            "Accuracy": dbus.Double(args.accuracy),
+            "Description": dbus.String("fake"),
+        })
+    locations = [location(LOCATION_PATH, args.latitude, args.longitude)]
     client = Client(bus, args.mode)
-    Manager(bus, client)
+    manager = Manager(bus, client, args.mode)
     name = dbus.service.BusName(BUS_NAME, bus, do_not_queue=True)
+    loop = GLib.MainLoop()
+
+    def command(source, condition):
+        line = sys.stdin.readline()
+        if not line:
+            return False  # no commands (stdin closed or /dev/null): serve on
+        words = line.split()
+        if len(words) == 3 and words[0] == "move":
+            path = "/org/freedesktop/GeoClue2/Location/%d" % (len(locations) + 1)
+            locations.append(location(path, float(words[1]), float(words[2])))
+            for each in manager.clients:
+                each.location_path = path
+                if each.props["Active"]:
+                    each.update()
+        print("ok " + line.strip(), flush=True)
+        return True
+
+    GLib.io_add_watch(sys.stdin, GLib.IO_IN | GLib.IO_HUP, command)
     print("ready", flush=True)
-    GLib.MainLoop().run()
+    loop.run()
     del name
 
 

@@ -342,3 +342,26 @@ class FakeLogind:
         self.process.stdin.close()
         self.process.terminate()
         self.process.wait()
+
+
+class FakeNotifications:
+    """tests/fakes/fake_notifications.py on a private bus playing the session
+    bus; next() reads the next call it recorded."""
+
+    def __init__(self, bus):
+        self.process = subprocess.Popen(
+            ["/usr/bin/python3", str(ROOT / "tests" / "fakes" / "fake_notifications.py"), "--address", bus.address],
+            stdout=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        assert line.strip() == "ready", line
+
+    def next(self, timeout=10):
+        import select
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        if not ready:
+            raise AssertionError(f"no notification call within {timeout}s")
+        return json.loads(self.process.stdout.readline())
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()

@@ -36,6 +36,11 @@ public struct Configuration: Equatable, Sendable {
     /// Base URL of the online geocoder asked for names missing from the embedded data.
     public var geocoderURL: String = "https://geocoding-api.open-meteo.com"
     public var onlineGeocoder: Bool = true
+    // [Notifications] (user instance only; docs/NOTIFICATIONS.md)
+    public var notifyAlerts: Bool = true
+    public var notifyRainSoon: Bool = true
+    /// The least severe alert that notifies.
+    public var minimumAlertSeverity: AlertSeverity = .severe
 
     public init() {}
 
@@ -124,6 +129,21 @@ public struct Configuration: Equatable, Sendable {
         Key(section: "Places", name: "OnlineGeocoder", field: \.onlineGeocoder, expected: "yes or no") { config, value in
             guard let flag = parseBoolean(value) else { return false }
             config.onlineGeocoder = flag
+            return true
+        },
+        Key(section: "Notifications", name: "Alerts", field: \.notifyAlerts, expected: "yes or no") { config, value in
+            guard let flag = parseBoolean(value) else { return false }
+            config.notifyAlerts = flag
+            return true
+        },
+        Key(section: "Notifications", name: "RainSoon", field: \.notifyRainSoon, expected: "yes or no") { config, value in
+            guard let flag = parseBoolean(value) else { return false }
+            config.notifyRainSoon = flag
+            return true
+        },
+        Key(section: "Notifications", name: "MinimumSeverity", field: \.minimumAlertSeverity, expected: "extreme, severe, moderate, minor or unknown") { config, value in
+            guard let severity = AlertSeverity(rawValue: value.prefix(1).uppercased() + value.dropFirst().lowercased()) else { return false }
+            config.minimumAlertSeverity = severity
             return true
         },
     ]

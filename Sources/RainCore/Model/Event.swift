@@ -4,6 +4,9 @@ public enum Event: Equatable, Sendable {
     case locationAdded(Location)
     case locationRemoved(Location)
     case locationSelected(Location)
+    /// A saved place changed: the place that follows the machine moved to
+    /// another town (renamed, new position), or the follow flag moved.
+    case locationChanged(Location)
     case settingsChanged(Settings)
     case weatherUpdated(LocationID, Forecast)
     case reachabilityChanged(online: Bool)
@@ -17,6 +20,7 @@ public enum Event: Equatable, Sendable {
         case .locationAdded: return .locationAdded
         case .locationRemoved: return .locationRemoved
         case .locationSelected: return .locationSelected
+        case .locationChanged: return .locationChanged
         case .settingsChanged: return .settingsChanged
         case .weatherUpdated: return .weatherUpdated
         case .reachabilityChanged: return .reachabilityChanged
@@ -32,6 +36,7 @@ public enum EventName: String, WireEnum {
     case locationAdded = "LocationAdded"
     case locationRemoved = "LocationRemoved"
     case locationSelected = "LocationSelected"
+    case locationChanged = "LocationChanged"
     case settingsChanged = "SettingsChanged"
     case weatherUpdated = "WeatherUpdated"
     case reachabilityChanged = "ReachabilityChanged"

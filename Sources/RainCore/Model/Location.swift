@@ -29,7 +29,7 @@ public enum LocationSource: Equatable, Sendable {
 }
 
 /// A saved place.
-public struct Location: Equatable, Sendable, Codable {
+public struct Location: Equatable, Sendable, Codable, WireSparse {
     public var id: LocationID
     public var name: String
     /// First-level division (state, province, region); may be empty.
@@ -42,11 +42,14 @@ public struct Location: Equatable, Sendable, Codable {
     /// IANA time zone name; may be empty until a forecast tells it.
     public var timeZone: String
     public var source: LocationSource
+    /// true for the one place whose position raind keeps at the machine's
+    /// (`add --current --follow`); nil, and absent on the wire, for the others.
+    public var follows: Bool?
 
     public init(
         id: LocationID, name: String, region: String = "", country: String = "",
         countryCode: String = "", latitude: Double, longitude: Double,
-        timeZone: String = "", source: LocationSource
+        timeZone: String = "", source: LocationSource, follows: Bool? = nil
     ) {
         self.id = id
         self.name = name
@@ -57,7 +60,11 @@ public struct Location: Equatable, Sendable, Codable {
         self.longitude = longitude
         self.timeZone = timeZone
         self.source = source
+        self.follows = follows
     }
+
+    /// Whether raind keeps this place at the machine's position.
+    public var isFollowing: Bool { follows == true }
 
     /// "Paris, Île-de-France, France": what a person reads in lists.
     public var displayName: String {

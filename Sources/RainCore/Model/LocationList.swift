@@ -62,6 +62,81 @@ public struct LocationList: Equatable, Sendable {
         return (location, events)
     }
 
+    // MARK: The place that follows the machine
+
+    /// The place whose position raind keeps at the machine's, if any (only one can).
+    public var following: Location? { locations.first { $0.isFollowing } }
+
+    /// Saves the machine's position as the place that follows it. The flag
+    /// moves: a place that followed before stays where it was, as an
+    /// ordinary place. A saved place at the position that came from the
+    /// machine's position takes the flag; one saved by name or coordinates
+    /// is left alone (it would be renamed as the machine travels), and a new
+    /// place is saved beside it.
+    public mutating func addFollowing(_ candidate: PlaceCandidate) -> (location: Location, added: Bool, events: [Event]) {
+        var events: [Event] = []
+        let match = existing(matching: candidate).flatMap { match -> Location? in
+            if case .current = match.source { return match }
+            return nil
+        }
+        if let previous = following, previous.id != match?.id {
+            events += setFollows(previous.id, nil)
+        }
+        if let match {
+            events += setFollows(match.id, true)
+            return (self[match.id] ?? match, false, events)
+        }
+        let location = Location(
+            id: uniqueID(for: candidate), name: candidate.name, region: candidate.region,
+            country: candidate.country, countryCode: candidate.countryCode,
+            latitude: candidate.latitude, longitude: candidate.longitude,
+            timeZone: candidate.timeZone, source: candidate.source, follows: true)
+        locations.append(location)
+        locations.sort(by: LocationList.order)
+        events.append(.locationAdded(location))
+        if selectedID == nil {
+            selectedID = location.id
+            events.append(.locationSelected(location))
+        }
+        return (location, true, events)
+    }
+
+    private mutating func setFollows(_ id: LocationID, _ follows: Bool?) -> [Event] {
+        guard let index = locations.firstIndex(where: { $0.id == id }), locations[index].follows != follows else { return [] }
+        locations[index].follows = follows
+        return [.locationChanged(locations[index])]
+    }
+
+    /// Whether `candidate`, where the machine now is, lies in another town
+    /// than the following place: another name, region or country. A move
+    /// within a town changes nothing.
+    public static func isAnotherTown(_ candidate: PlaceCandidate, than place: Location) -> Bool {
+        TextFolding.fold(candidate.name) != TextFolding.fold(place.name)
+            || TextFolding.fold(candidate.region) != TextFolding.fold(place.region)
+            || candidate.countryCode.uppercased() != place.countryCode.uppercased()
+    }
+
+    /// Moves the following place to `candidate` when it is in another town:
+    /// renamed, with the new position, region, country and time zone; its id
+    /// stays (ids are stable). No event when there is nothing to move.
+    public mutating func moveFollowing(to candidate: PlaceCandidate) -> [Event] {
+        guard let place = following, Self.isAnotherTown(candidate, than: place),
+            let index = locations.firstIndex(where: { $0.id == place.id })
+        else { return [] }
+        var moved = place
+        moved.name = candidate.name
+        moved.region = candidate.region
+        moved.country = candidate.country
+        moved.countryCode = candidate.countryCode
+        moved.latitude = candidate.latitude
+        moved.longitude = candidate.longitude
+        moved.timeZone = candidate.timeZone
+        moved.source = candidate.source
+        locations[index] = moved
+        locations.sort(by: LocationList.order)
+        return [.locationChanged(moved)]
+    }
+
     /// Removes a place; the selected place cannot be removed (select another first).
     public mutating func remove(_ id: LocationID) throws(LocationListError) -> [Event] {
         guard let location = self[id] else { throw .notFound(id.rawValue) }

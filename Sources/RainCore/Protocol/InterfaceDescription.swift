@@ -18,6 +18,8 @@ type Source (
   approximate: ?bool
 )
 
+# follows is true for the one place raind keeps at the machine's position
+# (AddLocation with current and follow); it is absent for every other place.
 type Location (
   id: string,
   name: string,
@@ -27,7 +29,8 @@ type Location (
   latitude: float,
   longitude: float,
   timeZone: string,
-  source: Source
+  source: Source,
+  follows: ?bool
 )
 
 type Candidate (
@@ -173,12 +176,16 @@ method ListLocations() -> (locations: []Location, selected: ?string)
 # place already saved returns the saved one with added=false; a place given
 # its own name is saved even beside a saved place of another name. note says
 # what a person should know (why the position is approximate, for one).
+# follow (with current, without name) makes it the place that follows the
+# machine: raind moves and renames it when the machine reaches another town
+# (event LocationChanged). Only one place follows; the flag moves to the new one.
 method AddLocation(
   query: ?string,
   latitude: ?float,
   longitude: ?float,
   name: ?string,
-  current: ?bool
+  current: ?bool,
+  follow: ?bool
 ) -> (location: Location, added: bool, approximate: bool, note: ?string)
 
 # Removes a saved place (by id or name); the selected place cannot be removed.

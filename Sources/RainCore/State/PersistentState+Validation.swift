@@ -21,12 +21,26 @@ extension PersistentState {
                 kept.append(location)
             }
         }
+        // One place at most follows the machine; `false` is written as absent.
+        var follower: LocationID?
+        for index in kept.indices {
+            if kept[index].follows == false { kept[index].follows = nil }
+            guard kept[index].isFollowing else { continue }
+            if let follower {
+                problems.append("place '\(kept[index].id)' is marked as following the machine, as is '\(follower)'; only one place can, so '\(kept[index].id)' no longer does")
+                kept[index].follows = nil
+            } else {
+                follower = kept[index].id
+            }
+        }
         var settings = self.settings
         if let problem = settings.validationProblem() {
             problems.append("settings.\(problem.field) \(problem.reason); [Refresh] IntervalMinutes= applies instead")
             settings.refreshMinutes = nil
         }
-        guard !problems.isEmpty else { return (self, []) }
+        guard !problems.isEmpty else {
+            return (PersistentState(places: LocationList(locations: kept, selectedID: places.selectedID), settings: settings), [])
+        }
         let selected = places.selectedID.flatMap { id in kept.contains { $0.id == id } ? id : nil }
         return (
             PersistentState(places: LocationList(locations: kept, selectedID: selected), settings: settings), problems

@@ -40,7 +40,11 @@ public final class Publisher {
         for event in events { publish(event) }
     }
 
+    /// Set by the daemon: sees every event, subscribed to or not (desktop notifications).
+    var observe: (Event) -> Void = { _ in }
+
     public func publish(_ event: Event) {
+        observe(event)
         guard !subscriptions.isEmpty else { return }
         var reply = SubscribeReply(event)
         if case .locationSelected(let location) = event { reply.forecast = cachedForecast(location.id) }

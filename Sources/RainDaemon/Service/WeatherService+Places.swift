@@ -9,6 +9,16 @@ extension WeatherService {
         let name = parameters.name?.trimmingSpaces()
         let byCoordinates = parameters.latitude != nil || parameters.longitude != nil
         let current = parameters.current ?? false
+        let follow = parameters.follow ?? false
+        if follow {
+            guard current else {
+                throw MethodError.invalidParameter("follow", "goes with current=true: only the machine's position can follow it")
+            }
+            guard name == nil else {
+                throw MethodError.invalidParameter(
+                    "name", "cannot go with follow: a place that follows the machine is named after the town it is in")
+            }
+        }
         let ways = [query != nil, byCoordinates, current].filter { $0 }.count
         guard ways == 1 else {
             throw MethodError.invalidParameter(
@@ -26,7 +36,7 @@ extension WeatherService {
         if let query {
             try addPlace(named: query, responder: responder)
         } else if current {
-            addCurrentPosition(name: name, responder: responder)
+            addCurrentPosition(name: name, follow: follow, responder: responder)
         } else {
             guard let latitude = parameters.latitude, let longitude = parameters.longitude else {
                 throw MethodError.invalidParameter(
@@ -48,7 +58,8 @@ extension WeatherService {
     /// The machine's position from GeoClue2 (city accuracy), named by the
     /// nearest place; without GeoClue, the most populous place in the
     /// system's time zone, marked approximate.
-    func addCurrentPosition(name: String?, responder: Responder<AddLocationCall.Reply>) {
+    /// `follow`: the place becomes the one that follows the machine (`PlaceFollower`).
+    func addCurrentPosition(name: String?, follow: Bool = false, responder: Responder<AddLocationCall.Reply>) {
         geoclue.locate { [weak self] result in
             guard let self else { return }
             do throws(MethodError) {
@@ -57,7 +68,11 @@ extension WeatherService {
                     var candidate = try self.namedCandidate(
                         latitude: position.latitude, longitude: position.longitude, name: name)
                     candidate.source = .current(approximate: false)
-                    try self.add(candidate, approximate: false, byName: name != nil, responder: responder)
+                    if follow {
+                        try self.addFollowing(candidate, approximate: false, note: nil, responder: responder)
+                    } else {
+                        try self.add(candidate, approximate: false, byName: name != nil, responder: responder)
+                    }
                 case .failure(let error):
                     self.logger.info("no position from GeoClue (\(error)); estimating from the time zone")
                     let why = "GeoClue was not used: \(error)"
@@ -69,6 +84,13 @@ extension WeatherService {
                     }
                     if let name { candidate.name = name }
                     candidate.source = .current(approximate: true)
+                    if follow {
+                        try self.addFollowing(
+                            candidate, approximate: true,
+                            note: "\(why). The position was estimated from the time zone (\(candidate.timeZone)); raind follows changes of the time zone",
+                            responder: responder)
+                        return
+                    }
                     try self.add(
                         candidate, approximate: true, byName: name != nil,
                         note: "\(why). The position was estimated from the time zone (\(candidate.timeZone))",
@@ -193,6 +215,32 @@ extension WeatherService {
         let (location, events) = next.places.add(candidate.sanitized(), byName: byName)
         try commit(next, events: events)
         responder.reply(.init(location: location, added: !events.isEmpty, approximate: approximate, note: note))
+    }
+
+    func addFollowing(
+        _ candidate: PlaceCandidate, approximate: Bool, note: String?, responder: Responder<AddLocationCall.Reply>
+    ) throws(MethodError) {
+        var next = state
+        let (location, added, events) = next.places.addFollowing(candidate.sanitized())
+        try commit(next, events: events)
+        responder.reply(.init(location: location, added: added, approximate: approximate, note: note))
+    }
+
+    /// The machine reached another town (`PlaceFollower`): the following place
+    /// is renamed and moved, `LocationChanged` published, and its weather
+    /// fetched for the new position. A move within its town changes nothing.
+    func moveFollowing(to candidate: PlaceCandidate) {
+        guard let place = state.places.following else { return }
+        var next = state
+        let events = next.places.moveFollowing(to: candidate.sanitized())
+        guard !events.isEmpty else { return }
+        do throws(MethodError) {
+            try commit(next, events: events)
+        } catch {
+            return  // commit logged why; the place stays where it was
+        }
+        logger.info("\(place.id) followed the machine from \(place.name) to \(candidate.name)")
+        refresher.placeMoved(place.id)
     }
 
     func removeLocation(_ parameters: PlaceReference, _ responder: Responder<LocationReply>) throws(MethodError) {

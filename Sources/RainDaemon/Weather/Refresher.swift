@@ -176,6 +176,30 @@ public final class Refresher {
         }
     }
 
+    /// A place moved (the following place reached another town): its data is
+    /// for the old position, so it is fetched anew now, whatever its age. A
+    /// fetch under way for the old position is abandoned; whoever waits on it
+    /// is told when the new one is done.
+    func placeMoved(_ id: LocationID) {
+        var waiters: [Completion] = []
+        if let flight = inFlight.removeValue(forKey: id) {
+            flight.transfer?.cancel()
+            scheduler.abandoned(id)
+            waiters = flight.waiters
+        }
+        // Served until the new data arrives, but never offered as a validator:
+        // a 304 would confirm the old town's forecast for the new position.
+        forecasts[id]?.etag = nil
+        forecasts[id]?.lastModified = nil
+        scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: id == list.selectedID, now: now)
+        fetch([id], explicit: false, completion: nil)
+        if inFlight[id] != nil {
+            inFlight[id]?.waiters += waiters
+        } else {
+            for waiter in waiters { waiter(nil) }
+        }
+    }
+
     // MARK: Triggers
 
     /// A "became active" moment: fetch what is stale, nothing else.

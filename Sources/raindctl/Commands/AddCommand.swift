@@ -7,12 +7,18 @@ struct AddCommand: ClientCommand {
         Usage: raindctl add PLACE [--json]
                raindctl add --coords LAT,LON [--name NAME] [--json]
                raindctl add --current [--name NAME] [--json]
+               raindctl add --current --follow [--json]
 
         Saves a place. PLACE is a name ("Paris", "Portland, OR", "London, Canada",
         "Paris, US-TX"); when several places match, raind lists them so you can
         be more precise. --coords takes decimal degrees (north and east positive);
         without --name the nearest known place names it. --current uses the
         machine's position (GeoClue, else an estimate from the time zone).
+        --current --follow saves the place that follows you: raind keeps it at
+        the machine's position (GeoClue, else the time zone), renaming it and
+        fetching its weather when you reach another town. Only one place
+        follows; a new --follow takes the flag from the previous one, which
+        stays where it was.
         Saving a place that is already saved changes nothing; a place given its
         own --name is saved even next to a saved place of another name.
         The first place saved becomes the selected one.
@@ -21,7 +27,7 @@ struct AddCommand: ClientCommand {
     enum Target {
         case query(String)
         case coordinates(Double, Double, name: String?)
-        case current(name: String?)
+        case current(name: String?, follow: Bool)
     }
 
     let target: Target
@@ -31,9 +37,11 @@ struct AddCommand: ClientCommand {
         var arguments = arguments
         json = arguments.flag("--json")
         let current = arguments.flag("--current")
+        let follow = arguments.flag("--follow")
         let coords = try arguments.option("--coords")
         let name = try arguments.option("--name")
         let words = try arguments.positionals()
+        if follow, !current { throw .usage("add: --follow goes with --current (raindctl add --current --follow)") }
         switch (coords, current, words.isEmpty) {
         case (let coords?, false, true):
             guard let (latitude, longitude) = Coordinates.parse(coords) else {
@@ -44,7 +52,10 @@ struct AddCommand: ClientCommand {
             }
             target = .coordinates(latitude, longitude, name: name)
         case (nil, true, true):
-            target = .current(name: name)
+            if follow, name != nil {
+                throw .usage("add: --follow cannot go with --name: the place that follows you is named after the town it is in")
+            }
+            target = .current(name: name, follow: follow)
         case (nil, false, false):
             guard name == nil else { throw .usage("add: --name goes with --coords or --current") }
             let query = words.joined(separator: " ").trimmingSpaces()
@@ -61,7 +72,7 @@ struct AddCommand: ClientCommand {
         case .query(let query): parameters = .init(query: query)
         case .coordinates(let latitude, let longitude, let name):
             parameters = .init(latitude: latitude, longitude: longitude, name: name)
-        case .current(let name): parameters = .init(name: name, current: true)
+        case .current(let name, let follow): parameters = .init(name: name, current: true, follow: follow ? true : nil)
         }
         let reply = try session.connect().call(AddLocationCall.self, parameters)
         if json {
@@ -71,7 +82,8 @@ struct AddCommand: ClientCommand {
         let location = reply.location
         Output.line(
             (reply.added ? "Added " : "Already saved: ") + "\(location.displayName) as \(location.id)"
-                + (reply.approximate ? " (approximate position)" : ""))
+                + (reply.approximate ? " (approximate position)" : "")
+                + (location.isFollowing ? "; it follows you" : ""))
         if let note = reply.note { Output.line(note) }
         if reply.added, case .coordinates(_, _, name: .some) = target {
             try Self.mentionNeighbours(of: location, session: session)

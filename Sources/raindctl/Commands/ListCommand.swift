@@ -7,7 +7,8 @@ struct ListCommand: ClientCommand {
         Usage: raindctl list [--json]
 
         Lists the saved places sorted by name, with their ids (use an id or a
-        name wherever a PLACE is asked for). The selected place is marked *.
+        name wherever a PLACE is asked for). The selected place is marked *;
+        the place that follows you says "(follows you)".
 
           --json   print {"locations": [...], "selected": ID} as one JSON object
         """
@@ -35,6 +36,7 @@ struct ListCommand: ClientCommand {
         let rows = locations.map { location in
             [location.id == selected ? "*" : " ", location.id.rawValue, location.displayName,
              Coordinates.format(latitude: location.latitude, longitude: location.longitude)]
+                + (location.isFollowing ? ["(follows you)"] : [])
         }
         for line in Output.table(rows) { Output.line(line) }
     }

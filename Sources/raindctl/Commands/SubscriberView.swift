@@ -55,6 +55,8 @@ struct SubscriberView {
             locations[location.id] = nil
             forecasts[location.id] = nil
             failures[location.id] = nil
+        case .locationChanged(let location):
+            locations[location.id] = location
         case .locationSelected(let location):
             locations[location.id] = location
             selected = location.id
@@ -177,8 +179,9 @@ struct SubscriberView {
             return text
         }
         switch event {
-        case .locationAdded(let location), .locationRemoved(let location), .locationSelected(let location):
-            return "\(name) \(location.id) \(location.displayName)"
+        case .locationAdded(let location), .locationRemoved(let location), .locationSelected(let location),
+            .locationChanged(let location):
+            return "\(name) \(location.id) \(location.displayName)" + (location.isFollowing ? " (follows you)" : "")
         case .settingsChanged(let settings):
             var text = "\(name) units=\(settings.units.rawValue)"
             if let minutes = settings.refreshMinutes { text += " refresh=\(minutes)min" }

@@ -36,7 +36,8 @@ public struct SubscribeReply: Codable, Sendable, Equatable {
     public init(_ event: Event) {
         self.init(event: event.name.rawValue)
         switch event {
-        case .locationAdded(let place), .locationRemoved(let place), .locationSelected(let place):
+        case .locationAdded(let place), .locationRemoved(let place), .locationSelected(let place),
+            .locationChanged(let place):
             location = place
         case .settingsChanged(let changed):
             settings = changed
@@ -71,6 +72,7 @@ public struct SubscribeReply: Codable, Sendable, Equatable {
         case .locationAdded: return .locationAdded(try need(location, "location"))
         case .locationRemoved: return .locationRemoved(try need(location, "location"))
         case .locationSelected: return .locationSelected(try need(location, "location"))
+        case .locationChanged: return .locationChanged(try need(location, "location"))
         case .settingsChanged: return .settingsChanged(try need(settings, "settings"))
         case .weatherUpdated: return .weatherUpdated(try need(id, "id"), try need(forecast, "forecast"))
         case .reachabilityChanged: return .reachabilityChanged(online: try need(online, "online"))

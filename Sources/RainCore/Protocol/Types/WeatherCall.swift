@@ -42,15 +42,18 @@ public enum AddLocationCall: WeatherCall {
         public var longitude: Double?
         public var name: String?
         public var current: Bool?
+        /// With `current`: raind keeps the place at the machine's position.
+        public var follow: Bool?
         public init(
             query: String? = nil, latitude: Double? = nil, longitude: Double? = nil, name: String? = nil,
-            current: Bool? = nil
+            current: Bool? = nil, follow: Bool? = nil
         ) {
             self.query = query
             self.latitude = latitude
             self.longitude = longitude
             self.name = name
             self.current = current
+            self.follow = follow
         }
     }
     public struct Reply: Codable, Sendable, Equatable {

@@ -1,0 +1,278 @@
+import Glibc
+import RainCore
+import RainSystem
+
+/// Desktop notifications from the user instance, through
+/// `org.freedesktop.Notifications` on the session bus: severe-weather alerts
+/// of any saved place (`AlertNotices` decides which) and rain starting soon
+/// at the selected place, once per rain episode and updated in place.
+///
+/// The session bus is opened on the first notification, not before, so a
+/// raind that never notifies never connects. Calls go out one at a time: a
+/// notification that replaces another is sent once the server has told the
+/// id of the one it replaces. When nobody serves notifications (the name is
+/// not owned and cannot be activated), that is logged once and nothing is
+/// sent or queued until the name gets an owner (NameOwnerChanged, one match:
+/// no call per event). What was shown is kept in `recordPath` so a restart
+/// shows nothing again.
+public final class DesktopNotifier {
+    static let busName = "org.freedesktop.Notifications"
+    static let objectPath = "/org/freedesktop/Notifications"
+    static let interface = "org.freedesktop.Notifications"
+    static let callTimeout = 10.0
+
+    /// Whether notifications can be sent.
+    enum Availability: Equatable {
+        /// Not asked yet, or the server answered.
+        case usable
+        /// Nobody owns the name; waiting for an owner.
+        case noServer
+        /// No session bus: off until raind restarts.
+        case noBus
+    }
+
+    /// Where a Notify reply's id goes.
+    private enum Target {
+        case alert(place: LocationID, key: String)
+        case rain(episode: String)
+    }
+
+    private enum Outgoing {
+        case notify(DesktopNotification, Target)
+        case close(UInt32)
+    }
+
+    private let connect: () throws(BusError) -> BusConnection
+    private let configuration: () -> Configuration
+    private let now: () -> Double
+    private let recordPath: String?
+    private let logger: Logger
+
+    private var bus: BusConnection?
+    private(set) var availability = Availability.usable
+    private var ownerWatch: BusSlot?
+    private var queue: [Outgoing] = []
+    private var inFlight: BusSlot?
+    private(set) var record: NotificationRecord
+    private var writtenRecord: NotificationRecord?
+    /// Whether no call is queued or waiting for its answer.
+    var isIdle: Bool { inFlight == nil && queue.isEmpty }
+    /// For tests: called when the last call queued was answered, and when
+    /// the availability changes.
+    var settled: () -> Void = {}
+
+    /// - Parameters:
+    ///   - connect: opens the session bus (`BusConnection(.user, loop:)` in the daemon).
+    ///   - configuration: the configuration in force (`[Notifications]`), read at each event.
+    ///   - now: the wall clock, Unix seconds.
+    ///   - recordPath: the file that remembers what was shown; nil keeps it in memory.
+    public init(
+        connect: @escaping () throws(BusError) -> BusConnection, configuration: @escaping () -> Configuration,
+        now: @escaping () -> Double, recordPath: String?, logger: Logger
+    ) {
+        self.connect = connect
+        self.configuration = configuration
+        self.now = now
+        self.recordPath = recordPath
+        self.logger = logger
+        if let recordPath, case .success(let bytes) = FileIO.readFile(recordPath, limit: 1 << 20),
+            let saved = NotificationRecord(bytes: bytes)
+        {
+            record = saved
+            writtenRecord = saved
+        } else {
+            record = NotificationRecord()
+        }
+    }
+
+    // MARK: Inputs
+
+    /// Routes the events that concern notifications; `places` are the saved ones.
+    public func observe(_ event: Event, places: LocationList) {
+        switch event {
+        case .alertsChanged(let id, let alerts):
+            if let place = places[id] { alertsChanged(at: place, alerts: alerts) }
+        case .locationRemoved(let place):
+            placeRemoved(place.id)
+        default:
+            break
+        }
+    }
+
+    /// A place's alerts changed (`AlertsChanged`): new alerts at or above
+    /// `[Notifications] MinimumSeverity=` and upgrades are shown.
+    public func alertsChanged(at place: Location, alerts: [WeatherAlert]) {
+        let settings = configuration()
+        let decision = AlertNotices.decide(
+            place: place.id, alerts: alerts, record: record, minimum: settings.minimumAlertSeverity, now: now())
+        guard settings.notifyAlerts, availability == .usable else {
+            // Not shown, so not remembered as shown; only alerts that ended are forgotten.
+            let current = Set(alerts.map(AlertNotices.key))
+            var pruned = record
+            pruned.alerts.removeAll { $0.place == place.id && !current.contains($0.key) }
+            update(pruned)
+            return
+        }
+        update(decision.record)
+        for notice in decision.notices {
+            logger.info("notifying \(notice.alert.severity.rawValue) alert '\(notice.alert.title)' for \(place.id)"
+                + (notice.replaces != 0 ? " (an upgrade)" : ""))
+            send(.notify(.alert(notice.alert, at: place, replaces: notice.replaces), .alert(place: place.id, key: notice.key)))
+        }
+    }
+
+    /// Rain is expected soon at `place` (the selected one). Shown once per
+    /// `episode`; a new summary for the same episode updates the notification
+    /// in place, and a new episode replaces the previous one's.
+    public func rainSoon(place: Location, summary: String, episode: String) {
+        guard configuration().notifyRainSoon, availability == .usable else { return }
+        if let shown = record.rain, shown.episode == episode, shown.summary == summary, shown.place == place.id { return }
+        let replaces = record.rain?.notification ?? 0
+        var next = record
+        next.rain = .init(place: place.id, episode: episode, summary: summary, notification: replaces)
+        update(next)
+        logger.info("notifying rain soon at \(place.id): \(summary)")
+        send(.notify(.rainSoon(at: place, summary: summary, replaces: replaces), .rain(episode: episode)))
+    }
+
+    /// The rain episode is over (it rained and stopped, or it will not come):
+    /// its notification is closed, and the next episode is shown anew.
+    public func rainEnded(episode: String) {
+        guard let shown = record.rain, shown.episode == episode else { return }
+        var next = record
+        next.rain = nil
+        update(next)
+        if shown.notification != 0, availability == .usable { send(.close(shown.notification)) }
+    }
+
+    /// A saved place was removed: its alerts are forgotten.
+    public func placeRemoved(_ id: LocationID) {
+        update(AlertNotices.forget(place: id, in: record))
+    }
+
+    // MARK: Sending
+
+    private func send(_ outgoing: Outgoing) {
+        queue.append(outgoing)
+        sendNext()
+    }
+
+    private func sendNext() {
+        guard inFlight == nil, !queue.isEmpty, availability == .usable else { return }
+        let connection: BusConnection
+        if let bus, bus.isOpen {
+            connection = bus
+        } else {
+            do throws(BusError) {
+                connection = try connect()
+                bus = connection
+            } catch {
+                availability = .noBus
+                queue.removeAll()
+                logger.warning("no session bus (\(error)): desktop notifications are off until raind restarts")
+                settled()
+                return
+            }
+        }
+        let outgoing = queue.removeFirst()
+        do throws(BusError) {
+            switch outgoing {
+            case .notify(var notification, let target):
+                // An earlier call in the queue may have told the id this one replaces.
+                if case .rain = target, notification.replaces == 0 { notification.replaces = record.rain?.notification ?? 0 }
+                inFlight = try connection.call(
+                    destination: Self.busName, path: Self.objectPath, interface: Self.interface, member: "Notify",
+                    arguments: notification.arguments, timeout: Self.callTimeout,
+                    read: { message throws(BusError) in try message.readUInt32() }
+                ) { [weak self] result in
+                    self?.notified(result, target: target)
+                }
+            case .close(let id):
+                inFlight = try connection.call(
+                    destination: Self.busName, path: Self.objectPath, interface: Self.interface,
+                    member: "CloseNotification", arguments: [.uint32(id)], timeout: Self.callTimeout,
+                    read: { _ throws(BusError) in () }
+                ) { [weak self] result in
+                    guard let self else { return }
+                    self.inFlight = nil
+                    if case .failure(let error) = result { self.failed(error) }
+                    self.sendNext()
+                    if self.inFlight == nil { self.settled() }
+                }
+            }
+        } catch {
+            failed(error)
+            sendNext()
+        }
+    }
+
+    private func notified(_ result: Result<UInt32, BusError>, target: Target) {
+        inFlight = nil
+        var next = record
+        switch (result, target) {
+        case (.success(let id), .alert(let place, let key)):
+            if let index = next.alerts.firstIndex(where: { $0.place == place && $0.key == key }) {
+                next.alerts[index].notification = id
+            }
+        case (.success(let id), .rain(let episode)):
+            if next.rain?.episode == episode { next.rain?.notification = id }
+        case (.failure(let error), .alert(let place, let key)):
+            // Not shown: shown again when the alert is next reported.
+            next.alerts.removeAll { $0.place == place && $0.key == key }
+            failed(error)
+        case (.failure(let error), .rain(let episode)):
+            if next.rain?.episode == episode { next.rain = nil }
+            failed(error)
+        }
+        update(next)
+        sendNext()
+        if inFlight == nil { settled() }
+    }
+
+    private func failed(_ error: BusError) {
+        guard error.isServiceMissing else {
+            logger.warning("a desktop notification failed: \(error)")
+            return
+        }
+        availability = .noServer
+        queue.removeAll()
+        logger.notice("no notification server on the session bus (\(Self.busName)); notifications resume when one starts")
+        watchForServer()
+    }
+
+    /// One match on the bus daemon's NameOwnerChanged for the server's name:
+    /// nothing is sent, and nothing wakes raind, until a server appears.
+    private func watchForServer() {
+        guard ownerWatch == nil, let bus else { return }
+        do throws(BusError) {
+            ownerWatch = try bus.subscribe(
+                BusMatch(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                         member: "NameOwnerChanged", arg0: Self.busName)
+            ) { [weak self] message in
+                guard let self else { return }
+                let owner = (try? message.readString(), try? message.readString(), try? message.readString())
+                guard owner.0 == Self.busName, let newOwner = owner.2, !newOwner.isEmpty else { return }
+                self.logger.info("a notification server appeared on the session bus; notifications are on")
+                self.availability = .usable
+                self.ownerWatch = nil
+                self.settled()
+            }
+        } catch {
+            logger.debug("cannot watch for a notification server: \(error)")
+        }
+    }
+
+    // MARK: Record
+
+    private func update(_ next: NotificationRecord) {
+        record = next
+        guard let recordPath, writtenRecord != next else { return }
+        do {
+            try FileIO.makeDirectories(FileIO.parentDirectory(of: recordPath), mode: 0o700)
+            try FileIO.writeAtomically(next.bytes, to: recordPath, durability: .disposable)
+            writtenRecord = next
+        } catch {
+            logger.warning("cannot record the notifications shown (\(error)); after a restart some may be shown again")
+        }
+    }
+}

@@ -1,0 +1,141 @@
+"""Desktop notifications from the real raind: a private dbus-daemon plays the
+session bus and tests/fakes/fake_notifications.py the notification server,
+recording every call. Alerts come from the fixture server in Pirate Weather's
+shape. Rain-soon notifications are driven through the notifier directly
+(Tests/RainDaemonTests/DesktopNotifierTests.swift)."""
+import json
+import shutil
+import time
+
+import pytest
+
+from raindtest import FIXTURES, FakeNotifications, FixtureServer, PrivateBus, Subscriber, wait_for
+
+needs_fakes = pytest.mark.skipif(not shutil.which("dbus-daemon"), reason="needs dbus-daemon (Debian package)")
+
+
+def forecast_with_alerts(directory, name, alerts):
+    """A copy of the Boston fixture with `alerts` (severity, uri, title), each
+    running from an hour ago for a day, so none has ended."""
+    data = json.loads((FIXTURES / "pirateweather-forecast-boston-si.json").read_text())
+    now = int(time.time())
+    data["alerts"] = [{"title": title, "regions": ["Suffolk"], "severity": severity, "time": now - 3600,
+                       "expires": now + 86400, "description": f"{title} <b>now</b>", "uri": uri}
+                      for severity, uri, title in alerts]
+    (directory / name).write_text(json.dumps(data))
+
+
+@pytest.fixture
+def alert_server(tmp_path):
+    directory = tmp_path / "fixtures"
+    directory.mkdir()
+    forecast_with_alerts(directory, "severe.json", [("Severe", "urn:x", "Winter Storm Warning")])
+    forecast_with_alerts(directory, "extreme.json", [("Extreme", "urn:x", "Winter Storm Warning")])
+    forecast_with_alerts(directory, "more.json", [("Extreme", "urn:x", "Winter Storm Warning"),
+                                                  ("Moderate", "urn:y", "Wind Advisory"),
+                                                  ("Severe", "urn:w", "Flood Warning")])
+    server = FixtureServer(routes=[("/forecast/", "severe.json")], directory=directory)
+    yield server
+    server.stop()
+
+
+def pirate_config(server, key):
+    return f"[Provider]\nName=pirateweather\nBaseURL={server.url}\nApiKeyFile={key}\nTimeoutSec=3\n"
+
+
+@needs_fakes
+def test_alert_is_shown_once_an_upgrade_replaces_it_and_a_restart_shows_nothing_again(
+        daemon_factory, alert_server, tmp_path):
+    bus = PrivateBus()
+    server = FakeNotifications(bus)
+    key = tmp_path / "api-key"
+    key.write_text("k3y-0123456789\n")
+    env = {"DBUS_SESSION_BUS_ADDRESS": bus.address}
+    try:
+        daemon = daemon_factory(config=pirate_config(alert_server, key), extra_env=env)
+        daemon.ctl("add", "Paris", check=True)
+        first = server.next()
+        assert first["call"] == "Notify" and first["app_name"] == "raind" and first["replaces_id"] == 0
+        assert first["summary"] == "Winter Storm Warning — Paris"
+        assert first["body"].startswith("Severe alert for Paris, Ile-de-France, France: Winter Storm Warning &lt;b&gt;now")
+        assert first["urgency"] == 2
+        record = daemon.cache_home / "raind" / "notifications.json"
+        wait_for(lambda: record.exists() and json.loads(record.read_text())["alerts"][0]["notification"] == first["id"],
+                 what="the shown alert recorded with the server's id")
+
+        # Restarted without its forecast cache (so the next fetch reports the alerts
+        # anew) but with its record of what was shown: the upgrade replaces the first.
+        daemon.stop()
+        for cached in (daemon.cache_home / "raind" / "forecasts").iterdir():
+            cached.unlink()
+        alert_server.script(path_prefix="/forecast/", file="extreme.json", count=-1)
+        daemon.start()
+        upgrade = server.next()
+        assert upgrade["replaces_id"] == first["id"] and upgrade["id"] == first["id"]
+        assert upgrade["body"].startswith("Extreme alert for Paris")
+
+        # The same alert again, one below the minimum and one new: only the new one shows.
+        daemon.stop()
+        for cached in (daemon.cache_home / "raind" / "forecasts").iterdir():
+            cached.unlink()
+        alert_server.reset()
+        alert_server.script(path_prefix="/forecast/", file="more.json", count=-1)
+        daemon.start()
+        new = server.next()
+        assert new["summary"] == "Flood Warning — Paris" and new["replaces_id"] == 0
+        assert sorted(entry["key"] for entry in json.loads(record.read_text())["alerts"]) == ["urn:w", "urn:x"]
+    finally:
+        server.stop()
+        bus.stop()
+
+
+@needs_fakes
+def test_without_a_notification_server_it_is_said_once(daemon_factory, alert_server, tmp_path):
+    bus = PrivateBus()
+    key = tmp_path / "api-key"
+    key.write_text("k3y-0123456789\n")
+    alert_server.script(path_prefix="/forecast/", file="more.json", count=-1)
+    try:
+        daemon = daemon_factory(config=pirate_config(alert_server, key),
+                                extra_env={"DBUS_SESSION_BUS_ADDRESS": bus.address})
+        sub = Subscriber(daemon, events=["AlertsChanged"])
+        daemon.ctl("add", "Paris", check=True)
+        sub.until("AlertsChanged")
+        wait_for(lambda: "no notification server" in daemon.read_log(), what="the log line")
+        daemon.ctl("add", "--coords", "51.5085,-0.1257", "--name", "London", check=True)
+        sub.until("AlertsChanged")
+        # The second place's alerts went nowhere and said nothing: stop to flush the log.
+        sub.stop()
+        daemon.stop()
+        assert daemon.read_log().count("no notification server") == 1
+    finally:
+        bus.stop()
+
+
+@needs_fakes
+def test_the_system_instance_never_notifies(daemon_factory, alert_server, tmp_path):
+    bus = PrivateBus()
+    server = FakeNotifications(bus)
+    key = tmp_path / "api-key"
+    key.write_text("k3y-0123456789\n")
+    try:
+        system = daemon_factory(args=("--system",), start=False, config=pirate_config(alert_server, key), extra_env={
+            "RUNTIME_DIRECTORY": str(tmp_path / "sysrun"), "STATE_DIRECTORY": str(tmp_path / "lib"),
+            "CACHE_DIRECTORY": str(tmp_path / "cachedir"), "CONFIGURATION_DIRECTORY": str(tmp_path / "config" / "raind"),
+            "DBUS_SESSION_BUS_ADDRESS": bus.address})
+        system.socket = tmp_path / "sysrun" / "raind.sock"
+        system.start()
+        sub = Subscriber(system, events=["AlertsChanged"])
+        system.ctl("add", "Paris", check=True)
+        assert sub.until("AlertsChanged")["alerts"]
+        sub.stop()
+        # A user instance on the same bus, fed the same alerts, is the next caller.
+        user = daemon_factory(config=pirate_config(alert_server, key), extra_env={"DBUS_SESSION_BUS_ADDRESS": bus.address},
+                              base=tmp_path / "user")
+        user.ctl("add", "Lyon", check=True)
+        call = server.next()
+        assert call["summary"].endswith("— Lyon"), "nothing came from the system instance first"
+        assert not (tmp_path / "cachedir" / "notifications.json").exists()
+    finally:
+        server.stop()
+        bus.stop()
