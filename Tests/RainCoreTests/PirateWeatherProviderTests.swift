@@ -21,14 +21,14 @@ final class PirateWeatherProviderTests: XCTestCase {
     func testForecastPath_putsKeyAndCoordinatesInPathAndAsksForSI() {
         XCTAssertEqual(
             PirateWeather.forecastPath(apiKey: "abc123", latitude: 37.8267, longitude: -122.4233),
-            "/forecast/abc123/37.8267,-122.4233?units=si&exclude=minutely")
+            "/forecast/abc123/37.8267,-122.4233?units=si")
         XCTAssertEqual(PirateWeather.defaultBaseURL, "https://api.pirateweather.net")
     }
 
     func testForecastPath_percentEncodesOddKeys() {
         XCTAssertEqual(
             PirateWeather.forecastPath(apiKey: "a/b?c d", latitude: 1, longitude: 2),
-            "/forecast/a%2Fb%3Fc%20d/1,2?units=si&exclude=minutely")
+            "/forecast/a%2Fb%3Fc%20d/1,2?units=si")
     }
 
     // MARK: - Recorded fixture, units=us
