@@ -258,21 +258,23 @@ public struct RefreshScheduler: Sendable {
     public func nowcastAffordable(now: Double) -> Bool {
         let usage = usage(now: now)
         let cost = policy.callsPerRequest
+        // Whole requests kept back, so the last regular refresh of the period is covered too.
+        func reserve(days: Double) -> Double { (regularRequestsPerDay * days).rounded(.up) * cost }
         let dayLeft = (BudgetUsage.dayStart(now) + 86400 - now) / 86400
-        if usage.callsToday + cost + regularCallsPerDay * dayLeft > policy.dailyBudget { return false }
+        if usage.callsToday + cost + reserve(days: dayLeft) > policy.dailyBudget { return false }
         if let monthly = policy.monthlyBudget {
             let daysLeft = (BudgetUsage.nextMonthStart(now) - now) / 86400
-            if usage.callsThisMonth + cost + regularCallsPerDay * daysLeft > monthly { return false }
+            if usage.callsThisMonth + cost + reserve(days: daysLeft) > monthly { return false }
         }
         return true
     }
 
-    /// Calls the regular schedule makes in a day for the places tracked:
+    /// Requests the regular schedule makes in a day for the places tracked:
     /// the selected place every interval, the others every background interval.
-    public var regularCallsPerDay: Double {
+    public var regularRequestsPerDay: Double {
         guard !places.isEmpty else { return 0 }
         let others = Double(places.count - 1)
-        return policy.callsPerRequest * (86400 / policy.interval + others * 86400 / policy.backgroundInterval)
+        return 86400 / policy.interval + others * 86400 / policy.backgroundInterval
     }
 
     /// Requests a day the nowcast adds when it runs all day: the selected
