@@ -50,7 +50,17 @@ public final class Publisher {
         for event in events { publish(event) }
     }
 
+    /// Parts of raind itself that act on events (the desktop notifier, for
+    /// one), called with every event before subscribers are sent it.
+    private var observers: [(Event) -> Void] = []
+
+    /// Adds an in-process observer of every event, for the daemon's lifetime.
+    public func addObserver(_ observer: @escaping (Event) -> Void) {
+        observers.append(observer)
+    }
+
     public func publish(_ event: Event) {
+        for observer in observers { observer(event) }
         guard !subscriptions.isEmpty else { return }
         var reply = SubscribeReply(event)
         if case .locationSelected(let location) = event { reply.forecast = cachedForecast(location.id) }
