@@ -122,12 +122,17 @@ final class NowcastRefresherTests: XCTestCase {
 
     func testARainEpisode_publishesNowcastChangedOnlyWhenTheOutlookChanges() throws {
         let rig = try rig()
-        defer { try? FileManager.default.removeItem(at: rig.directory) }
+        defer {
+            rig.server.stop()
+            try? FileManager.default.removeItem(at: rig.directory)
+        }
         var transcript: [String] = []
         var changes: [(quarter: Int, change: NowcastChange, summary: String?)] = []
         var quarter = 0
+        // The observer lives as long as the publisher: it holds the clock, not the rig.
+        let clock = rig.clock
         rig.publisher.addObserver { event in
-            let minutes = Int((rig.clock.wallNow - Self.origin) / 60)
+            let minutes = Int((clock.wallNow - Self.origin) / 60)
             let stamp = String(format: "+%03d min", minutes)
             switch event {
             case .weatherUpdated(_, let forecast):
@@ -161,7 +166,10 @@ final class NowcastRefresherTests: XCTestCase {
 
     func testShortRefreshes_runOnlyWhileSomeoneCanUseTheNowcast() throws {
         let rig = try rig()
-        defer { try? FileManager.default.removeItem(at: rig.directory) }
+        defer {
+            rig.server.stop()
+            try? FileManager.default.removeItem(at: rig.directory)
+        }
         var fetched = 0.0
         var checkedShortInterval = false
         try run(rig, [
