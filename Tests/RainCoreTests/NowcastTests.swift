@@ -111,6 +111,7 @@ final class NowcastTests: XCTestCase {
         for broken in [
             #"{"time": [900, 1800], "precipitation": ["a", 0]}"#, #"{"time": [900, null], "precipitation": [0, 0]}"#,
             #"{"time": [900], "precipitation": [0]}"#, #"{"time": "x"}"#, "[1, 2]",
+            #"{"time": [900, 1e20, 2700], "precipitation": [0, 0, 0]}"#,
         ] {
             let forecast = try parse(broken)
             XCTAssertNil(forecast.nowcast, broken)

@@ -48,7 +48,11 @@ public struct Nowcast: Equatable, Sendable, Codable {
     /// The nowcast of `steps` as of `now`; nil when no known step contains
     /// `now` or starts within one step after it (the data is too old, or there is none).
     public init?(steps: [NowcastStep], resolutionSeconds: Int, now: Double) {
-        guard resolutionSeconds > 0, now.isFinite else { return nil }
+        // A time no forecast may hold (`Forecast.plausibleTimes`) makes the
+        // whole series unusable, never the forecast it came with.
+        guard resolutionSeconds > 0, now.isFinite,
+            steps.allSatisfy({ Forecast.plausibleTimes.contains($0.time) })
+        else { return nil }
         let resolution = Double(resolutionSeconds)
         let end = now + Self.horizon
         guard let first = steps.firstIndex(where: { now < $0.time + resolution }),
