@@ -54,7 +54,8 @@ final class RefresherTests: XCTestCase {
                 "XDG_CACHE_HOME": directory.path + "/cache", "XDG_CONFIG_HOME": directory.path + "/config",
             ])
         let logger = Logger(subsystem: "refresher-test", threshold: .warning)
-        let clock = FakeClock(wall: Date().timeIntervalSince1970)
+        // Noon UTC today: moving the clock by minutes never crosses into another budget day.
+        let clock = FakeClock(wall: (Date().timeIntervalSince1970 / 86400).rounded(.down) * 86400 + 43200)
         let context = DaemonContext(
             loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
         var places = LocationList()
