@@ -160,9 +160,15 @@ public final class Daemon {
                 connect: { [loop] () throws(BusError) in try BusConnection(.user, loop: loop) },
                 configuration: { [context] in context.configuration }, now: { [context] in context.clock.wallNow },
                 recordPath: paths.cacheDirectory + "/notifications.json", logger: logger.scoped("notify"))
-            publisher.observe = { [notifier, weak service] event in
+            publisher.addObserver { [notifier, weak service] event in
                 if let service { notifier.observe(event, places: service.state.places) }
             }
+            // Rain soon is a use of the nowcast: its short refreshes go on
+            // without subscribers only while it can be shown.
+            notifier.onAvailabilityChanged = { [notifier, weak refresher] in
+                refresher?.notificationsWantNowcast = notifier.wantsRainSoon
+            }
+            refresher.notificationsWantNowcast = notifier.wantsRainSoon
             self.notifier = notifier
         } else {
             notifier = nil
@@ -177,6 +183,7 @@ public final class Daemon {
         }
         context.onWeatherChanged = { [weak self] in self?.updateStatus() }
         publisher.cachedForecast = { [weak refresher] id in refresher?.forecast(for: id)?.forecast }
+        publisher.onCountChanged = { [weak refresher] in refresher?.nowcastDemandChanged() }
         context.onSubscriberAttached = { [weak refresher] in refresher?.refreshIfStale(reason: "a subscriber attached") }
         // Cached data first: clients get it the moment the socket serves.
         refresher.restore()
@@ -359,6 +366,7 @@ public final class Daemon {
         let source = WeatherSource(configuration: context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
         if let problem = source.configurationProblem { logger.warning(problem.message) }
         refresher.reconfigure(source: source, refreshMinutes: service.state.settings.refreshMinutes, retryRefused: true)
+        if let notifier { refresher.notificationsWantNowcast = notifier.wantsRainSoon }
         refresher.refreshIfStale(reason: "reload")
         lastStatus = ""
         manager.ready(status: statusLine())

@@ -21,20 +21,20 @@ final class PirateWeatherProviderTests: XCTestCase {
     func testForecastPath_putsKeyAndCoordinatesInPathAndAsksForSI() {
         XCTAssertEqual(
             PirateWeather.forecastPath(apiKey: "abc123", latitude: 37.8267, longitude: -122.4233),
-            "/forecast/abc123/37.83,-122.42?units=si&exclude=minutely")
+            "/forecast/abc123/37.83,-122.42?units=si")
         XCTAssertEqual(PirateWeather.defaultBaseURL, "https://api.pirateweather.net")
     }
 
     func testForecastPath_withoutKey_isForASiteProxyThatAddsIt() {
         XCTAssertEqual(
             PirateWeather.forecastPath(apiKey: nil, latitude: 37.8267, longitude: -122.4233),
-            "/forecast/37.83,-122.42?units=si&exclude=minutely")
+            "/forecast/37.83,-122.42?units=si")
     }
 
     func testForecastPath_percentEncodesOddKeys() {
         XCTAssertEqual(
             PirateWeather.forecastPath(apiKey: "a/b?c d", latitude: 1, longitude: 2),
-            "/forecast/a%2Fb%3Fc%20d/1,2?units=si&exclude=minutely")
+            "/forecast/a%2Fb%3Fc%20d/1,2?units=si")
     }
 
     // MARK: - Recorded fixture, units=us

@@ -12,6 +12,7 @@ final class WireSchemaTests: XCTestCase {
         ("Settings", Settings.self), ("Current", CurrentConditions.self), ("Hour", HourlyForecast.self),
         ("Day", DailyForecast.self), ("Alert", WeatherAlert.self), ("Forecast", Forecast.self),
         ("Failure", RefreshFailure.self), ("Status", WeatherStatus.self), ("Attribution", Attribution.self),
+        ("Nowcast", Nowcast.self), ("NowcastStep", NowcastStep.self), ("NowcastStatus", NowcastStatus.self),
     ]
 
     var idl: VarlinkIDL!

@@ -153,6 +153,48 @@ final class DesktopNotifierTests: XCTestCase {
         ])
     }
 
+    /// A quarter-hourly nowcast as of `time` whose steps from `now` are `rain` (mm/h).
+    private func nowcast(_ rain: [Double], at time: Double) throws -> Nowcast {
+        let steps = rain.enumerated().map { NowcastStep(time: now + Double($0.offset) * 900, precipIntensity: $0.element) }
+        return try XCTUnwrap(Nowcast(steps: steps, resolutionSeconds: 900, now: time))
+    }
+
+    func testNowcastChanges_showRainSoonOnce_updateItAsTheRainNears_andCloseItWhenNoLongerExpected() throws {
+        let bus = try PrivateBus()
+        let server = try FakeService("fake_notifications.py", bus: bus)
+        let setup = try makeNotifier(bus: bus)
+        let coming = try nowcast([0, 0, 1, 1, 1, 0, 0, 0], at: now)
+        let nearer = try nowcast([0, 0, 1, 5, 1, 0, 0, 0], at: now + 900)
+        let gone = try nowcast([0, 0, 0, 0, 0, 0, 0, 0], at: now + 1800)
+        var id = 0
+        try run(setup, [
+            {
+                let change = try XCTUnwrap(NowcastChange.between(nil, coming))
+                setup.notifier.nowcastChanged(at: self.paris, nowcast: coming, change: change)
+            },
+            {
+                let first = try self.call(server)
+                XCTAssertEqual(first["replaces_id"] as? Int, 0)
+                XCTAssertEqual(first["body"] as? String, coming.summary)
+                XCTAssertEqual(coming.summary, "Light rain starting in about 30 min, for about 45 min")
+                id = try XCTUnwrap(first["id"] as? Int)
+                let change = try XCTUnwrap(NowcastChange.between(coming, nearer))
+                XCTAssertFalse(change.newEpisode)
+                setup.notifier.nowcastChanged(at: self.paris, nowcast: nearer, change: change)
+            },
+            {
+                let update = try self.call(server)
+                XCTAssertEqual(update["replaces_id"] as? Int, id, "the same rain is updated in place")
+                XCTAssertEqual(update["body"] as? String, nearer.summary)
+                let change = try XCTUnwrap(NowcastChange.between(nearer, gone))
+                setup.notifier.nowcastChanged(at: self.paris, nowcast: gone, change: change)
+            },
+            {
+                XCTAssertEqual(try self.call(server) as NSDictionary, ["call": "CloseNotification", "id": id] as NSDictionary)
+            },
+        ])
+    }
+
     func testShownAlerts_surviveARestart_throughTheRecordFile() throws {
         let bus = try PrivateBus()
         let server = try FakeService("fake_notifications.py", bus: bus)

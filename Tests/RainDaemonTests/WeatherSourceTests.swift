@@ -33,7 +33,7 @@ final class WeatherSourceTests: XCTestCase {
             credentialsDirectory: nil)
         XCTAssertNil(source.configurationProblem)
         let request = source.request(for: enschede, cached: nil)
-        XCTAssertEqual(request.url, "http://proxy.example:8080/forecast/52.22,6.89?units=si&exclude=minutely")
+        XCTAssertEqual(request.url, "http://proxy.example:8080/forecast/52.22,6.89?units=si")
         XCTAssertEqual(request.redactedURL, request.url, "nothing to hide")
     }
 

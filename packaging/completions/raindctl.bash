@@ -16,7 +16,7 @@ _raindctl()
     _init_completion -n = || return
 
     local commands="status list add remove set-location units refresh now hourly daily search subscribe help"
-    local events="LocationAdded LocationRemoved LocationSelected LocationChanged WeatherUpdated SettingsChanged ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged"
+    local events="LocationAdded LocationRemoved LocationSelected LocationChanged WeatherUpdated SettingsChanged ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged NowcastChanged"
 
     # Global options come before the command.
     local i command="" socket=""

@@ -2,7 +2,7 @@
 # Installed as /usr/share/fish/vendor_completions.d/raindctl.fish.
 
 set -l commands status list add remove set-location units refresh now hourly daily search subscribe help
-set -l events LocationAdded LocationRemoved LocationSelected LocationChanged WeatherUpdated SettingsChanged ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged
+set -l events LocationAdded LocationRemoved LocationSelected LocationChanged WeatherUpdated SettingsChanged ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged NowcastChanged
 
 # Saved place ids, asked of the running raind (quietly nothing if it is not running).
 function __raindctl_places

@@ -1,8 +1,8 @@
 """Desktop notifications from the real raind: a private dbus-daemon plays the
 session bus and tests/fakes/fake_notifications.py the notification server,
 recording every call. Alerts come from the fixture server in Pirate Weather's
-shape. Rain-soon notifications are driven through the notifier directly
-(Tests/RainDaemonTests/DesktopNotifierTests.swift)."""
+shape. Rain-soon notifications, fed by the nowcast's changes, are tested on
+the notifier (Tests/RainDaemonTests/DesktopNotifierTests.swift)."""
 import json
 import shutil
 import time

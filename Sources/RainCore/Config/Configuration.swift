@@ -36,11 +36,17 @@ public struct Configuration: Equatable, Sendable {
     /// Base URL of the online geocoder asked for names missing from the embedded data.
     public var geocoderURL: String = "https://geocoding-api.open-meteo.com"
     public var onlineGeocoder: Bool = true
-    // [Notifications] (user instance only; docs/NOTIFICATIONS.md)
+    // [Notifications] (user instance only; docs/PROTOCOL.md, "Desktop notifications")
     public var notifyAlerts: Bool = true
     public var notifyRainSoon: Bool = true
     /// The least severe alert that notifies.
     public var minimumAlertSeverity: AlertSeverity = .severe
+
+    // [Nowcast]
+    /// Whether the selected place refreshes on a short interval while its nowcast is in use.
+    public var nowcastEnabled: Bool = true
+    /// nil: the provider's (`defaultNowcastIntervalMinutes`).
+    public var nowcastIntervalMinutes: Int?
 
     public init() {}
 
@@ -146,6 +152,14 @@ public struct Configuration: Equatable, Sendable {
             config.minimumAlertSeverity = severity
             return true
         },
+        Key(section: "Nowcast", name: "Enabled", field: \.nowcastEnabled, expected: "yes or no") { config, value in
+            guard let flag = parseBoolean(value) else { return false }
+            config.nowcastEnabled = flag
+            return true
+        },
+        Key(section: "Nowcast", name: "IntervalMinutes", field: \.nowcastIntervalMinutes, expected: "whole minutes from 5 to 60") { config, value in
+            setOptionalInt(&config.nowcastIntervalMinutes, value, 5...60)
+        },
     ]
 
     private static func setInt(_ field: inout Int, _ value: String, _ range: ClosedRange<Int>) -> Bool {
@@ -177,12 +191,29 @@ public struct Configuration: Equatable, Sendable {
 
     /// The daily budget in force: `DailyBudget=`; else a month's budget spread
     /// over 31 days, so a month's quota lasts the whole month; else 1,500
-    /// calls (500 of raind's Open-Meteo requests, which count 3 calls each,
+    /// calls (483 of raind's Open-Meteo requests, which count 3.1 calls each,
     /// well inside the free API's 10,000 a day).
     public var effectiveDailyBudget: Int {
         if let dailyBudget { return dailyBudget }
         if let monthly = effectiveMonthlyBudget { return max(1, monthly / 31) }
         return 1_500
+    }
+
+    /// How often the selected place refreshes while its nowcast is in use,
+    /// by default: as often as the provider's short-range data changes.
+    /// Open-Meteo's `minutely_15` comes in quarter hours; Pirate Weather's
+    /// `minutely` is renewed every few minutes, and 10 minutes keeps a day of
+    /// it within its free plan's daily share (docs/SCHEDULING.md).
+    public var defaultNowcastIntervalMinutes: Int {
+        switch provider {
+        case .openMeteo: return 15
+        case .pirateWeather: return 10
+        }
+    }
+
+    /// The nowcast interval in force, in minutes; nil when `[Nowcast] Enabled=no`.
+    public var effectiveNowcastIntervalMinutes: Int? {
+        nowcastEnabled ? (nowcastIntervalMinutes ?? defaultNowcastIntervalMinutes) : nil
     }
 
     static func validURL(_ value: String) -> String? {
@@ -264,7 +295,7 @@ public struct ConfigParser {
             let key = String(line[..<equals]).trimmingSpaces()
             let value = String(line[line.index(after: equals)...]).trimmingSpaces()
             guard let section else {
-                diagnose(.error, file, lineNumber, "\(key)= is outside any section (put it under [Provider], [Refresh], [Socket] or [Places])")
+                diagnose(.error, file, lineNumber, "\(key)= is outside any section (put it under [Provider], [Refresh], [Socket], [Places] or [Nowcast])")
                 continue
             }
             let known = Configuration.keys.contains { $0.section == section }

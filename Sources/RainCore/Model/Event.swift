@@ -13,6 +13,9 @@ public enum Event: Equatable, Sendable {
     case refreshStarted([LocationID])
     case refreshFailed(LocationID, RefreshFailure)
     case alertsChanged(LocationID, [WeatherAlert])
+    /// The selected place's rain outlook changed materially (`NowcastChange`);
+    /// the nowcast is nil when the data no longer has one.
+    case nowcastChanged(LocationID, Nowcast?, NowcastChange)
 
     /// The wire name (`LocationAdded`, ...), declared once.
     public var name: EventName {
@@ -27,6 +30,7 @@ public enum Event: Equatable, Sendable {
         case .refreshStarted: return .refreshStarted
         case .refreshFailed: return .refreshFailed
         case .alertsChanged: return .alertsChanged
+        case .nowcastChanged: return .nowcastChanged
         }
     }
 }
@@ -43,6 +47,7 @@ public enum EventName: String, WireEnum {
     case refreshStarted = "RefreshStarted"
     case refreshFailed = "RefreshFailed"
     case alertsChanged = "AlertsChanged"
+    case nowcastChanged = "NowcastChanged"
 }
 
 /// Why fetching a place's weather failed, in terms a person can act on.

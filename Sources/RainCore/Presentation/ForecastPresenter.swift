@@ -94,6 +94,7 @@ public struct ForecastPresenter: Sendable {
             if let rain = current.precipIntensity {
                 table.append(["Rain", formatter.spaced(rain, .precipitationIntensity)])
             }
+            if let nowcast = forecast.nowcast?.at(now) { table.append(["Next hour", nowcast.summary]) }
             if let today = today(at: current.time), let sun = sunText(today) { table.append(["Sun", sun]) }
             lines += table.lines()
         } else {

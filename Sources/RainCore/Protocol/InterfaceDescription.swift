@@ -119,6 +119,36 @@ type Attribution (
   url: string
 )
 
+# One step of short-range precipitation, from time for the nowcast's
+# resolutionSeconds: precipIntensity in mm/h, precipProbability 0...1 (null
+# when the provider gives none or it is unknown).
+type NowcastStep (
+  time: float,
+  precipIntensity: ?float,
+  precipProbability: ?float
+)
+
+# Rain in the next one to two hours, from the provider's short-range data
+# (Open-Meteo minutely_15, Pirate Weather minutely), as of time. raind derives
+# it anew each time it serves it. The rain spoken of is the spell in progress
+# (rainingNow) or the first one ahead (startsAt); stopsAt is null when it does
+# not stop by coveredUntil, the end of the known data. intensity is the class
+# of its peak (light < 2.5 mm/h, moderate 2.5-7.6, heavy > 7.6); intermittent:
+# more rain follows it. summary is one line for people. See docs/PROTOCOL.md.
+type Nowcast (
+  time: float,
+  resolutionSeconds: int,
+  coveredUntil: float,
+  rainingNow: bool,
+  startsAt: ?float,
+  stopsAt: ?float,
+  peakIntensity: ?float,
+  intensity: ?(light, moderate, heavy),
+  intermittent: bool,
+  summary: string,
+  steps: []NowcastStep
+)
+
 type Forecast (
   provider: string,
   attribution: Attribution,
@@ -129,7 +159,8 @@ type Forecast (
   current: ?Current,
   hourly: []Hour,
   daily: []Day,
-  alerts: []Alert
+  alerts: []Alert,
+  nowcast: ?Nowcast
 )
 
 # A failed refresh: the error it maps to, what happened, and when (time).
@@ -139,6 +170,17 @@ type Failure (
   httpStatus: ?int,
   retryAfter: ?float,
   time: ?float
+)
+
+# The nowcast's short refreshes of the selected place: on (enabled), running
+# now (active: someone can use it and the budgets afford it), how often, and
+# the requests and calls a whole day of them adds to the regular schedule.
+type NowcastStatus (
+  enabled: bool,
+  active: bool,
+  intervalMinutes: int,
+  requestsPerDay: float,
+  callsPerDay: float
 )
 
 type Status (
@@ -160,12 +202,14 @@ type Status (
   requestsThisMonth: int,
   callsThisMonth: float,
   monthlyBudget: ?float,
-  subscribers: int
+  subscribers: int,
+  nowcast: ?NowcastStatus
 )
 
 # Version, uptime, provider, reachability, units, the selected place, refresh
 # times, upstream requests and the calls the provider counts for them (today,
-# UTC, and this UTC month) against the budgets, subscribers.
+# UTC, and this UTC month) against the budgets, subscribers, and what the
+# nowcast's short refreshes cost.
 method GetStatus() -> (status: Status)
 
 # The saved places sorted by name, and the selected one's id.
@@ -211,7 +255,12 @@ method GetForecast(id: ?string) -> (location: Location, forecast: ?Forecast, age
 # Call with more=true. The first reply is a snapshot (event "Snapshot" with
 # status, locations and the selected forecast); then one reply per event,
 # optionally only the named events. LocationSelected carries the newly
-# selected place's cached forecast, when it has one.
+# selected place's cached forecast, when it has one. NowcastChanged (id,
+# nowcast, changes, newEpisode) comes only when the selected place's rain
+# outlook changes materially: rain starts or stops, is newly expected or no
+# longer, its start or end moves by more than the data's resolution, or its
+# intensity class changes; newEpisode says the rain is another spell than
+# the one spoken of before.
 method Subscribe(events: ?[]string) -> (
   event: string,
   status: ?Status,
@@ -224,7 +273,10 @@ method Subscribe(events: ?[]string) -> (
   ids: ?[]string,
   online: ?bool,
   failure: ?Failure,
-  alerts: ?[]Alert
+  alerts: ?[]Alert,
+  nowcast: ?Nowcast,
+  changes: ?[](rainStarted, rainStopped, rainExpected, rainNoLongerExpected, startMoved, stopMoved, intensityChanged),
+  newEpisode: ?bool
 )
 
 # No saved place has that id or name.

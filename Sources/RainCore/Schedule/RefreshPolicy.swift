@@ -11,6 +11,10 @@ public struct RefreshPolicy: Equatable, Sendable {
     public var monthlyBudget: Double?
     /// How many calls the provider counts for one forecast request.
     public var callsPerRequest: Double
+    /// How often the selected place refreshes while its nowcast is in use
+    /// (`[Nowcast] IntervalMinutes=`, else the provider's); nil when the
+    /// nowcast is off or the provider has no short-range data.
+    public var nowcastInterval: Double?
     /// First retry delay after a failure; doubles with each further failure...
     public var backoffBase: Double = 60
     /// ...up to this ceiling.
@@ -21,13 +25,14 @@ public struct RefreshPolicy: Equatable, Sendable {
 
     public init(
         interval: Double, staleAfter: Double, dailyBudget: Double, monthlyBudget: Double? = nil,
-        callsPerRequest: Double = 1
+        callsPerRequest: Double = 1, nowcastInterval: Double? = nil
     ) {
         self.interval = interval
         self.staleAfter = staleAfter
         self.dailyBudget = dailyBudget
         self.monthlyBudget = monthlyBudget
         self.callsPerRequest = callsPerRequest
+        self.nowcastInterval = nowcastInterval
     }
 
     /// Places other than the selected one refresh three times less often, and

@@ -44,6 +44,9 @@ public struct RefreshScheduler: Sendable {
     public private(set) var rateLimited: RefreshFailure?
     /// Requests and counted calls of the current day and month (as last counted; see `usage(now:)`).
     public private(set) var budgetUsage = BudgetUsage()
+    /// Whether someone can use the selected place's nowcast now (a
+    /// subscriber is connected, notifications are on); see `setNowcastWanted`.
+    public private(set) var nowcastWanted = false
     private var random: SplitMix64
 
     public init(policy: RefreshPolicy, seed: UInt64 = 0x5EED) {
@@ -118,9 +121,20 @@ public struct RefreshScheduler: Sendable {
     public mutating func selectionChanged(to selected: LocationID?, from previous: LocationID?) {
         for (id, isSelected) in [(previous, false), (selected, true)] {
             guard let id, var state = places[id], let last = state.lastSuccess else { continue }
-            state.nextDue = last + policy.interval(selected: isSelected)
+            state.nextDue = last + interval(selected: isSelected, now: last)
             places[id] = state
         }
+    }
+
+    /// Someone can use the nowcast now, or no longer: the selected place
+    /// (`selected`) is due one nowcast interval after its last fetch, or
+    /// back to the regular interval.
+    public mutating func setNowcastWanted(_ wanted: Bool, selected: LocationID?, now: Double) {
+        guard wanted != nowcastWanted else { return }
+        nowcastWanted = wanted
+        guard let selected, var state = places[selected], let last = state.lastSuccess else { return }
+        state.nextDue = last + interval(selected: true, now: now)
+        places[selected] = state
     }
 
     /// A request for `id` went out; it counts against the budgets as the provider counts it.
@@ -228,6 +242,56 @@ public struct RefreshScheduler: Sendable {
         return earliest
     }
 
+    // MARK: Nowcast
+
+    /// Whether the selected place refreshes on the nowcast's short interval
+    /// at `now`: the nowcast is on, someone can use it, and the budgets
+    /// afford it.
+    public func nowcastActive(now: Double) -> Bool {
+        nowcastWanted && policy.nowcastInterval != nil && nowcastAffordable(now: now)
+    }
+
+    /// Whether one more request fits the budgets with what the regular
+    /// schedule needs for the rest of the day (and of the month) kept back:
+    /// the nowcast spends only what the regular refreshes do not need, so
+    /// it can never starve them.
+    public func nowcastAffordable(now: Double) -> Bool {
+        let usage = usage(now: now)
+        let cost = policy.callsPerRequest
+        // Whole requests kept back, so the last regular refresh of the period is covered too.
+        func reserve(days: Double) -> Double { (regularRequestsPerDay * days).rounded(.up) * cost }
+        let dayLeft = (BudgetUsage.dayStart(now) + 86400 - now) / 86400
+        if usage.callsToday + cost + reserve(days: dayLeft) > policy.dailyBudget { return false }
+        if let monthly = policy.monthlyBudget {
+            let daysLeft = (BudgetUsage.nextMonthStart(now) - now) / 86400
+            if usage.callsThisMonth + cost + reserve(days: daysLeft) > monthly { return false }
+        }
+        return true
+    }
+
+    /// Requests the regular schedule makes in a day for the places tracked:
+    /// the selected place every interval, the others every background interval.
+    public var regularRequestsPerDay: Double {
+        guard !places.isEmpty else { return 0 }
+        let others = Double(places.count - 1)
+        return 86400 / policy.interval + others * 86400 / policy.backgroundInterval
+    }
+
+    /// Requests a day the nowcast adds when it runs all day: the selected
+    /// place every nowcast interval instead of every interval.
+    public var nowcastRequestsPerDay: Double {
+        guard let short = policy.nowcastInterval, short < policy.interval else { return 0 }
+        return 86400 / short - 86400 / policy.interval
+    }
+
+    /// The interval a place's next refresh follows.
+    private func interval(selected: Bool, now: Double) -> Double {
+        if selected, nowcastActive(now: now), let short = policy.nowcastInterval {
+            return min(short, policy.interval)
+        }
+        return policy.interval(selected: selected)
+    }
+
     /// The requests and calls counted in the day and month containing `now`.
     public func usage(now: Double) -> BudgetUsage { budgetUsage.current(now: now) }
 
@@ -247,7 +311,7 @@ public struct RefreshScheduler: Sendable {
 
     /// The interval after `time`, or the provider's expiry when later, plus jitter.
     private mutating func scheduledDue(after time: Double, expiresAt: Double?, selected: Bool, jitter: Bool) -> Double {
-        let interval = policy.interval(selected: selected)
+        let interval = interval(selected: selected, now: time)
         var due = time + interval
         if let expiresAt, expiresAt > due { due = expiresAt }
         if jitter { due += interval * policy.jitterFraction * random.nextUnit() }

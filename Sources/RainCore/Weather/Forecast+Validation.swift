@@ -49,6 +49,20 @@ extension Forecast {
             checker.time("alerts[\(index)].start", alert.start)
             checker.time("alerts[\(index)].end", alert.end)
         }
+        if let nowcast {
+            checker.time("nowcast.time", nowcast.time)
+            checker.time("nowcast.coveredUntil", nowcast.coveredUntil)
+            checker.time("nowcast.startsAt", nowcast.startsAt)
+            checker.time("nowcast.stopsAt", nowcast.stopsAt)
+            checker.numbers("nowcast", [nowcast.peakIntensity])
+            if !(1...86_400).contains(nowcast.resolutionSeconds) {
+                checker.fail("nowcast.resolutionSeconds", "\(nowcast.resolutionSeconds) is not between 1 s and a day")
+            }
+            for (index, step) in nowcast.steps.enumerated() {
+                checker.time("nowcast.steps[\(index)].time", step.time)
+                checker.numbers("nowcast.steps[\(index)]", [step.precipIntensity, step.precipProbability])
+            }
+        }
         return checker.problem
     }
 

@@ -24,12 +24,16 @@ public struct Forecast: Equatable, Sendable, Codable {
     public var hourly: [HourlyForecast]
     public var daily: [DailyForecast]
     public var alerts: [WeatherAlert]
+    /// Rain in the next hour or two, from the provider's short-range data;
+    /// nil when the provider sent none.
+    public var nowcast: Nowcast?
 
     public init(
         provider: String, attribution: Attribution? = nil, fetchedAt: Double, expiresAt: Double? = nil,
         timeZone: String = "",
         utcOffsetSeconds: Int = 0, current: CurrentConditions? = nil,
-        hourly: [HourlyForecast] = [], daily: [DailyForecast] = [], alerts: [WeatherAlert] = []
+        hourly: [HourlyForecast] = [], daily: [DailyForecast] = [], alerts: [WeatherAlert] = [],
+        nowcast: Nowcast? = nil
     ) {
         self.provider = provider
         self.attribution = attribution ?? Attribution(provider: provider)
@@ -41,6 +45,7 @@ public struct Forecast: Equatable, Sendable, Codable {
         self.hourly = hourly
         self.daily = daily
         self.alerts = alerts
+        self.nowcast = nowcast
     }
 }
 

@@ -44,6 +44,14 @@ public enum OpenMeteo {
         "precipitation_probability_max", "wind_speed_10m_max", "sunrise", "sunset",
     ]
 
+    /// Variables requested for `minutely_15`: the nowcast's data.
+    public static let minutelyVariables = ["precipitation"]
+
+    /// Quarter hours of `minutely_15` requested: ten rows make nine steps
+    /// (2 h 15 min from the current quarter), because a step's rain arrives
+    /// in the row after it, as for hours.
+    static let requestedQuarterHours = 10
+
     /// Hours of hourly forecast shown.
     public static let forecastHours = 48
     /// Hours requested: one more than shown, because an hour's rain arrives
@@ -56,10 +64,12 @@ public enum OpenMeteo {
     /// pricing FAQ (https://open-meteo.com/en/pricing): a request with more
     /// than 10 weather variables, or more than 2 weeks of data, counts as
     /// several calls, fractionally (15 variables are 1.5 calls). raind asks
-    /// for 30 variables over 7 days: 3 calls.
+    /// for 31 variables (one of them the nowcast's) over 7 days: 3.1 calls.
     public static var callsPerRequest: Double {
-        countedCalls(variables: currentVariables.count + hourlyVariables.count + dailyVariables.count,
-                     days: Double(forecastDays))
+        countedCalls(
+            variables: currentVariables.count + hourlyVariables.count + dailyVariables.count
+                + minutelyVariables.count,
+            days: Double(forecastDays))
     }
 
     /// The FAQ's rule: variables in tens times fortnights of data, never less than 1.
@@ -81,6 +91,8 @@ public enum OpenMeteo {
             ("current", currentVariables.joined(separator: ",")),
             ("hourly", hourlyVariables.joined(separator: ",")),
             ("daily", dailyVariables.joined(separator: ",")),
+            ("minutely_15", minutelyVariables.joined(separator: ",")),
+            ("forecast_minutely_15", String(requestedQuarterHours)),
             ("forecast_hours", String(requestedHours)),
             ("forecast_days", String(forecastDays)),
             ("timezone", "auto"),
@@ -130,7 +142,38 @@ public enum OpenMeteo {
                 single: legacyBlock, units: try root.object("current_weather_units"), offset: offset)
             forecast.current = try parseLegacyCurrent(table, hourly: forecast.hourly)
         }
+        forecast.nowcast = nowcast(root, offset: offset, now: fetchedAt)
         return forecast
+    }
+
+    /// The nowcast from `minutely_15`. Each row's `precipitation` is the sum
+    /// of the quarter hour *before* it ("preceding 15 minutes sum"), so a
+    /// step takes the next row's value, scaled to mm/h. Every value is
+    /// checked like a client's input: null, -999, negative, absurd and
+    /// missing values (a short array) are unknown, which ends the nowcast's
+    /// data there. A block that cannot be read at all (wrong types, null
+    /// times, an unknown unit) leaves the nowcast out and the rest of the
+    /// forecast in place: the nowcast is an extra, never a reason to lose
+    /// the forecast.
+    static func nowcast(_ root: ProviderJSON, offset: Int, now: Double) -> Nowcast? {
+        do throws(ProviderParseError) {
+            guard let block = try root.object("minutely_15") else { return nil }
+            let table = try OpenMeteoTable(block: block, units: try root.object("minutely_15_units"), offset: offset)
+            let sums = try table.column("precipitation", .quantity(.precipitationIntensity))
+            let times = table.times
+            guard times.count >= 2 else { return nil }
+            let step = times[1] - times[0]
+            guard step >= 60, step <= 3600 else { return nil }
+            let steps = times.indices.dropLast().map { index in
+                let next = index + 1
+                let follows = abs(times[next] - times[index] - step) < 1
+                let rate = follows ? sums[next].map { $0 * 3600 / step } : nil
+                return NowcastStep(time: times[index], precipIntensity: Nowcast.checkedIntensity(rate))
+            }
+            return Nowcast(steps: steps, resolutionSeconds: Int(step), now: now)
+        } catch {
+            return nil
+        }
     }
 
     // MARK: - Blocks

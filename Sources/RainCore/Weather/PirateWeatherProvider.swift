@@ -32,14 +32,15 @@ public enum PirateWeather {
     public static let defaultBaseURL = "https://api.pirateweather.net"
 
     /// Path and query of the forecast request, to append to the base URL:
-    /// `/forecast/KEY/LAT,LON?units=si&exclude=minutely`. The key is
-    /// percent-encoded; coordinates are on the request grid
-    /// (`ProviderQuery.gridDigits`). With no key (`[Provider] Proxy=yes`:
-    /// a site proxy adds its own) the path is `/forecast/LAT,LON?...`.
+    /// `/forecast/KEY/LAT,LON?units=si`, every block included (`minutely`
+    /// feeds the nowcast). The key is percent-encoded; coordinates are on
+    /// the request grid (`ProviderQuery.gridDigits`). With no key
+    /// (`[Provider] Proxy=yes`: a site proxy adds its own) the path is
+    /// `/forecast/LAT,LON?...`.
     public static func forecastPath(apiKey: String?, latitude: Double, longitude: Double) -> String {
         "/forecast/" + (apiKey.map { ProviderQuery.percentEncoded($0) + "/" } ?? "")
             + "\(ProviderQuery.coordinate(latitude)),\(ProviderQuery.coordinate(longitude))"
-            + "?units=si&exclude=minutely"
+            + "?units=si"
     }
 
     /// Normalizes a forecast response body into SI units. `fetchedAt` is when
@@ -89,10 +90,36 @@ public enum PirateWeather {
         let alerts = try (root.array("alerts") ?? []).map { alert throws(ProviderParseError) in
             try reader.alert(alert)
         }
+        forecast.nowcast = nowcast(root, reader: reader, now: fetchedAt)
         // Most severe first; equal severities keep the provider's order.
         forecast.alerts = alerts.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }
             .map(\.element)
         return forecast
+    }
+
+    /// The nowcast from `minutely.data`: one point a minute for the next
+    /// hour, each `precipIntensity` (the rate in that minute) and
+    /// `precipProbability`. Checked like a client's input: -999, null,
+    /// negative and absurd values are unknown, which ends the nowcast's data
+    /// there; a left-out probability is 0 as everywhere in the API. A block
+    /// that cannot be read (wrong types, a point without a time) leaves the
+    /// nowcast out and the rest of the forecast in place.
+    private static func nowcast(_ root: ProviderJSON, reader: PointReader, now: Double) -> Nowcast? {
+        do throws(ProviderParseError) {
+            guard let points = try root.object("minutely")?.array("data"), points.count >= 2 else { return nil }
+            let steps = try points.map { point throws(ProviderParseError) in
+                NowcastStep(
+                    time: try reader.time(point),
+                    precipIntensity: Nowcast.checkedIntensity(
+                        try reader.measure(point, "precipIntensity", .precipitationIntensity)),
+                    precipProbability: Nowcast.checkedProbability(try reader.probability(point)))
+            }
+            let resolution = steps[1].time - steps[0].time
+            guard resolution >= 60, resolution <= 3600 else { return nil }
+            return Nowcast(steps: steps, resolutionSeconds: Int(resolution), now: now)
+        } catch {
+            return nil
+        }
     }
 
     /// Reads data points in one unit system into SI values.

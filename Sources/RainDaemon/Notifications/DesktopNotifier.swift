@@ -49,7 +49,17 @@ public final class DesktopNotifier {
     private let logger: Logger
 
     private var bus: BusConnection?
-    private(set) var availability = Availability.usable
+    private(set) var availability = Availability.usable {
+        didSet { if availability != oldValue { onAvailabilityChanged() } }
+    }
+    /// Called when notifications become possible or impossible: the daemon
+    /// keeps the nowcast's short refreshes only while rain soon can be shown.
+    var onAvailabilityChanged: () -> Void = {}
+    /// Whether a rain-soon notification could be shown now: the setting is
+    /// on and a server is there (or has not been asked yet).
+    public var wantsRainSoon: Bool { configuration().notifyRainSoon && availability == .usable }
+    /// The rain episode shown, as the nowcast last spoke of it, and its id.
+    private var rainEpisode: (id: String, spell: RainEpisode)?
     private var ownerWatch: BusSlot?
     private var queue: [Outgoing] = []
     private var inFlight: BusSlot?
@@ -94,6 +104,8 @@ public final class DesktopNotifier {
             if let place = places[id] { alertsChanged(at: place, alerts: alerts) }
         case .locationRemoved(let place):
             placeRemoved(place.id)
+        case .nowcastChanged(let id, let nowcast, let change):
+            if let place = places[id] { nowcastChanged(at: place, nowcast: nowcast, change: change) }
         default:
             break
         }
@@ -119,6 +131,27 @@ public final class DesktopNotifier {
                 + (notice.replaces != 0 ? " (an upgrade)" : ""))
             send(.notify(.alert(notice.alert, at: place, replaces: notice.replaces), .alert(place: place.id, key: notice.key)))
         }
+    }
+
+    /// The selected place's outlook changed materially (`NowcastChanged`):
+    /// rain coming or falling is shown, once per episode and updated in place
+    /// as its summary changes; rain no longer spoken of closes it.
+    func nowcastChanged(at place: Location, nowcast: Nowcast?, change: NowcastChange) {
+        guard let nowcast, let spell = nowcast.episode else {
+            if let shown = rainEpisode { rainEnded(episode: shown.id) }
+            rainEpisode = nil
+            return
+        }
+        let tolerance = Double(nowcast.resolutionSeconds)
+        if change.newEpisode || rainEpisode.map({ !$0.spell.isSame(as: spell, tolerance: tolerance) }) ?? true {
+            if let shown = rainEpisode { rainEnded(episode: shown.id) }
+            // Named by place and start; a new episode's notification replaces
+            // the last one's (replaces_id), never stacks beside it.
+            rainEpisode = ("\(place.id.rawValue)@\(Int(spell.start / 60) * 60)", spell)
+        } else {
+            rainEpisode?.spell = spell
+        }
+        if let shown = rainEpisode { rainSoon(place: place, summary: nowcast.summary, episode: shown.id) }
     }
 
     /// Rain is expected soon at `place` (the selected one). Shown once per

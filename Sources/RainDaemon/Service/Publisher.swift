@@ -25,6 +25,10 @@ public final class Publisher {
 
     public var count: Int { subscriptions.count }
 
+    /// Called after a subscriber was added or went away (the nowcast's short
+    /// refreshes run only while someone can use them).
+    var onCountChanged: () -> Void = {}
+
     /// The cached forecast of a place, sent along with `LocationSelected` so
     /// a status bar shows the new place at once, not at its next refresh.
     var cachedForecast: (LocationID) -> Forecast? = { _ in nil }
@@ -33,18 +37,30 @@ public final class Publisher {
     public func add(_ request: VarlinkRequest, filter: Set<EventName>?) {
         let key = ObjectIdentifier(request)
         subscriptions[key] = Subscription(request: request, filter: filter)
-        request.onCancel = { [weak self] in self?.subscriptions[key] = nil }
+        request.onCancel = { [weak self] in self?.remove(key) }
+        onCountChanged()
+    }
+
+    private func remove(_ key: ObjectIdentifier) {
+        guard subscriptions.removeValue(forKey: key) != nil else { return }
+        onCountChanged()
     }
 
     public func publish(_ events: [Event]) {
         for event in events { publish(event) }
     }
 
-    /// Set by the daemon: sees every event, subscribed to or not (desktop notifications).
-    var observe: (Event) -> Void = { _ in }
+    /// Parts of raind itself that act on events (the desktop notifier, for
+    /// one), called with every event before subscribers are sent it.
+    private var observers: [(Event) -> Void] = []
+
+    /// Adds an in-process observer of every event, for the daemon's lifetime.
+    public func addObserver(_ observer: @escaping (Event) -> Void) {
+        observers.append(observer)
+    }
 
     public func publish(_ event: Event) {
-        observe(event)
+        for observer in observers { observer(event) }
         guard !subscriptions.isEmpty else { return }
         var reply = SubscribeReply(event)
         if case .locationSelected(let location) = event { reply.forecast = cachedForecast(location.id) }
@@ -52,12 +68,12 @@ public final class Publisher {
         for (key, subscription) in subscriptions {
             if let filter = subscription.filter, !filter.contains(event.name) { continue }
             guard let connection = subscription.request.connection else {
-                subscriptions[key] = nil
+                remove(key)
                 continue
             }
             if connection.queuedBytes + bytes.count > maximumQueuedBytes {
                 logger.warning("\(connection.description) did not read \(connection.queuedBytes) bytes of events; dropped as too slow")
-                subscriptions[key] = nil
+                remove(key)
                 subscription.request.abort(
                     WeatherErrorName.subscriberTooSlow.qualifiedName,
                     MethodError(

@@ -23,7 +23,8 @@ extension WeatherService {
             usage: refresher.budgetUsage,
             dailyBudget: refresher.scheduler.policy.dailyBudget,
             monthlyBudget: refresher.scheduler.policy.monthlyBudget,
-            subscribers: publisher.count + joining)
+            subscribers: publisher.count + joining,
+            nowcast: refresher.nowcastStatus)
     }
 
     func listLocations(_ parameters: NoParameters, _ responder: Responder<ListLocationsCall.Reply>) throws(MethodError) {

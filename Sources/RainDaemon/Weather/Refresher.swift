@@ -33,6 +33,15 @@ public final class Refresher {
     /// Notices the wall clock being set, so times held in wall-clock seconds
     /// keep the distances the monotonic clock measured.
     private var clockWatch: WallClockWatch
+    /// The selected place's nowcast as last published (or as found when it
+    /// became selected): `NowcastChanged` compares against it, so a drift of
+    /// small moves adds up to an event rather than hiding under each step.
+    private var publishedNowcast: (id: LocationID, nowcast: Nowcast?)?
+    /// Set by the notifier while rain notifications are on: someone can use
+    /// the nowcast even with no subscriber connected.
+    public var notificationsWantNowcast = false {
+        didSet { nowcastDemandChanged() }
+    }
 
     init(
         context: DaemonContext, source: WeatherSource, http: any HTTPFetching, cache: ForecastCache,
@@ -58,7 +67,8 @@ public final class Refresher {
             staleAfter: Double(configuration.staleAfterMinutes * 60),
             dailyBudget: Double(configuration.effectiveDailyBudget),
             monthlyBudget: configuration.effectiveMonthlyBudget.map(Double.init),
-            callsPerRequest: WeatherSource.callsPerRequest(configuration.provider))
+            callsPerRequest: WeatherSource.callsPerRequest(configuration.provider),
+            nowcastInterval: configuration.effectiveNowcastIntervalMinutes.map { Double($0 * 60) })
     }
 
     /// The wall-clock time, after following any jump of the clock since the last reading.
@@ -118,6 +128,8 @@ public final class Refresher {
                 selected: location.id == list.selectedID, now: time)
             if cached.forecast.fetchedAt <= time { lastSuccess = max(lastSuccess ?? 0, cached.forecast.fetchedAt) }
         }
+        // A restart is no news: the cached outlook is the baseline.
+        resetNowcastBaseline(now: time)
         reschedule()
     }
 
@@ -134,7 +146,7 @@ public final class Refresher {
             // Data from another provider stays served, but is fetched anew.
             for id in forecasts.keys { scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: false, now: now) }
         }
-        reschedule()
+        nowcastDemandChanged()
     }
 
     /// Whether `forecast` came from the provider configured now; data from
@@ -167,6 +179,9 @@ public final class Refresher {
         if list.selectedID != previous.selectedID {
             scheduler.selectionChanged(to: list.selectedID, from: previous.selectedID)
             if let selected = list.selectedID { concerned.append(selected) }
+            // The newly selected place's outlook arrives with LocationSelected; it is the baseline.
+            resetNowcastBaseline(now: now)
+            updateNowcastDemand()
         }
         let stale = scheduler.staleRefreshes(concerned, now: now)
         if stale.isEmpty {
@@ -315,13 +330,16 @@ public final class Refresher {
             if cached.forecast.alerts != previousAlerts {
                 publisher.publish(.alertsChanged(id, cached.forecast.alerts))
             }
+            publishNowcastChange(id, now: time)
+            updateNowcastDemand()
         case .notModified(let expiresAt, let age):
             if var cached = forecasts[id] {
                 cached.forecast.fetchedAt = time - age
                 cached.forecast.expiresAt = expiresAt
                 forecasts[id] = cached
                 cache.store(cached, for: id)
-                publisher.publish(.weatherUpdated(id, cached.forecast))
+                publisher.publish(.weatherUpdated(id, withNowcast(cached.forecast, at: time)))
+                publishNowcastChange(id, now: time)
             }
             scheduler.succeeded(id, now: time, expiresAt: expiresAt, selected: selected)
             lastSuccess = time
@@ -411,14 +429,72 @@ public final class Refresher {
         }
     }
 
+    // MARK: Nowcast
+
+    /// Someone may have started or stopped being able to use the nowcast (a
+    /// subscriber came or went, notifications were turned on or off): the
+    /// selected place's next refresh follows.
+    public func nowcastDemandChanged() {
+        updateNowcastDemand()
+        reschedule()
+    }
+
+    /// Tells the scheduler whether the selected place's nowcast is wanted:
+    /// someone can use it, and the place's data has one (a provider or a
+    /// place without short-range data gains nothing from short refreshes).
+    private func updateNowcastDemand() {
+        let selected = list.selectedID
+        let hasNowcast = selected.flatMap { forecasts[$0]?.forecast.nowcast } != nil
+        let wanted = (publisher.count > 0 || notificationsWantNowcast) && hasNowcast
+        scheduler.setNowcastWanted(wanted, selected: selected, now: now)
+    }
+
+    /// The short refreshes' state and cost, for `GetStatus`.
+    var nowcastStatus: NowcastStatus {
+        let policy = scheduler.policy
+        let minutes = context.configuration.effectiveNowcastIntervalMinutes
+            ?? context.configuration.defaultNowcastIntervalMinutes
+        let requests = scheduler.nowcastRequestsPerDay
+        return NowcastStatus(
+            enabled: policy.nowcastInterval != nil, active: scheduler.nowcastActive(now: now),
+            intervalMinutes: minutes, requestsPerDay: requests, callsPerDay: requests * policy.callsPerRequest)
+    }
+
+    /// Publishes `NowcastChanged` when the selected place's outlook differs
+    /// materially from the one last published.
+    private func publishNowcastChange(_ id: LocationID, now time: Double) {
+        guard id == list.selectedID else { return }
+        let current = forecasts[id]?.forecast.nowcast?.at(time)
+        let baseline = publishedNowcast?.id == id ? publishedNowcast?.nowcast : nil
+        guard let change = NowcastChange.between(baseline, current) else { return }
+        publishedNowcast = (id, current)
+        publisher.publish(.nowcastChanged(id, current, change))
+    }
+
+    private func resetNowcastBaseline(now time: Double) {
+        publishedNowcast = list.selectedID.map { id in (id, forecasts[id]?.forecast.nowcast?.at(time)) }
+    }
+
+    /// `forecast` with its nowcast derived as of the minute containing
+    /// `time`: its texts speak in minutes, and a forecast that stays the
+    /// same within a minute keeps the Subscribe snapshot's encoding reusable.
+    private func withNowcast(_ forecast: Forecast, at time: Double) -> Forecast {
+        var result = forecast
+        result.nowcast = forecast.nowcast?.at((time / 60).rounded(.down) * 60)
+        return result
+    }
+
     // MARK: Reading
 
-    /// A place's cached forecast, its age in seconds and whether it is stale.
+    /// A place's cached forecast (its nowcast as of now), its age in seconds and whether it is stale.
     func forecast(for id: LocationID) -> (forecast: Forecast, age: Double, stale: Bool)? {
         let time = now  // first: reading the clock may move the forecasts' times
         guard let cached = forecasts[id] else { return nil }
         let age = max(0, time - cached.forecast.fetchedAt)
         // Data a proxy had kept (its Age) is stale by its age, however recently it arrived.
-        return (cached.forecast, age, scheduler.isStale(id, now: time) || age >= scheduler.policy.staleAfter)
+        return (
+            withNowcast(cached.forecast, at: time), age,
+            scheduler.isStale(id, now: time) || age >= scheduler.policy.staleAfter
+        )
     }
 }

@@ -31,6 +31,14 @@ struct StatusCommand: ClientCommand {
         for line in Self.describe(status) { Output.line(line) }
     }
 
+    /// "every 15 min while in use (now), +48 requests = 148.8 calls a day at most".
+    static func describe(_ nowcast: NowcastStatus) -> String {
+        guard nowcast.enabled else { return "short refreshes off ([Nowcast] Enabled=no)" }
+        let requests = Int(nowcast.requestsPerDay.rounded())
+        return "every \(nowcast.intervalMinutes) min while in use (\(nowcast.active ? "now" : "not now")), "
+            + "+\(requests) request\(requests == 1 ? "" : "s") = \(BudgetUsage.text(calls: nowcast.callsPerDay)) calls a day at most"
+    }
+
     static func describe(_ status: WeatherStatus) -> [String] {
         let now = Output.now()
         var lines: [String] = []
@@ -68,6 +76,9 @@ struct StatusCommand: ClientCommand {
                 "\(BudgetUsage.text(calls: status.callsThisMonth)) of \(BudgetUsage.text(calls: monthly)) this month"
                     + " (\(status.requestsThisMonth) request\(status.requestsThisMonth == 1 ? "" : "s"))",
             ])
+        }
+        if let nowcast = status.nowcast {
+            rows.append(["Nowcast:", Self.describe(nowcast)])
         }
         rows.append(["Subscribers:", "\(status.subscribers)"])
         lines += Output.table(rows, separator: " ")

@@ -11,8 +11,9 @@ struct SubscribeCommand: ClientCommand {
         Prints a snapshot, then one line per event until interrupted:
         LocationAdded, LocationRemoved, LocationSelected, LocationChanged,
         WeatherUpdated, SettingsChanged, ReachabilityChanged, RefreshStarted,
-        RefreshFailed, AlertsChanged. When raind is not running or goes away, it waits for
-        it and carries on (status bars show an offline line meanwhile).
+        RefreshFailed, AlertsChanged, NowcastChanged. When raind is not running
+        or goes away, it waits for it and carries on (status bars show an
+        offline line meanwhile).
 
           --json             one JSON object per line, as raind sends them
           --format FORMAT    people (default): a timestamped line per event

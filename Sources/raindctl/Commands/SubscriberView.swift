@@ -71,6 +71,8 @@ struct SubscriberView {
             online = isOnline
         case .refreshFailed(let id, let failure):
             failures[id] = failure.message
+        case .nowcastChanged(let id, let nowcast, _):
+            forecasts[id]?.nowcast = nowcast
         case .refreshStarted, .alertsChanged:
             break
         }
@@ -196,6 +198,10 @@ struct SubscriberView {
             return "\(name) \(id): " + (alerts.isEmpty ? "no alerts" : alerts.map(\.title).joined(separator: "; "))
         case .weatherUpdated(let id, _):
             return "\(name) \(presenter(for: id)?.statusLine() ?? id.rawValue)"
+        case .nowcastChanged(let id, let nowcast, let change):
+            let summary = nowcast?.at(Output.now())?.summary ?? "no nowcast"
+            let reasons = change.reasons.map(\.rawValue).joined(separator: ",")
+            return "\(name) \(id): \(summary) (\(reasons)\(change.newEpisode ? ", new episode" : ""))"
         }
     }
 }

@@ -5,7 +5,7 @@ public struct BarTemplate: Equatable, Sendable {
     public enum Field: String, CaseIterable, Sendable {
         case place, temp, feels, summary, icon, wind
         case windDirection = "wind_dir"
-        case rain, precip, humidity, pressure, uv, sunrise, sunset, high, low, updated, alert
+        case rain, precip, humidity, pressure, uv, sunrise, sunset, high, low, updated, alert, nowcast
     }
 
     enum Piece: Equatable, Sendable {
@@ -65,9 +65,12 @@ public struct BarTemplate: Equatable, Sendable {
         self.pieces = pieces
     }
 
-    /// Whether the line changes with time alone (`{updated}`), so it is redrawn on a timer.
+    /// Whether the line changes with time alone (`{updated}`, `{nowcast}`), so it is redrawn on a timer.
     public var dependsOnTime: Bool {
-        pieces.contains { $0 == .field(.updated, bare: false) || $0 == .field(.updated, bare: true) }
+        pieces.contains { piece in
+            guard case .field(let field, _) = piece else { return false }
+            return field == .updated || field == .nowcast
+        }
     }
 
     public func render(_ values: BarValues) -> String {

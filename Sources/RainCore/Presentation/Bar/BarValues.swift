@@ -76,6 +76,7 @@ public struct BarValues: Sendable {
             guard let fetchedAt = forecast?.fetchedAt else { return UnitFormatter.missing }
             return AgeText.describe(ageSeconds: max(0, self.now - fetchedAt))
         case .alert: return alert?.title ?? ""
+        case .nowcast: return forecast?.nowcast?.at(self.now)?.summary ?? ""
         }
     }
 

@@ -14,6 +14,11 @@ public struct SubscribeReply: Codable, Sendable, Equatable {
     public var online: Bool?
     public var failure: RefreshFailure?
     public var alerts: [WeatherAlert]?
+    public var nowcast: Nowcast?
+    /// `NowcastChanged`: what changed (`NowcastChange.Reason`).
+    public var changes: [NowcastChange.Reason]?
+    /// `NowcastChanged`: the rain spoken of is another spell than before.
+    public var newEpisode: Bool?
 
     public static let snapshotName = "Snapshot"
 
@@ -54,6 +59,11 @@ public struct SubscribeReply: Codable, Sendable, Equatable {
         case .alertsChanged(let place, let active):
             id = place
             alerts = active
+        case .nowcastChanged(let place, let outlook, let change):
+            id = place
+            nowcast = outlook
+            changes = change.reasons
+            newEpisode = change.newEpisode
         }
     }
 
@@ -79,6 +89,9 @@ public struct SubscribeReply: Codable, Sendable, Equatable {
         case .refreshStarted: return .refreshStarted(try need(ids, "ids"))
         case .refreshFailed: return .refreshFailed(try need(id, "id"), try need(failure, "failure"))
         case .alertsChanged: return .alertsChanged(try need(id, "id"), try need(alerts, "alerts"))
+        case .nowcastChanged:
+            let change = NowcastChange(reasons: try need(changes, "changes"), newEpisode: try need(newEpisode, "newEpisode"))
+            return .nowcastChanged(try need(id, "id"), nowcast, change)
         }
     }
 }

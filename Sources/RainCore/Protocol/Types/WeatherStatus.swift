@@ -21,12 +21,14 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
     /// nil when the provider's quota is not monthly and none is configured.
     public var monthlyBudget: Double?
     public var subscribers: Int
+    /// The nowcast's short refreshes and their cost; nil from a raind without them.
+    public var nowcast: NowcastStatus?
 
     public init(
         version: String, uptimeSeconds: Double, provider: String, online: Bool, units: UnitSystem,
         refreshMinutes: Int, locations: Int, selected: Location?, lastRefresh: Double?, lastError: RefreshFailure?,
         nextRefresh: Double?, usage: BudgetUsage, dailyBudget: Double, monthlyBudget: Double?,
-        subscribers: Int
+        subscribers: Int, nowcast: NowcastStatus? = nil
     ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
@@ -46,5 +48,6 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
         self.callsThisMonth = usage.callsThisMonth
         self.monthlyBudget = monthlyBudget
         self.subscribers = subscribers
+        self.nowcast = nowcast
     }
 }
