@@ -46,7 +46,17 @@ public final class VarlinkConnection {
     private var closeWhenFlushed = false
     public private(set) var isClosed = false
     /// The epoll events asked for, so they are changed only when they change.
-    private var watchedEvents: IOEvents = .readable
+    ///
+    /// Edge-triggered: sd-event dispatches one source per iteration and asks
+    /// epoll again each time, so with level-triggered sources every ready
+    /// client was polled again for every call answered (with 64 busy clients,
+    /// a third of the daemon's time). With edges, a client is reported once
+    /// per arrival; that is enough because a read shorter than the buffer
+    /// empties the socket (but for an end of input that came with the data:
+    /// EPOLLRDHUP tells, and reading then goes on to it), writes go on until
+    /// EAGAIN, and input that stays unread while `wantsInput` is false is
+    /// reported again when reading resumes (changing the events re-arms the edge).
+    private var watchedEvents: IOEvents = [.readable, .readHangUp, .edgeTriggered]
 
     /// When a call last started or finished (monotonic seconds), for the idle timeout.
     private var lastActivity: Double
@@ -69,7 +79,7 @@ public final class VarlinkConnection {
         self.logger = logger
         self.framer = VarlinkFramer(maximumMessageSize: server.limits.maximumMessageSize)
         lastActivity = loop.monotonicNow
-        source = try loop.watch(fd: fd.rawValue, events: .readable, name: "varlink client \(id)") {
+        source = try loop.watch(fd: fd.rawValue, events: watchedEvents, name: "varlink client \(id)") {
             [weak self] events in
             self?.handle(events: events)
         }
@@ -95,7 +105,7 @@ public final class VarlinkConnection {
         }
         if isClosed { return }
         if events.contains(.readable) && wantsInput {
-            readAvailable()
+            readAvailable(toTheEnd: events.contains(.readHangUp))
         } else if !events.isDisjoint(with: [.hangUp, .error]) && !events.contains(.readable) {
             // The peer is gone in both directions: nothing more can be delivered.
             close()
@@ -118,7 +128,9 @@ public final class VarlinkConnection {
     /// calls (a SetSettings fsyncs) do not hold back the replies before them.
     private static let turnSeconds = 0.002
 
-    private func readAvailable() {
+    /// `toTheEnd`: the peer has shut down its side, so reading goes on to the
+    /// end of input even after a short read (no edge will report it later).
+    private func readAvailable(toTheEnd: Bool) {
         guard let server else { return }
         corked = true
         while wantsInput {
@@ -139,7 +151,7 @@ public final class VarlinkConnection {
             framer.append(UnsafeRawBufferPointer(rebasing: server.readBuffer[..<count]))
             dispatchWaiting()
             // A short read took everything there was: no second read just to see EAGAIN.
-            if count < server.readBuffer.count { break }
+            if count < server.readBuffer.count && !toTheEnd { break }
         }
         dispatchWaiting()
         corked = false
@@ -248,6 +260,13 @@ public final class VarlinkConnection {
         if !corked { flush() }
     }
 
+    /// Sends a successful reply, its parameters encoded straight into the output buffer.
+    func send<Parameters: Encodable>(parameters: Parameters, continues: Bool) {
+        guard !isClosed else { return }
+        VarlinkFramer.frameReply(parameters, continues: continues, into: &output)
+        if !corked { flush() }
+    }
+
     /// Queues framed bytes (an event encoded once for every subscriber).
     /// Returns false when the connection is closed.
     @discardableResult
@@ -294,8 +313,8 @@ public final class VarlinkConnection {
     /// Which events to wait for: input when wanted, output while some is queued.
     private func updateInterest() {
         guard !isClosed else { return }
-        var events: IOEvents = []
-        if wantsInput { events.insert(.readable) }
+        var events: IOEvents = .edgeTriggered
+        if wantsInput { events.formUnion([.readable, .readHangUp]) }
         if queuedBytes > 0 { events.insert(.writable) }
         guard events != watchedEvents else { return }
         watchedEvents = events
@@ -406,6 +425,15 @@ public final class VarlinkRequest {
     /// The final reply.
     public func reply(_ parameters: JSON) {
         finish(VarlinkReply(parameters: parameters))
+    }
+
+    /// The final reply, its typed parameters encoded straight into the connection's output.
+    public func reply<Parameters: Encodable>(encoding parameters: Parameters) {
+        guard !isFinished else { return }
+        isFinished = true
+        guard let connection else { return }
+        if !call.oneway { connection.send(parameters: parameters, continues: false) }
+        connection.requestFinished(self)
     }
 
     /// The final reply, as an error.

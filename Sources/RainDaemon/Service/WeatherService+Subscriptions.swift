@@ -49,7 +49,7 @@ extension WeatherService {
         }
         let head = #"{"parameters":{"event":"\#(SubscribeReply.snapshotName)","status":"#
         var frame = Array(head.utf8)
-        frame += status(joining: 1).json.serialized().utf8
+        WireEncoder.encode(status(joining: 1), into: &frame)
         if !members.isEmpty { frame.append(UInt8(ascii: ",")) }
         frame += members
         frame += Array(#"},"continues":true}"#.utf8)
