@@ -37,6 +37,13 @@ public final class VarlinkConnection {
     private var resumeScheduled = false
     /// The peer shut down its sending side: answer what was received, then close.
     private var inputEnded = false
+    /// The socket may hold input not yet read: set by each readable edge,
+    /// cleared when a read empties the socket. With edge-triggered events
+    /// nothing reports input again that arrived while reading was paused.
+    private var unreadInput = false
+    /// The peer shut down its side (EPOLLRDHUP): read on to the end of input
+    /// even after a short read, since no later edge will report it.
+    private var peerShutDown = false
 
     /// Framed replies not yet taken by the peer, from `outputStart` on.
     private var output: [UInt8] = []
@@ -54,8 +61,8 @@ public final class VarlinkConnection {
     /// per arrival; that is enough because a read shorter than the buffer
     /// empties the socket (but for an end of input that came with the data:
     /// EPOLLRDHUP tells, and reading then goes on to it), writes go on until
-    /// EAGAIN, and input that stays unread while `wantsInput` is false is
-    /// reported again when reading resumes (changing the events re-arms the edge).
+    /// EAGAIN, and input left unread while `wantsInput` is false is
+    /// remembered (`unreadInput`) and read when it is true again.
     private var watchedEvents: IOEvents = [.readable, .readHangUp, .edgeTriggered]
 
     /// When a call last started or finished (monotonic seconds), for the idle timeout.
@@ -98,14 +105,17 @@ public final class VarlinkConnection {
     public var queuedBytes: Int { output.count - outputStart }
 
     private func handle(events: IOEvents) {
+        // An edge: input arrived (or the peer shut down its side) since the socket was last emptied.
+        if events.contains(.readable) { unreadInput = true }
+        if events.contains(.readHangUp) { peerShutDown = true }
         if events.contains(.writable) {
             flush()
             // Drained below the limit: answer what was held back.
             if !isClosed && activeCall == nil { serveInput() }
         }
         if isClosed { return }
-        if events.contains(.readable) && wantsInput {
-            readAvailable(toTheEnd: events.contains(.readHangUp))
+        if unreadInput && wantsInput {
+            readAvailable()
         } else if !events.isDisjoint(with: [.hangUp, .error]) && !events.contains(.readable) {
             // The peer is gone in both directions: nothing more can be delivered.
             close()
@@ -128,34 +138,45 @@ public final class VarlinkConnection {
     /// calls (a SetSettings fsyncs) do not hold back the replies before them.
     private static let turnSeconds = 0.002
 
-    /// `toTheEnd`: the peer has shut down its side, so reading goes on to the
-    /// end of input even after a short read (no edge will report it later).
-    private func readAvailable(toTheEnd: Bool) {
+    /// Reads while input is wanted and the socket may hold some, answering
+    /// as it goes; the replies of each read go out in one write.
+    private func readAvailable() {
         guard let server else { return }
-        corked = true
-        while wantsInput {
-            let count: Int
-            do {
-                count = try fd.read(into: server.readBuffer)
-            } catch  where error.errno == EAGAIN {
-                break
-            } catch {
-                logger.debug("\(description): \(error)")
-                close()
-                return
+        repeat {
+            corked = true
+            while wantsInput {
+                let count: Int
+                do {
+                    count = try fd.read(into: server.readBuffer)
+                } catch  where error.errno == EAGAIN {
+                    unreadInput = false
+                    break
+                } catch {
+                    logger.debug("\(description): \(error)")
+                    close()
+                    return
+                }
+                if count == 0 {
+                    inputEnded = true
+                    unreadInput = false
+                    break
+                }
+                framer.append(UnsafeRawBufferPointer(rebasing: server.readBuffer[..<count]))
+                dispatchWaiting()
+                // A short read took everything there was: no second read just to
+                // see EAGAIN, unless the peer's end of input is still to be read.
+                if count < server.readBuffer.count && !peerShutDown {
+                    unreadInput = false
+                    break
+                }
             }
-            if count == 0 {
-                inputEnded = true
-                break
-            }
-            framer.append(UnsafeRawBufferPointer(rebasing: server.readBuffer[..<count]))
             dispatchWaiting()
-            // A short read took everything there was: no second read just to see EAGAIN.
-            if count < server.readBuffer.count && !toTheEnd { break }
-        }
-        dispatchWaiting()
-        corked = false
-        flush()
+            corked = false
+            flush()
+            // Reading stopped while input was not wanted (too much output
+            // unread, or a message's worth of calls waiting) and the flush
+            // made room: no edge will come for what is already there.
+        } while unreadInput && wantsInput
     }
 
     /// Answers calls already received, the replies written as one batch.
@@ -164,6 +185,8 @@ public final class VarlinkConnection {
         dispatchWaiting()
         corked = false
         flush()
+        // Input held back in the socket while it was not wanted.
+        if unreadInput && wantsInput { readAvailable() }
     }
 
     /// Hands received calls to the server, one at a time, while none is being
@@ -260,10 +283,10 @@ public final class VarlinkConnection {
         if !corked { flush() }
     }
 
-    /// Sends a successful reply, its parameters encoded straight into the output buffer.
-    func send<Parameters: Encodable>(parameters: Parameters, continues: Bool) {
+    /// Sends a reply that `write` appends, framed, to the output buffer.
+    func send(writing write: (inout [UInt8]) -> Void) {
         guard !isClosed else { return }
-        VarlinkFramer.frameReply(parameters, continues: continues, into: &output)
+        write(&output)
         if !corked { flush() }
     }
 
@@ -429,10 +452,16 @@ public final class VarlinkRequest {
 
     /// The final reply, its typed parameters encoded straight into the connection's output.
     public func reply<Parameters: Encodable>(encoding parameters: Parameters) {
+        replyFramed { VarlinkFramer.frameReply(parameters, into: &$0) }
+    }
+
+    /// The final reply, appended by `write` to the connection's output as a
+    /// whole framed message (a reply kept encoded).
+    public func replyFramed(_ write: (inout [UInt8]) -> Void) {
         guard !isFinished else { return }
         isFinished = true
         guard let connection else { return }
-        if !call.oneway { connection.send(parameters: parameters, continues: false) }
+        if !call.oneway { connection.send(writing: write) }
         connection.requestFinished(self)
     }
 

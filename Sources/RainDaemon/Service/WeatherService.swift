@@ -72,6 +72,8 @@ public final class WeatherService {
     /// The Subscribe snapshot's encoding, kept until something in it changes,
     /// so a burst of subscribers costs one encoding.
     var snapshotCache: SnapshotCache?
+    /// GetStatus's reply, kept until the status changes (but for its uptime).
+    var statusReplyCache: StatusReplyCache?
 
     public init(
         context: DaemonContext, places: PlaceLookup, geocoder: OnlineGeocoder, geoclue: GeoClueClient,
