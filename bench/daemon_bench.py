@@ -185,6 +185,8 @@ def subscribe_burst(path, pid, method):
     spent = (cpu_ns(pid) - before) / 1e6
     for client in clients:
         client.close()
+    # raind closes its ends before the next measurement starts.
+    time.sleep(1)
     return spent
 
 
@@ -243,8 +245,16 @@ def main():
                  for query in ("pariss", "sprngfield")}
         client.close()
 
+        print(f"waiting {IDLE_WAIT:.0f} s for the place data to be released…", file=sys.stderr)
+        time.sleep(IDLE_WAIT)
+        later = rss_kib(pid)
+        switches = context_switches(pid)
+        time.sleep(QUIET_WINDOW)
+        wakeups = context_switches(pid) - switches
+
         status_burst = subscribe_burst(raind.socket, pid, "GetStatus")
         subscribe_ms = subscribe_burst(raind.socket, pid, "Subscribe")
+        burst = rss_kib(pid)
 
         client_env = dict(raind.env, RAIND_SOCKET=str(raind.socket))
         ctl = timed_runs([str(BIN / "raindctl"), "status"], client_env, RUNS)
@@ -253,13 +263,6 @@ def main():
                if mpd_socket else None)
         true_ms = timed_runs(["/bin/true"], client_env, RUNS)
         help_ms = timed_runs([str(BIN / "raindctl"), "--version"], client_env, RUNS)
-
-        print(f"waiting {IDLE_WAIT:.0f} s for the place data to be released…", file=sys.stderr)
-        time.sleep(IDLE_WAIT)
-        later = rss_kib(pid)
-        switches = context_switches(pid)
-        time.sleep(QUIET_WINDOW)
-        wakeups = context_switches(pid) - switches
     finally:
         if raind.process and raind.process.poll() is None:
             raind.stop()
@@ -289,6 +292,8 @@ def main():
         (f"{SUBSCRIBERS:,} subscribes in a burst, raind CPU time", f"{subscribe_ms:.0f} ms",
          f"{SUBSCRIBERS:,} connections with one GetStatus {status_burst:.0f} ms",
          f"{subscribe_ms / status_burst:.2f}×"),
+        ("raind RSS after both bursts (connections closed)", mib(burst["VmRSS"]), mib(started["VmRSS"]),
+         f"{burst['VmRSS'] / started['VmRSS']:.2f}×"),
         (f"raindctl status, start to exit (median of {RUNS})", f"{ctl:.2f} ms",
          f"mpc status {mpc:.2f} ms" if mpc else "mpc not installed", f"{ctl / mpc:.2f}×" if mpc else "–"),
         (f"raindctl status --json, start to exit (median of {RUNS})", f"{ctl_json:.2f} ms",

@@ -317,8 +317,10 @@ public final class VarlinkConnection {
             outputStart += written
         }
         if queuedBytes == 0 {
-            // Keep a small buffer for the next replies; give back what a burst grew.
-            if output.capacity > 64 * 1024 { output = [] } else { output.removeAll(keepingCapacity: true) }
+            // Keep a small buffer for the next replies; give back what a burst
+            // or a snapshot grew, so a thousand idle subscribers do not each
+            // hold one (and the freed block is reused, warm, by the next client).
+            if output.capacity > 8 * 1024 { output = [] } else { output.removeAll(keepingCapacity: true) }
             outputStart = 0
             if closeWhenFlushed {
                 close()
@@ -484,6 +486,12 @@ public final class VarlinkRequest {
         // A oneway call gets nothing back, not even a stream.
         if call.oneway { return true }
         return connection.enqueue(bytes)
+    }
+
+    /// Sends a streamed reply that `write` appends, framed, straight to the connection's output.
+    public func streamFramed(writing write: (inout [UInt8]) -> Void) {
+        guard !isFinished, !call.oneway, let connection else { return }
+        connection.send(writing: write)
     }
 
     private func finish(_ reply: VarlinkReply) {
