@@ -60,20 +60,15 @@ public enum WireDecoder {
             return bool as? T
         }
         if T.self == JSON.self { return value as? T }
-        if let wireEnum = T.self as? any WireEnum.Type {
-            guard case .string(let string) = value else { throw mismatch("a string") }
-            guard let decoded = wireEnum.init(wireValue: string) else {
-                throw WireDecodingError(
-                    field: path(), reason: "unknown value '\(string)' (expected \(wireEnum.spellings.joined(separator: ", ")))")
-            }
-            return decoded as? T
-        }
+        // Everything else (wire enums too) decodes itself: asking whether a
+        // type conforms to a protocol scans every conformance in the binary
+        // the first time, which raindctl, a new process per command, paid on
+        // every run.
         return nil
     }
 }
 
 extension WireEnum {
-    init?(wireValue: String) { self.init(rawValue: wireValue) }
     public static var spellings: [String] { allCases.map(\.rawValue) }
 }
 
@@ -137,7 +132,18 @@ private struct TreeDecoder: Decoder {
         if let primitive = try WireDecoder.primitive(type, from: value, at: path.text(appending: part)) { return primitive }
         path.push(part)
         defer { path.pop() }
-        return try T(from: TreeDecoder(value: value, path: path, tracker: nil))
+        do {
+            return try T(from: TreeDecoder(value: value, path: path, tracker: nil))
+        } catch DecodingError.dataCorrupted(let context) {
+            // A wire enum's unknown spelling (RawRepresentable's own decoding
+            // refused it): say which are accepted. Asked only here, on the error.
+            if let wireEnum = T.self as? any WireEnum.Type, case .string(let string) = value {
+                throw WireDecodingError(
+                    field: path.text(),
+                    reason: "unknown value '\(string)' (expected \(wireEnum.spellings.joined(separator: ", ")))")
+            }
+            throw WireDecodingError(field: path.text(), reason: context.debugDescription)
+        }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
