@@ -215,6 +215,11 @@ def main():
     mpd, mpd_socket = start_mpd(base)
     raind = Raind(base, fixtures.url)
     try:
+        empty = []
+        for _ in range(20):
+            empty.append(raind.start())
+            raind.stop()
+        empty_ms = statistics.median(empty)
         # Ten places, each fetched once; then raind restarts with them saved and cached.
         raind.start()
         for latitude, longitude in PLACES:
@@ -276,7 +281,9 @@ def main():
         return f"{kib / 1024:.1f} MiB"
 
     rows = [
-        ("start to READY=1, 10 places saved (median of 20)", f"{ready_ms:.1f} ms",
+        ("start to READY=1, no place saved (median of 20)", f"{empty_ms:.1f} ms",
+         f"/bin/true start to exit {true_once:.2f} ms", f"{empty_ms / true_once:.1f}×"),
+        ("start to READY=1, 10 places saved and their forecasts cached (median of 20)", f"{ready_ms:.1f} ms",
          f"/bin/true start to exit {true_once:.2f} ms", f"{ready_ms / true_once:.1f}×"),
         ("raind RSS after start, 10 places (place data not opened)", mib(started["VmRSS"]), "yardstick", "1.00×"),
         ("raind RSS after 6 searches", mib(searched["VmRSS"]), mib(started["VmRSS"]),
