@@ -16,6 +16,40 @@ final class JSONTests: XCTestCase {
         }
     }
 
+    func testParse_readsStrings_withAndWithoutEscapes() throws {
+        let cases: [(String, String)] = [
+            (#""""#, ""),
+            (#""plain ascii""#, "plain ascii"),
+            (#""Zürich 東京 🌧""#, "Zürich 東京 🌧"),
+            (#""ü\n東""#, "ü\n東"),
+            (#""a\/b\b\f\r\t\u0041\u00fc""#, "a/b\u{08}\u{0C}\r\tAü"),
+            (#""\ud83c\udf27 rain""#, "🌧 rain"),
+        ]
+        for (text, expected) in cases {
+            XCTAssertEqual(try JSON(parsing: text), .string(expected), text)
+        }
+        // Invalid UTF-8, with and without an escape in the same string.
+        for bytes: [UInt8] in [[0x22, 0xC3, 0x22], [0x22, 0xE2, 0x5C, 0x6E, 0x22], [0x22, 0x5C, 0x6E, 0xFF, 0x22]] {
+            XCTAssertThrowsError(try JSON(parsing: bytes), "\(bytes)") { error in
+                XCTAssertTrue("\(error)".contains("UTF-8"), "\(error)")
+            }
+        }
+        for bad in [#""\ud83c""#, #""\ud83c\u0041""#, #""\x""#, #""\u12""#, #""a\"#] {
+            XCTAssertThrowsError(try JSON(parsing: bad), bad)
+        }
+    }
+
+    func testParse_readsNumbersExactly() throws {
+        let cases: [(String, Double)] = [
+            ("0", 0), ("-7", -7), ("123456789012345", 123_456_789_012_345),
+            ("1234567890123456789", 1.2345678901234568e18), ("2.5", 2.5), ("-1e-3", -0.001), ("1E2", 100),
+        ]
+        for (text, expected) in cases {
+            XCTAssertEqual(try JSON(parsing: text), .number(expected), text)
+        }
+        XCTAssertEqual(try JSON(parsing: "-0").doubleValue?.sign, .minus)
+    }
+
     func testParse_refusesDeepNesting() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         XCTAssertThrowsError(try JSON(parsing: deep)) { error in

@@ -50,6 +50,14 @@ final class VarlinkCodecTests: XCTestCase {
         }
     }
 
+    func testDecode_unknownEnumValue_namesTheFieldAndTheSpellings() throws {
+        let settings = JSON.object(["units": .string("metric"), "refreshMinutes": .int(20)])
+        XCTAssertThrowsError(try SetSettingsCall.Reply(json: .object(["settings": settings]), context: "reply")) { error in
+            XCTAssertEqual(error as? WireDecodingError, WireDecodingError(
+                field: "reply.settings.units", reason: "unknown value 'metric' (expected us, si, ca, uk)"))
+        }
+    }
+
     func testReply_encodesContinuesAndError() {
         XCTAssertEqual(
             VarlinkReply(parameters: .object(["a": .int(1)]), continues: true).json.serialized(),

@@ -94,6 +94,54 @@ def test_client_that_never_reads_is_held_back_and_others_are_answered(daemon_fac
     hog.close()
 
 
+def test_held_back_client_that_reads_again_gets_every_reply_and_goes_on(daemon_factory):
+    # Client sockets are edge-triggered: the calls left in the socket while raind
+    # held the client back must be read once it catches up, though no new arrival
+    # reports them; the client never closes its side here.
+    daemon = daemon_factory(config="[Socket]\nSlowClientTimeoutSec=3600\n")
+    hog, sent = flood_until_held_back(daemon.socket)
+    calls = sent // len(GET_STATUS)
+    hog.setblocking(True)
+    hog.settimeout(20)
+    received = 0
+    while received < calls:
+        chunk = hog.recv(1 << 20)
+        assert chunk, f"raind closed the connection after {received} of {calls} replies"
+        received += chunk.count(b"\0")
+    assert received == calls
+    # The flood may have ended inside a call: finish it, then make one more.
+    hog.sendall(GET_STATUS[sent % len(GET_STATUS):] + GET_STATUS)
+    replies = b""
+    while replies.count(b"\0") < 2:
+        chunk = hog.recv(65536)
+        assert chunk, "raind closed the connection"
+        replies += chunk
+    assert all("status" in json.loads(reply)["parameters"] for reply in replies.split(b"\0")[:2])
+    hog.close()
+
+
+def test_pipelining_client_that_reads_while_it_writes_gets_every_reply(daemon):
+    # Far more calls than raind takes in before answering (64 KiB of calls, 256 KiB
+    # of replies), read as they come: raind pauses and resumes reading within one
+    # turn many times, and with edge-triggered sockets nothing but raind itself
+    # remembers the calls still waiting in the socket.
+    import threading
+    calls = 20000
+    sock = socket.socket(socket.AF_UNIX)
+    sock.connect(str(daemon.socket))
+    sock.settimeout(20)
+    writer = threading.Thread(target=lambda: sock.sendall(GET_STATUS * calls))
+    writer.start()
+    received = 0
+    while received < calls:
+        chunk = sock.recv(1 << 20)
+        assert chunk, f"raind closed the connection after {received} of {calls} replies"
+        received += chunk.count(b"\0")
+    writer.join()
+    assert received == calls
+    sock.close()
+
+
 def test_client_that_stays_behind_too_long_is_disconnected(daemon_factory):
     daemon = daemon_factory(config="[Socket]\nSlowClientTimeoutSec=1\n")
     hog, _ = flood_until_held_back(daemon.socket)

@@ -68,6 +68,8 @@ public struct JSONObject: Equatable, Sendable, Sequence {
 
     public var count: Int { keys.count }
 
+    public var isEmpty: Bool { members.isEmpty }
+
     public func makeIterator() -> IndexingIterator<[Member]> {
         members.makeIterator()
     }
@@ -187,18 +189,38 @@ extension JSON {
         return "\(number)"
     }
 
-    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+    static func append(_ text: StaticString, to out: inout [UInt8]) {
         text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
-    private static func append(number: Double, to out: inout [UInt8]) {
+    static func append(number: Double, to out: inout [UInt8]) {
         guard number.isFinite else { return append("null", to: &out) }
         if number.rounded() == number, abs(number) < 1e15 {
-            // A whole number's text is a small string: no allocation.
-            out.append(contentsOf: String(Int64(number)).utf8)
+            // Exact: the check above bounds it well inside Int64.
+            return append(integer: Int64(number), to: &out)
+        }
+        // The shortest text that reads back as the same Double.
+        out.append(contentsOf: number.description.utf8)
+    }
+
+    /// Writes the decimal digits straight into `out`, no String in between.
+    static func append(integer: Int64, to out: inout [UInt8]) {
+        if integer < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = integer.magnitude
+        if magnitude < 10 {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude))
             return
         }
-        out.append(contentsOf: "\(number)".utf8)
+        // 20 digits hold any UInt64.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var first = 20
+            while magnitude > 0 {
+                first -= 1
+                digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+        }
     }
 
     /// Whether a byte of a string's UTF-8 goes out as it is: everything but
@@ -208,20 +230,24 @@ extension JSON {
         byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
-    private static func write(string: String, to out: inout [UInt8]) {
+    static func write(string: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var string = string
-        // Native strings are contiguous already; makeContiguousUTF8 only copies bridged ones.
-        string.makeContiguousUTF8()
+        // Native and literal strings (all of raind's) are contiguous UTF-8; a
+        // bridged one is not and goes byte by byte.
         let written: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
             var runStart = 0
-            for index in bytes.indices where !isPlain(bytes[index]) {
-                // Runs of plain bytes are copied at once; only the escapes go one by one.
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                appendEscape(for: bytes[index], to: &out)
-                runStart = index + 1
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if !isPlain(byte) {
+                    // Runs of plain bytes are copied at once; only the escapes go one by one.
+                    if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                    appendEscape(for: byte, to: &out)
+                    runStart = index + 1
+                }
+                index += 1
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
         }
         if written == nil {
             for byte in string.utf8 {
@@ -267,17 +293,39 @@ extension JSON {
 
     public init<Bytes: Collection>(parsing bytes: Bytes) throws(JSONParseError)
     where Bytes.Element == UInt8 {
-        var parser = JSONParser(bytes: Array(bytes))
-        self = try parser.parseDocument()
+        if let parsed = try Self.parse(contiguous: bytes) {
+            self = parsed
+        } else {
+            self = try Self.parse(contiguous: Array(bytes)) ?? .null
+        }
+    }
+
+    /// Parses bytes held in one block of memory; nil when they are not (the
+    /// caller copies them into an array, which always is).
+    private static func parse<Bytes: Collection>(contiguous bytes: Bytes) throws(JSONParseError) -> JSON?
+    where Bytes.Element == UInt8 {
+        // withContiguousStorageIfAvailable's closure cannot throw a typed error: carry it out as a value.
+        let result: Result<JSON, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            var parser = JSONParser(bytes: buffer)
+            do throws(JSONParseError) {
+                return .success(try parser.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result?.get()
     }
 }
 
+/// Reads JSON from memory the caller keeps alive while it runs: the hot
+/// path of every call (a parameters object, its keys and strings) reads
+/// bytes with no copies and no bounds-checked array in between.
 private struct JSONParser {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     mutating func parseDocument() throws(JSONParseError) -> JSON {
         skipWhitespace()
@@ -312,12 +360,12 @@ private struct JSONParser {
         }
     }
 
-    mutating func expect(_ word: String) throws(JSONParseError) {
-        let utf8 = word.utf8
-        guard index + utf8.count <= bytes.count,
-            bytes[index..<index + utf8.count].elementsEqual(utf8)
+    mutating func expect(_ word: StaticString) throws(JSONParseError) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count,
+            word.withUTF8Buffer({ bytes[index..<index + count].elementsEqual($0) })
         else { throw fail("unexpected word") }
-        index += utf8.count
+        index += count
     }
 
     mutating func enter() throws(JSONParseError) {
@@ -377,42 +425,55 @@ private struct JSONParser {
 
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
-        var scalars = String.UnicodeScalarView()
-        var runStart = index
-        func flushRun(_ parser: JSONParser, _ scalars: inout String.UnicodeScalarView, upTo end: Int) throws(JSONParseError) {
-            guard runStart < end else { return }
-            guard let run = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
-                throw parser.fail("invalid UTF-8 in string")
+        let start = index
+        // Most strings (every key, most values) have no escape: scan to the
+        // closing quote and make the String from the bytes in one go.
+        var highBits: UInt8 = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                let string = try makeString(run, ascii: highBits < 0x80)
+                index += 1
+                return string
             }
-            scalars.append(contentsOf: run.unicodeScalars)
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw fail("control character in string") }
+            highBits |= byte
+            index += 1
         }
+        guard index < bytes.count else { throw fail("unterminated string") }
+        // Escapes: gather the UTF-8 (runs copied at once, escapes encoded) and check it once at the end.
+        var utf8 = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        var runStart = index
         while true {
             guard index < bytes.count else { throw fail("unterminated string") }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                try flushRun(self, &scalars, upTo: index)
+                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                let string = try utf8.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+                    try makeString(buffer, ascii: false)
+                }
                 index += 1
-                return String(scalars)
+                return string
             }
             if byte < 0x20 { throw fail("control character in string") }
             if byte != UInt8(ascii: "\\") {
                 index += 1
                 continue
             }
-            try flushRun(self, &scalars, upTo: index)
+            utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
             index += 1
             guard index < bytes.count else { throw fail("unterminated escape") }
             let escape = bytes[index]
             index += 1
             switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{08}")
-            case UInt8(ascii: "f"): scalars.append("\u{0C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
             case UInt8(ascii: "u"):
                 var code = try parseHex4()
                 if (0xD800...0xDBFF).contains(code) {
@@ -425,11 +486,18 @@ private struct JSONParser {
                     code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 }
                 guard let scalar = Unicode.Scalar(code) else { throw fail("invalid \\u escape") }
-                scalars.append(scalar)
+                UTF8.encode(scalar) { utf8.append($0) }
             default: throw fail("invalid escape")
             }
             runStart = index
         }
+    }
+
+    /// The string of UTF-8 bytes; `ascii` when every byte is known to be below 0x80 (nothing to validate).
+    func makeString(_ utf8: UnsafeBufferPointer<UInt8>, ascii: Bool) throws(JSONParseError) -> String {
+        if ascii { return String(decoding: utf8, as: UTF8.self) }
+        guard let string = String(validating: utf8, as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
+        return string
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {
@@ -463,19 +531,31 @@ private struct JSONParser {
             return parser.index - from
         }
         guard digits(&self) > 0 else { throw fail("expected digits") }
+        var hasFractionOrExponent = false
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
+            hasFractionOrExponent = true
             guard digits(&self) > 0 else { throw fail("expected digits after '.'") }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
+            hasFractionOrExponent = true
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
                 index += 1
             }
             guard digits(&self) > 0 else { throw fail("expected exponent digits") }
         }
+        // Up to 15 digits with no fraction or exponent: exact in a Double, no text to convert.
+        if !hasFractionOrExponent, index - start <= 15 {
+            var value: Int64 = 0
+            for byte in bytes[start..<index] where byte != UInt8(ascii: "-") {
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            }
+            // -0 stays a negative zero, as Double("-0") reads it.
+            return bytes[start] == UInt8(ascii: "-") ? -Double(value) : Double(value)
+        }
         // The slice is ASCII digits and signs, so it is valid UTF-8.
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text) else { throw fail("number out of range") }
         return value
     }

@@ -59,6 +59,22 @@ public struct VarlinkFramer: Sendable {
         message.serialize(into: &bytes)
         bytes.append(0)
     }
+
+    /// Appends a successful reply carrying `parameters`, encoded straight
+    /// into `bytes`: what `VarlinkReply(parameters:continues:)` frames, with
+    /// no JSON value in between.
+    public static func frameReply<Parameters: Encodable>(
+        _ parameters: Parameters, continues: Bool = false, into bytes: inout [UInt8]
+    ) {
+        appendASCII(#"{"parameters":"#, to: &bytes)
+        WireEncoder.encode(parameters, into: &bytes)
+        appendASCII(continues ? #","continues":true}"# : "}", to: &bytes)
+        bytes.append(0)
+    }
+
+    private static func appendASCII(_ text: StaticString, to bytes: inout [UInt8]) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
 }
 
 /// A Varlink call as received.

@@ -10,6 +10,10 @@ public struct IOEvents: OptionSet, Sendable {
     public static let writable = IOEvents(rawValue: 0x004)
     public static let error = IOEvents(rawValue: 0x008)
     public static let hangUp = IOEvents(rawValue: 0x010)
+    /// EPOLLRDHUP: the peer shut down its sending side (what is queued can still be read).
+    public static let readHangUp = IOEvents(rawValue: 0x2000)
+    /// EPOLLET: report readiness once per change, not on every loop iteration while it lasts.
+    public static let edgeTriggered = IOEvents(rawValue: 1 << 31)
 }
 
 /// The daemon's one event loop: libsystemd's sd-event. Everything runs on the

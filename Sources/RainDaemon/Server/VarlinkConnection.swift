@@ -37,6 +37,13 @@ public final class VarlinkConnection {
     private var resumeScheduled = false
     /// The peer shut down its sending side: answer what was received, then close.
     private var inputEnded = false
+    /// The socket may hold input not yet read: set by each readable edge,
+    /// cleared when a read empties the socket. With edge-triggered events
+    /// nothing reports input again that arrived while reading was paused.
+    private var unreadInput = false
+    /// The peer shut down its side (EPOLLRDHUP): read on to the end of input
+    /// even after a short read, since no later edge will report it.
+    private var peerShutDown = false
 
     /// Framed replies not yet taken by the peer, from `outputStart` on.
     private var output: [UInt8] = []
@@ -46,7 +53,17 @@ public final class VarlinkConnection {
     private var closeWhenFlushed = false
     public private(set) var isClosed = false
     /// The epoll events asked for, so they are changed only when they change.
-    private var watchedEvents: IOEvents = .readable
+    ///
+    /// Edge-triggered: sd-event dispatches one source per iteration and asks
+    /// epoll again each time, so with level-triggered sources every ready
+    /// client was polled again for every call answered (with 64 busy clients,
+    /// a third of the daemon's time). With edges, a client is reported once
+    /// per arrival; that is enough because a read shorter than the buffer
+    /// empties the socket (but for an end of input that came with the data:
+    /// EPOLLRDHUP tells, and reading then goes on to it), writes go on until
+    /// EAGAIN, and input left unread while `wantsInput` is false is
+    /// remembered (`unreadInput`) and read when it is true again.
+    private var watchedEvents: IOEvents = [.readable, .readHangUp, .edgeTriggered]
 
     /// When a call last started or finished (monotonic seconds), for the idle timeout.
     private var lastActivity: Double
@@ -69,7 +86,7 @@ public final class VarlinkConnection {
         self.logger = logger
         self.framer = VarlinkFramer(maximumMessageSize: server.limits.maximumMessageSize)
         lastActivity = loop.monotonicNow
-        source = try loop.watch(fd: fd.rawValue, events: .readable, name: "varlink client \(id)") {
+        source = try loop.watch(fd: fd.rawValue, events: watchedEvents, name: "varlink client \(id)") {
             [weak self] events in
             self?.handle(events: events)
         }
@@ -88,13 +105,16 @@ public final class VarlinkConnection {
     public var queuedBytes: Int { output.count - outputStart }
 
     private func handle(events: IOEvents) {
+        // An edge: input arrived (or the peer shut down its side) since the socket was last emptied.
+        if events.contains(.readable) { unreadInput = true }
+        if events.contains(.readHangUp) { peerShutDown = true }
         if events.contains(.writable) {
             flush()
             // Drained below the limit: answer what was held back.
             if !isClosed && activeCall == nil { serveInput() }
         }
         if isClosed { return }
-        if events.contains(.readable) && wantsInput {
+        if unreadInput && wantsInput {
             readAvailable()
         } else if !events.isDisjoint(with: [.hangUp, .error]) && !events.contains(.readable) {
             // The peer is gone in both directions: nothing more can be delivered.
@@ -118,32 +138,45 @@ public final class VarlinkConnection {
     /// calls (a SetSettings fsyncs) do not hold back the replies before them.
     private static let turnSeconds = 0.002
 
+    /// Reads while input is wanted and the socket may hold some, answering
+    /// as it goes; the replies of each read go out in one write.
     private func readAvailable() {
         guard let server else { return }
-        corked = true
-        while wantsInput {
-            let count: Int
-            do {
-                count = try fd.read(into: server.readBuffer)
-            } catch  where error.errno == EAGAIN {
-                break
-            } catch {
-                logger.debug("\(description): \(error)")
-                close()
-                return
+        repeat {
+            corked = true
+            while wantsInput {
+                let count: Int
+                do {
+                    count = try fd.read(into: server.readBuffer)
+                } catch  where error.errno == EAGAIN {
+                    unreadInput = false
+                    break
+                } catch {
+                    logger.debug("\(description): \(error)")
+                    close()
+                    return
+                }
+                if count == 0 {
+                    inputEnded = true
+                    unreadInput = false
+                    break
+                }
+                framer.append(UnsafeRawBufferPointer(rebasing: server.readBuffer[..<count]))
+                dispatchWaiting()
+                // A short read took everything there was: no second read just to
+                // see EAGAIN, unless the peer's end of input is still to be read.
+                if count < server.readBuffer.count && !peerShutDown {
+                    unreadInput = false
+                    break
+                }
             }
-            if count == 0 {
-                inputEnded = true
-                break
-            }
-            framer.append(UnsafeRawBufferPointer(rebasing: server.readBuffer[..<count]))
             dispatchWaiting()
-            // A short read took everything there was: no second read just to see EAGAIN.
-            if count < server.readBuffer.count { break }
-        }
-        dispatchWaiting()
-        corked = false
-        flush()
+            corked = false
+            flush()
+            // Reading stopped while input was not wanted (too much output
+            // unread, or a message's worth of calls waiting) and the flush
+            // made room: no edge will come for what is already there.
+        } while unreadInput && wantsInput
     }
 
     /// Answers calls already received, the replies written as one batch.
@@ -152,6 +185,8 @@ public final class VarlinkConnection {
         dispatchWaiting()
         corked = false
         flush()
+        // Input held back in the socket while it was not wanted.
+        if unreadInput && wantsInput { readAvailable() }
     }
 
     /// Hands received calls to the server, one at a time, while none is being
@@ -248,6 +283,13 @@ public final class VarlinkConnection {
         if !corked { flush() }
     }
 
+    /// Sends a reply that `write` appends, framed, to the output buffer.
+    func send(writing write: (inout [UInt8]) -> Void) {
+        guard !isClosed else { return }
+        write(&output)
+        if !corked { flush() }
+    }
+
     /// Queues framed bytes (an event encoded once for every subscriber).
     /// Returns false when the connection is closed.
     @discardableResult
@@ -275,8 +317,10 @@ public final class VarlinkConnection {
             outputStart += written
         }
         if queuedBytes == 0 {
-            // Keep a small buffer for the next replies; give back what a burst grew.
-            if output.capacity > 64 * 1024 { output = [] } else { output.removeAll(keepingCapacity: true) }
+            // Keep a small buffer for the next replies; give back what a burst
+            // or a snapshot grew, so a thousand idle subscribers do not each
+            // hold one (and the freed block is reused, warm, by the next client).
+            if output.capacity > 8 * 1024 { output = [] } else { output.removeAll(keepingCapacity: true) }
             outputStart = 0
             if closeWhenFlushed {
                 close()
@@ -294,8 +338,8 @@ public final class VarlinkConnection {
     /// Which events to wait for: input when wanted, output while some is queued.
     private func updateInterest() {
         guard !isClosed else { return }
-        var events: IOEvents = []
-        if wantsInput { events.insert(.readable) }
+        var events: IOEvents = .edgeTriggered
+        if wantsInput { events.formUnion([.readable, .readHangUp]) }
         if queuedBytes > 0 { events.insert(.writable) }
         guard events != watchedEvents else { return }
         watchedEvents = events
@@ -408,6 +452,21 @@ public final class VarlinkRequest {
         finish(VarlinkReply(parameters: parameters))
     }
 
+    /// The final reply, its typed parameters encoded straight into the connection's output.
+    public func reply<Parameters: Encodable>(encoding parameters: Parameters) {
+        replyFramed { VarlinkFramer.frameReply(parameters, into: &$0) }
+    }
+
+    /// The final reply, appended by `write` to the connection's output as a
+    /// whole framed message (a reply kept encoded).
+    public func replyFramed(_ write: (inout [UInt8]) -> Void) {
+        guard !isFinished else { return }
+        isFinished = true
+        guard let connection else { return }
+        if !call.oneway { connection.send(writing: write) }
+        connection.requestFinished(self)
+    }
+
     /// The final reply, as an error.
     public func fail(_ error: String, _ parameters: JSON) {
         finish(.failure(error, parameters))
@@ -427,6 +486,12 @@ public final class VarlinkRequest {
         // A oneway call gets nothing back, not even a stream.
         if call.oneway { return true }
         return connection.enqueue(bytes)
+    }
+
+    /// Sends a streamed reply that `write` appends, framed, straight to the connection's output.
+    public func streamFramed(writing write: (inout [UInt8]) -> Void) {
+        guard !isFinished, !call.oneway, let connection else { return }
+        connection.send(writing: write)
     }
 
     private func finish(_ reply: VarlinkReply) {

@@ -64,7 +64,8 @@ public final class Publisher {
         guard !subscriptions.isEmpty else { return }
         var reply = SubscribeReply(event)
         if case .locationSelected(let location) = event { reply.forecast = cachedForecast(location.id) }
-        let bytes = VarlinkFramer.frame(VarlinkReply(parameters: reply.json, continues: true).json)
+        var bytes: [UInt8] = []
+        VarlinkFramer.frameReply(reply, continues: true, into: &bytes)
         for (key, subscription) in subscriptions {
             if let filter = subscription.filter, !filter.contains(event.name) { continue }
             guard let connection = subscription.request.connection else {

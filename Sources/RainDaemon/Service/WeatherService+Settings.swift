@@ -3,7 +3,12 @@ import RainCore
 /// Settings and status.
 extension WeatherService {
     func getStatus(_ parameters: NoParameters, _ responder: Responder<GetStatusCall.Reply>) throws(MethodError) {
-        responder.reply(.init(status: status()))
+        let status = status()
+        if statusReplyCache?.matches(status) != true {
+            statusReplyCache = StatusReplyCache(status: status)
+        }
+        guard let cache = statusReplyCache else { return responder.reply(.init(status: status)) }
+        responder.request.replyFramed { cache.write(uptime: status.uptimeSeconds, into: &$0) }
     }
 
     /// `joining`: a subscriber about to be added, counted in its own snapshot.

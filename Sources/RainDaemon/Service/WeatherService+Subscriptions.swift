@@ -21,17 +21,18 @@ extension WeatherService {
         guard request.call.more else {
             throw MethodError(service: .expectedMore, NoParameters(), message: "Subscribe needs more=true")
         }
-        request.streamFramed(snapshotFrame())
+        request.streamFramed(writing: snapshotWriter())
         let quiet = publisher.count == 0
         publisher.add(request, filter: parameters.events.map(Set.init))
         // The first subscriber after a time with none is someone looking: refresh what is stale.
         if quiet { context.subscriberAttached() }
     }
 
-    /// The framed snapshot reply. The status (small, and different for each
-    /// subscriber: uptime, the subscriber count) is encoded each time; places
-    /// and forecast come from the cache.
-    func snapshotFrame() -> [UInt8] {
+    /// Writes the framed snapshot reply straight into the subscriber's
+    /// output. The status (small, and different for each subscriber: uptime,
+    /// the subscriber count) is encoded each time; places and forecast come
+    /// from the cache, copied once.
+    func snapshotWriter() -> (inout [UInt8]) -> Void {
         let forecast = state.places.selectedID.flatMap { refresher.forecast(for: $0)?.forecast }
         let members: [UInt8]
         if let cached = snapshotCache, cached.places == state.places, cached.forecast == forecast {
@@ -47,13 +48,16 @@ extension WeatherService {
             members = Array(JSON.object(object).serialized().utf8.dropFirst().dropLast())
             snapshotCache = SnapshotCache(places: state.places, forecast: forecast, members: members)
         }
-        let head = #"{"parameters":{"event":"\#(SubscribeReply.snapshotName)","status":"#
-        var frame = Array(head.utf8)
-        frame += status(joining: 1).json.serialized().utf8
-        if !members.isEmpty { frame.append(UInt8(ascii: ",")) }
-        frame += members
-        frame += Array(#"},"continues":true}"#.utf8)
-        frame.append(0)
-        return frame
+        let status = status(joining: 1)
+        return { frame in
+            let head = #"{"parameters":{"event":"\#(SubscribeReply.snapshotName)","status":"#
+            frame.reserveCapacity(frame.count + head.utf8.count + members.count + 1024)
+            frame += head.utf8
+            WireEncoder.encode(status, into: &frame)
+            if !members.isEmpty { frame.append(UInt8(ascii: ",")) }
+            frame += members
+            frame += #"},"continues":true}"#.utf8
+            frame.append(0)
+        }
     }
 }

@@ -25,8 +25,15 @@ public final class WeatherService {
             Method(access: access) { service, request throws(MethodError) in
                 let parameters: Call.Parameters
                 do throws(WireDecodingError) {
-                    parameters = try WireDecoder.decode(
-                        Call.Parameters.self, from: .object(request.call.parameters), refusingUnknownFields: true)
+                    if Call.Parameters.self == NoParameters.self, request.call.parameters.isEmpty,
+                        let none = NoParameters() as? Call.Parameters
+                    {
+                        // The common call with nothing to read (GetStatus): no decoder to run.
+                        parameters = none
+                    } else {
+                        parameters = try WireDecoder.decode(
+                            Call.Parameters.self, from: .object(request.call.parameters), refusingUnknownFields: true)
+                    }
                 } catch {
                     throw MethodError.invalid(error)
                 }
@@ -35,7 +42,8 @@ public final class WeatherService {
         )
     }
 
-    static let methods: [WeatherMethod: Method] = Dictionary(
+    /// By fully qualified name (`io.raind.Weather.GetStatus`): a call is found with one lookup.
+    static let methods: [String: Method] = Dictionary(
         uniqueKeysWithValues: [
             entry(GetStatusCall.self, .read) { $0.getStatus },
             entry(ListLocationsCall.self, .read) { $0.listLocations },
@@ -47,7 +55,7 @@ public final class WeatherService {
             entry(RefreshCall.self, .change) { $0.refresh },
             entry(GetForecastCall.self, .read) { $0.getForecast },
             entry(SubscribeCall.self, .read) { $0.subscribe },
-        ])
+        ].map { ($0.qualifiedName, $1) })
 
     /// Longer names are refused: they would only bloat every event and listing.
     static let maximumNameLength = 200
@@ -64,6 +72,8 @@ public final class WeatherService {
     /// The Subscribe snapshot's encoding, kept until something in it changes,
     /// so a burst of subscribers costs one encoding.
     var snapshotCache: SnapshotCache?
+    /// GetStatus's reply, kept until the status changes (but for its uptime).
+    var statusReplyCache: StatusReplyCache?
 
     public init(
         context: DaemonContext, places: PlaceLookup, geocoder: OnlineGeocoder, geoclue: GeoClueClient,
@@ -84,15 +94,14 @@ public final class WeatherService {
 
     public func handle(_ request: VarlinkRequest) {
         let call = request.call
-        let prefix = WeatherInterface.name + "."
-        guard call.method.hasPrefix(prefix) else {
-            let interface = String(call.method.split(separator: ".").dropLast().joined(separator: "."))
-            request.fail(VarlinkServiceError.interfaceNotFound.qualifiedName, .object(["interface": .string(interface)]))
-            return
-        }
-        guard let name = WeatherMethod(rawValue: String(call.method.dropFirst(prefix.count))),
-            let method = Self.methods[name]
-        else {
+        guard let method = Self.methods[call.method] else {
+            let prefix = WeatherInterface.name + "."
+            guard call.method.hasPrefix(prefix) else {
+                let interface = String(call.method.split(separator: ".").dropLast().joined(separator: "."))
+                request.fail(
+                    VarlinkServiceError.interfaceNotFound.qualifiedName, .object(["interface": .string(interface)]))
+                return
+            }
             request.fail(VarlinkServiceError.methodNotFound.qualifiedName, .object(["method": .string(call.method)]))
             return
         }
@@ -169,7 +178,7 @@ public final class WeatherService {
 struct Responder<Reply: Encodable> {
     let request: VarlinkRequest
 
-    func reply(_ reply: Reply) { request.reply(reply.json) }
+    func reply(_ reply: Reply) { request.reply(encoding: reply) }
 
     func fail(_ error: MethodError) { request.fail(error.name, error.parameters) }
 }

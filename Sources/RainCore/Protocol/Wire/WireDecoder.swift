@@ -14,14 +14,14 @@ public enum WireDecoder {
         _ type: T.Type, from value: JSON, context: String = "", refusingUnknownFields: Bool = false
     ) throws(WireDecodingError) -> T {
         let tracker = refusingUnknownFields ? FieldTracker() : nil
-        let decoder = TreeDecoder(value: value, path: context, tracker: tracker)
+        let decoder = TreeDecoder(value: value, path: DecodingPath(root: context), tracker: tracker)
         let decoded: T
         do {
             decoded = try T(from: decoder)
         } catch let error as WireDecodingError {
             throw error
         } catch let DecodingError.dataCorrupted(context) {
-            throw WireDecodingError(field: TreeDecoder.join(context.codingPath, under: context), reason: context.debugDescription)
+            throw WireDecodingError(field: TreeDecoder.join(context.codingPath), reason: context.debugDescription)
         } catch {
             throw WireDecodingError(field: context.isEmpty ? "parameters" : context, reason: "\(error)")
         }
@@ -30,7 +30,7 @@ public enum WireDecoder {
         {
             let known = tracker.read.sorted()
             throw WireDecodingError(
-                field: TreeDecoder.join(unknown, under: context),
+                field: context.isEmpty ? unknown : "\(context).\(unknown)",
                 reason: "unknown field"
                     + (known.isEmpty ? " (none is taken)" : " (known: \(known.joined(separator: ", ")))"))
         }
@@ -38,9 +38,10 @@ public enum WireDecoder {
     }
 
     /// The value of a primitive type straight from JSON, without a decoder.
-    static func primitive<T>(_ type: T.Type, from value: JSON, at path: String) throws(WireDecodingError) -> T? {
+    /// `path` is only made into text for an error.
+    static func primitive<T>(_ type: T.Type, from value: JSON, at path: @autoclosure () -> String) throws(WireDecodingError) -> T? {
         func mismatch(_ expected: String) -> WireDecodingError {
-            WireDecodingError(field: path, reason: "expected \(expected), got \(value.kindName)")
+            WireDecodingError(field: path(), reason: "expected \(expected), got \(value.kindName)")
         }
         if T.self == String.self {
             guard case .string(let string) = value else { throw mismatch("a string") }
@@ -59,20 +60,15 @@ public enum WireDecoder {
             return bool as? T
         }
         if T.self == JSON.self { return value as? T }
-        if let wireEnum = T.self as? any WireEnum.Type {
-            guard case .string(let string) = value else { throw mismatch("a string") }
-            guard let decoded = wireEnum.init(wireValue: string) else {
-                throw WireDecodingError(
-                    field: path, reason: "unknown value '\(string)' (expected \(wireEnum.spellings.joined(separator: ", ")))")
-            }
-            return decoded as? T
-        }
+        // Everything else (wire enums too) decodes itself: asking whether a
+        // type conforms to a protocol scans every conformance in the binary
+        // the first time, which raindctl, a new process per command, paid on
+        // every run.
         return nil
     }
 }
 
 extension WireEnum {
-    init?(wireValue: String) { self.init(rawValue: wireValue) }
     public static var spellings: [String] { allCases.map(\.rawValue) }
 }
 
@@ -81,35 +77,85 @@ private final class FieldTracker {
     var read = Set<String>()
 }
 
+/// Where the decoder stands (`hourly[3].temperature`), kept as a stack of
+/// parts and made into text only for an error: a forecast has thousands of
+/// fields, and building each one's path as a string cost more than reading it.
+private final class DecodingPath {
+    enum Part {
+        case key(String)
+        case index(Int)
+    }
+
+    private var parts: [Part] = []
+
+    init(root: String) {
+        if !root.isEmpty { parts.append(.key(root)) }
+    }
+
+    private init(parts: [Part]) { self.parts = parts }
+
+    func push(_ part: Part) { parts.append(part) }
+
+    func pop() { parts.removeLast() }
+
+    /// A path of its own for a container that outlives the call that made it.
+    func branch(_ part: Part) -> DecodingPath { DecodingPath(parts: parts + [part]) }
+
+    var isEmpty: Bool { parts.isEmpty }
+
+    func text(appending part: Part? = nil) -> String {
+        var text = ""
+        for part in parts + (part.map { [$0] } ?? []) {
+            switch part {
+            case .key(let key): text += text.isEmpty ? key : ".\(key)"
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
+    }
+}
+
 private struct TreeDecoder: Decoder {
     let value: JSON
-    let path: String
+    let path: DecodingPath
     let tracker: FieldTracker?
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    static func join(_ key: String, under path: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-
-    static func join(_ keys: [any CodingKey], under context: DecodingError.Context) -> String {
+    static func join(_ keys: [any CodingKey]) -> String {
         keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from value: JSON, at path: String) throws -> T {
-        if let primitive = try WireDecoder.primitive(type, from: value, at: path) { return primitive }
-        return try T(from: TreeDecoder(value: value, path: path, tracker: nil))
+    /// Decodes the value at `part` under `path`, the part pushed for the time it takes.
+    static func decode<T: Decodable>(_ type: T.Type, from value: JSON, at part: DecodingPath.Part, under path: DecodingPath) throws -> T {
+        if let primitive = try WireDecoder.primitive(type, from: value, at: path.text(appending: part)) { return primitive }
+        path.push(part)
+        defer { path.pop() }
+        do {
+            return try T(from: TreeDecoder(value: value, path: path, tracker: nil))
+        } catch DecodingError.dataCorrupted(let context) {
+            // A wire enum's unknown spelling (RawRepresentable's own decoding
+            // refused it): say which are accepted. Asked only here, on the error.
+            if let wireEnum = T.self as? any WireEnum.Type, case .string(let string) = value {
+                throw WireDecodingError(
+                    field: path.text(),
+                    reason: "unknown value '\(string)' (expected \(wireEnum.spellings.joined(separator: ", ")))")
+            }
+            throw WireDecodingError(field: path.text(), reason: context.debugDescription)
+        }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else {
-            throw WireDecodingError(field: path.isEmpty ? "parameters" : path, reason: "expected an object, got \(value.kindName)")
+            throw WireDecodingError(field: path.isEmpty ? "parameters" : path.text(), reason: "expected an object, got \(value.kindName)")
         }
         return KeyedDecodingContainer(ObjectReader<Key>(object: object, path: path, tracker: tracker))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let items) = value else {
-            throw WireDecodingError(field: path, reason: "expected an array, got \(value.kindName)")
+            throw WireDecodingError(field: path.text(), reason: "expected an array, got \(value.kindName)")
         }
         return ArrayReader(items: items, path: path)
     }
@@ -119,7 +165,7 @@ private struct TreeDecoder: Decoder {
 
 private struct ObjectReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: JSONObject
-    let path: String
+    let path: DecodingPath
     let tracker: FieldTracker?
 
     var codingPath: [any CodingKey] { [] }
@@ -138,25 +184,25 @@ private struct ObjectReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         guard let value = present(key) else {
-            throw WireDecodingError(field: TreeDecoder.join(key.stringValue, under: path), reason: "missing")
+            throw WireDecodingError(field: path.text(appending: .key(key.stringValue)), reason: "missing")
         }
-        return try TreeDecoder.decode(type, from: value, at: TreeDecoder.join(key.stringValue, under: path))
+        return try TreeDecoder.decode(type, from: value, at: .key(key.stringValue), under: path)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = present(key) else { return nil }
-        return try TreeDecoder.decode(type, from: value, at: TreeDecoder.join(key.stringValue, under: path))
+        return try TreeDecoder.decode(type, from: value, at: .key(key.stringValue), under: path)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try TreeDecoder(value: present(key) ?? .null, path: TreeDecoder.join(key.stringValue, under: path), tracker: nil)
+        try TreeDecoder(value: present(key) ?? .null, path: path.branch(.key(key.stringValue)), tracker: nil)
             .container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try TreeDecoder(value: present(key) ?? .null, path: TreeDecoder.join(key.stringValue, under: path), tracker: nil)
+        try TreeDecoder(value: present(key) ?? .null, path: path.branch(.key(key.stringValue)), tracker: nil)
             .unkeyedContainer()
     }
 
@@ -166,10 +212,10 @@ private struct ObjectReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
 private struct ArrayReader: UnkeyedDecodingContainer {
     let items: [JSON]
-    let path: String
+    let path: DecodingPath
     var currentIndex = 0
 
-    init(items: [JSON], path: String) {
+    init(items: [JSON], path: DecodingPath) {
         self.items = items
         self.path = path
     }
@@ -178,10 +224,10 @@ private struct ArrayReader: UnkeyedDecodingContainer {
     var count: Int? { items.count }
     var isAtEnd: Bool { currentIndex >= items.count }
 
-    mutating func next() throws -> (JSON, String) {
-        guard !isAtEnd else { throw WireDecodingError(field: path, reason: "too few elements") }
+    mutating func next() throws -> (JSON, DecodingPath.Part) {
+        guard !isAtEnd else { throw WireDecodingError(field: path.text(), reason: "too few elements") }
         defer { currentIndex += 1 }
-        return (items[currentIndex], "\(path)[\(currentIndex)]")
+        return (items[currentIndex], .index(currentIndex))
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -191,19 +237,19 @@ private struct ArrayReader: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, path) = try next()
-        if value == .null { throw WireDecodingError(field: path, reason: "missing (null)") }
-        return try TreeDecoder.decode(type, from: value, at: path)
+        let (value, part) = try next()
+        if value == .null { throw WireDecodingError(field: path.text(appending: part), reason: "missing (null)") }
+        return try TreeDecoder.decode(type, from: value, at: part, under: path)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        let (value, path) = try next()
-        return try TreeDecoder(value: value, path: path, tracker: nil).container(keyedBy: type)
+        let (value, part) = try next()
+        return try TreeDecoder(value: value, path: path.branch(part), tracker: nil).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let (value, path) = try next()
-        return try TreeDecoder(value: value, path: path, tracker: nil).unkeyedContainer()
+        let (value, part) = try next()
+        return try TreeDecoder(value: value, path: path.branch(part), tracker: nil).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder { preconditionFailure("wire types do not use superDecoder") }
@@ -211,25 +257,26 @@ private struct ArrayReader: UnkeyedDecodingContainer {
 
 private struct SingleReader: SingleValueDecodingContainer {
     let value: JSON
-    let path: String
+    let path: DecodingPath
     var codingPath: [any CodingKey] { [] }
 
     func decodeNil() -> Bool { value == .null }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if value == .null { throw WireDecodingError(field: path, reason: "missing") }
-        if let primitive = try WireDecoder.primitive(type, from: value, at: path) { return primitive }
+        if value == .null { throw WireDecodingError(field: path.text(), reason: "missing") }
+        if let primitive = try WireDecoder.primitive(type, from: value, at: path.text()) { return primitive }
         // Other number types (Float, Int64, UInt8, ...): exactly, or an error. They
         // must not reach T(from:), which would ask this container again.
         if let integer = type as? any FixedWidthInteger.Type {
             guard let number = value.doubleValue, let exact = Self.exactly(integer, number) as? T else {
-                throw WireDecodingError(field: path, reason: "expected a whole number in range of \(type), got \(value.serialized())")
+                throw WireDecodingError(
+                    field: path.text(), reason: "expected a whole number in range of \(type), got \(value.serialized())")
             }
             return exact
         }
         if let floating = type as? any BinaryFloatingPoint.Type {
             guard let number = value.doubleValue, let converted = Self.converted(floating, number) as? T else {
-                throw WireDecodingError(field: path, reason: "expected a number, got \(value.kindName)")
+                throw WireDecodingError(field: path.text(), reason: "expected a number, got \(value.kindName)")
             }
             return converted
         }
