@@ -77,7 +77,8 @@ public final class Daemon {
         let publisher = Publisher(
             maximumQueuedBytes: VarlinkServer.Limits().maximumQueuedBytes, logger: logger.scoped("publish"))
         let places = PlaceLookup(loop: loop, environment: options.environment, logger: logger.scoped("places"))
-        let source = WeatherSource(configuration: loaded.configuration, credentialsDirectory: paths.credentialsDirectory)
+        let source = WeatherSource(
+            configuration: loaded.configuration, credentialsDirectory: paths.credentialsDirectory)
         if let problem = source.configurationProblem { logger.warning(problem.message) }
         let http: HTTPClient
         do {
@@ -124,7 +125,8 @@ public final class Daemon {
             if !monitor.currentlyHasRoute { refresher.setNetworkUp(false) }
             network = monitor
         } catch {
-            logger.warning("cannot watch the network (\(error)); raind assumes it is up and learns otherwise from requests")
+            logger.warning(
+                "cannot watch the network (\(error)); raind assumes it is up and learns otherwise from requests")
             network = nil
         }
 
@@ -139,13 +141,15 @@ public final class Daemon {
             socketPath = path
         }
 
-        let limits = Self.socketLimits(loaded.configuration, descriptorLimit: Self.raiseDescriptorLimit(), logger: logger)
+        let limits = Self.socketLimits(
+            loaded.configuration, descriptorLimit: Self.raiseDescriptorLimit(), logger: logger)
         let ownUID = getuid()
         let mode = options.mode
         let raindGroup = Self.groupID(named: "raind")
         server = VarlinkServer(
             loop: loop, listener: listener, limits: limits,
-            info: .init(version: RaindVersion.string, interfaces: [WeatherInterface.name: WeatherInterface.description]),
+            info: .init(
+                version: RaindVersion.string, interfaces: [WeatherInterface.name: WeatherInterface.description]),
             logger: logger.scoped("socket"),
             authorize: { peer in
                 guard let access = Self.access(for: peer, mode: mode, ownUID: ownUID, raindGroup: raindGroup) else {
@@ -184,7 +188,8 @@ public final class Daemon {
         context.onWeatherChanged = { [weak self] in self?.updateStatus() }
         publisher.cachedForecast = { [weak refresher] id in refresher?.forecast(for: id)?.forecast }
         publisher.onCountChanged = { [weak refresher] in refresher?.nowcastDemandChanged() }
-        context.onSubscriberAttached = { [weak refresher] in refresher?.refreshIfStale(reason: "a subscriber attached") }
+        context.onSubscriberAttached = { [weak refresher] in refresher?.refreshIfStale(reason: "a subscriber attached")
+        }
         // Cached data first: clients get it the moment the socket serves.
         refresher.restore()
     }
@@ -209,11 +214,15 @@ public final class Daemon {
 
     /// The socket limits from the configuration, with MaxClients kept below
     /// the descriptor limit so raind never runs out while admitting clients.
-    static func socketLimits(_ configuration: Configuration, descriptorLimit: Int, logger: Logger) -> VarlinkServer.Limits {
+    static func socketLimits(
+        _ configuration: Configuration, descriptorLimit: Int, logger: Logger
+    ) -> VarlinkServer.Limits {
         var limits = VarlinkServer.Limits()
         let affordable = max(1, descriptorLimit - descriptorsForOwnUse)
         if configuration.maxClients > affordable {
-            logger.warning("[Socket] MaxClients=\(configuration.maxClients) is above what the descriptor limit (\(descriptorLimit)) allows; using \(affordable). Raise LimitNOFILE= to allow more")
+            logger.warning(
+                "[Socket] MaxClients=\(configuration.maxClients) is above what the descriptor limit (\(descriptorLimit)) allows; using \(affordable). Raise LimitNOFILE= to allow more"
+            )
         }
         limits.maximumClients = min(configuration.maxClients, affordable)
         limits.maximumClientsPerUser = configuration.maxClientsPerUser
@@ -225,7 +234,9 @@ public final class Daemon {
     /// Who may do what (DESIGN.md, "Protocol"): in a user instance only the same
     /// user and root; in the system instance everyone reads and root or group
     /// `raind` change.
-    static func access(for peer: PeerCredentials, mode: DaemonPaths.Mode, ownUID: uid_t, raindGroup: gid_t?)
+    static func access(
+        for peer: PeerCredentials, mode: DaemonPaths.Mode, ownUID: uid_t, raindGroup: gid_t?
+    )
         -> VarlinkServer.Access?
     {
         switch mode {
@@ -243,7 +254,9 @@ public final class Daemon {
         return group.pointee.gr_gid
     }
 
-    static func loadState(_ store: StateStore, loop: EventLoop, environment: [String: String], logger: Logger)
+    static func loadState(
+        _ store: StateStore, loop: EventLoop, environment: [String: String], logger: Logger
+    )
         throws(StartupError) -> PersistentState
     {
         let fresh = PersistentState(settings: Settings(units: UnitSystem.defaultFor(environment: environment)))
@@ -254,11 +267,15 @@ public final class Daemon {
             case .loaded(let state):
                 return state
             case .quarantined(let reason, let keptAt):
-                logger.error("state file \(store.path) could not be read (\(reason)); it was kept as \(keptAt) and raind starts with no places. Repair it and move it back while raind is stopped, or remove it")
+                logger.error(
+                    "state file \(store.path) could not be read (\(reason)); it was kept as \(keptAt) and raind starts with no places. Repair it and move it back while raind is stopped, or remove it"
+                )
                 return fresh
             case .repaired(let state, let problems, let keptAt):
                 for problem in problems { logger.error("state file \(store.path): \(problem)") }
-                logger.error("state file \(store.path) held invalid values (above); raind starts without them and kept the original as \(keptAt)")
+                logger.error(
+                    "state file \(store.path) held invalid values (above); raind starts without them and kept the original as \(keptAt)"
+                )
                 return state
             }
         } catch {
@@ -266,7 +283,8 @@ public final class Daemon {
         }
     }
 
-    static func bindSocket(path: String, mode: DaemonPaths.Mode, logger: Logger) throws(StartupError) -> FileDescriptor {
+    static func bindSocket(path: String, mode: DaemonPaths.Mode, logger: Logger) throws(StartupError) -> FileDescriptor
+    {
         let directory = FileIO.parentDirectory(of: path)
         do {
             try FileIO.makeDirectories(directory, mode: mode == .user ? 0o700 : 0o755)
@@ -275,7 +293,9 @@ public final class Daemon {
         }
         if FileIO.exists(path) {
             if UnixSocket.isAnswering(path: path) {
-                throw StartupError("another raind already answers at \(path); stop it first, or give this one another socket with --socket PATH")
+                throw StartupError(
+                    "another raind already answers at \(path); stop it first, or give this one another socket with --socket PATH"
+                )
             }
             logger.info("removing stale socket \(path)")
             unlink(path)
@@ -294,19 +314,22 @@ public final class Daemon {
         do {
             try server.start()
             for signal in [SIGTERM, SIGINT] {
-                signalSources.append(try loop.onSignal(signal, name: "stop signal \(signal)") { [weak self] in self?.shutdown() })
+                signalSources.append(
+                    try loop.onSignal(signal, name: "stop signal \(signal)") { [weak self] in self?.shutdown() })
             }
             signalSources.append(try loop.onSignal(SIGHUP, name: "SIGHUP reload") { [weak self] in self?.reload() })
-            signalSources.append(try loop.onSignal(SIGUSR1, name: "SIGUSR1 refresh") { [refresher] in
-                refresher.refreshIfStale(reason: "SIGUSR1")
-            })
+            signalSources.append(
+                try loop.onSignal(SIGUSR1, name: "SIGUSR1 refresh") { [refresher] in
+                    refresher.refreshIfStale(reason: "SIGUSR1")
+                })
             signalSources.append(try loop.onSignal(SIGPIPE, name: "SIGPIPE ignored") {})
         } catch {
             logger.error("cannot start serving: \(error)")
             return 1
         }
         loop.enableWatchdog()
-        logger.info("raind \(RaindVersion.string) serving on \(socketPath) (\(context.configuration.provider.rawValue))")
+        logger.info(
+            "raind \(RaindVersion.string) serving on \(socketPath) (\(context.configuration.provider.rawValue))")
         manager.ready(status: statusLine())
         // Places without fresh data are fetched now that the socket serves.
         refresher.refreshIfStale(reason: "start")
@@ -346,7 +369,9 @@ public final class Daemon {
     private func reload() {
         manager.reloading()
         let loaded = ConfigLoader(paths: context.paths).load()
-        for diagnostic in loaded.diagnostics { logger.log(diagnostic.severity == .error ? .error : .warning, diagnostic.description) }
+        for diagnostic in loaded.diagnostics {
+            logger.log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
+        }
         if loaded.errors.isEmpty {
             if loaded.configuration.socketPath != context.configuration.socketPath
                 || loaded.configuration.maxClients != context.configuration.maxClients
@@ -359,11 +384,14 @@ public final class Daemon {
             context.configuration = loaded.configuration
             logger.info("configuration reloaded")
         } else {
-            logger.error("configuration not reloaded: \(loaded.errors.count) error(s); the previous configuration stays in force")
+            logger.error(
+                "configuration not reloaded: \(loaded.errors.count) error(s); the previous configuration stays in force"
+            )
         }
         // The key is read again and a provider that refused it gets another
         // chance on every reload, changed configuration or not (docs/CONFIGURATION.md).
-        let source = WeatherSource(configuration: context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
+        let source = WeatherSource(
+            configuration: context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
         if let problem = source.configurationProblem { logger.warning(problem.message) }
         refresher.reconfigure(source: source, refreshMinutes: service.state.settings.refreshMinutes, retryRefused: true)
         if let notifier { refresher.notificationsWantNowcast = notifier.wantsRainSoon }

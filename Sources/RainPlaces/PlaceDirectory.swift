@@ -39,7 +39,9 @@ public final class PlaceDirectory {
     /// 3. the installed copies (`installedDirectories`).
     /// Nil when there is none. No path of the build machine is compiled in,
     /// so the same source gives the same binary wherever it is built.
-    public static func locateDataFile(environment: [String: String], executablePath: String? = currentExecutablePath())
+    public static func locateDataFile(
+        environment: [String: String], executablePath: String? = currentExecutablePath()
+    )
         -> String?
     {
         if let directory = environment[dataDirectoryVariable], !directory.isEmpty {
@@ -189,7 +191,8 @@ public final class PlaceDirectory {
         var others: [OnlinePlace] = []
         for answer in answers {
             let name = PlaceKey.make(answer.candidate.name, file: file)
-            let matches = (name == parsed.name && qualifiersMatch(answer.candidate, parsed.qualifiers))
+            let matches =
+                (name == parsed.name && qualifiersMatch(answer.candidate, parsed.qualifiers))
                 || (parsed.hasComma && name == parsed.whole)
             if matches { accepted.append(answer) } else { others.append(answer) }
         }
@@ -201,7 +204,9 @@ public final class PlaceDirectory {
         guard let best = ranked.first else {
             return .notFound(suggestions: others.filter(\.isPopulatedPlace).map { match($0, .nearSpelling) })
         }
-        if ranked.count == 1 || ClearWinner.isClear(best.score, over: ranked[1].score) { return .unique(best.candidate) }
+        if ranked.count == 1 || ClearWinner.isClear(best.score, over: ranked[1].score) {
+            return .unique(best.candidate)
+        }
         return .ambiguous(ranked)
     }
 

@@ -340,7 +340,9 @@ final class PlaceFile {
             try checkString(u32(at), u16(at + 4), "zone alias \(index)")
             guard zoneAliasTarget(index) < zones.count else { throw fail("zone alias \(index): zone out of range") }
             let name = zoneAliasName(index)
-            guard index == 0 || PlaceKey.utf8Less(previousAlias, name) else { throw fail("zone aliases are not sorted") }
+            guard index == 0 || PlaceKey.utf8Less(previousAlias, name) else {
+                throw fail("zone aliases are not sorted")
+            }
             previousAlias = name
         }
         var previousScalar = -1

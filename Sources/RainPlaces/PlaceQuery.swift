@@ -30,8 +30,10 @@ struct PlaceQuery {
         let words = name.split(separator: UInt8(ascii: " "))
         guard words.count > 1 else { return [] }
         return (1...min(3, words.count - 1)).map { taken in
-            (Array(words.dropLast(taken).joined(separator: [UInt8(ascii: " ")])),
-             Array(words.suffix(taken).joined(separator: [UInt8(ascii: " ")])))
+            (
+                Array(words.dropLast(taken).joined(separator: [UInt8(ascii: " ")])),
+                Array(words.suffix(taken).joined(separator: [UInt8(ascii: " ")]))
+            )
         }
     }
 

@@ -47,7 +47,9 @@ struct DaemonSocket: Equatable {
                     "the system socket should let everyone connect (SocketMode=0666 in raind.socket); "
                         + "check 'systemctl cat raind.socket' for an override")
             case (.user, EACCES), (.named, EACCES):
-                advice.append("\(failure.socket.path) is not yours to use; run your own raind with 'systemctl --user start raind'")
+                advice.append(
+                    "\(failure.socket.path) is not yours to use; run your own raind with 'systemctl --user start raind'"
+                )
             case (.user, _):
                 advice.append("start your own with 'systemctl --user start raind' (or 'raind' in a terminal)")
             case (.system, _):

@@ -12,7 +12,9 @@ let commands: [any ClientCommand.Type] = [
 
 @MainActor func mainHelp() -> String {
     let width = commands.map { $0.name.count }.max() ?? 0
-    let lines = commands.map { "  \($0.name)" + String(repeating: " ", count: width - $0.name.count) + "  \($0.summary)" }
+    let lines = commands.map {
+        "  \($0.name)" + String(repeating: " ", count: width - $0.name.count) + "  \($0.summary)"
+    }
     return """
         Usage: raindctl [--socket PATH] COMMAND [ARGS]
 

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 final class CivilDateTimeTests: XCTestCase {
@@ -51,9 +52,10 @@ final class CivilDateTimeTests: XCTestCase {
     }
 
     func testISO8601Local_rejectsMalformedAndOutOfRange() {
-        for bad in ["", "2026-10-3", "2026-13-01", "2026-02-29", "2026-10-03T24:00", "2026-10-03 07:36",
-            "2026-10-03T07:36Z", "2026-10-03T07:3x", "２０２６-10-03"]
-        {
+        for bad in [
+            "", "2026-10-3", "2026-13-01", "2026-02-29", "2026-10-03T24:00", "2026-10-03 07:36",
+            "2026-10-03T07:36Z", "2026-10-03T07:3x", "２０２６-10-03",
+        ] {
             XCTAssertNil(CivilDateTime(iso8601Local: bad), bad)
         }
     }

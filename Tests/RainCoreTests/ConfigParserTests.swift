@@ -1,27 +1,29 @@
 import XCTest
+
 @testable import RainCore
 
 final class ConfigParserTests: XCTestCase {
     func testParse_readsEveryKnownKey() {
         var parser = ConfigParser()
-        parser.apply(text: """
-            # comment
-            [Provider]
-            Name=pirateweather
-            BaseURL=http://127.0.0.1:8080/
-            ApiKeyFile=/etc/raind/key
-            Proxy=yes
-            TimeoutSec=5
-            [Refresh]
-            IntervalMinutes = 20
-            StaleAfterMinutes=10
-            DailyBudget=100
-            MonthlyBudget=2500
-            [Socket]
-            Path=/tmp/x.sock
-            [Places]
-            OnlineGeocoder=no
-            """, file: "/etc/raind/raind.conf")
+        parser.apply(
+            text: """
+                # comment
+                [Provider]
+                Name=pirateweather
+                BaseURL=http://127.0.0.1:8080/
+                ApiKeyFile=/etc/raind/key
+                Proxy=yes
+                TimeoutSec=5
+                [Refresh]
+                IntervalMinutes = 20
+                StaleAfterMinutes=10
+                DailyBudget=100
+                MonthlyBudget=2500
+                [Socket]
+                Path=/tmp/x.sock
+                [Places]
+                OnlineGeocoder=no
+                """, file: "/etc/raind/raind.conf")
         XCTAssertEqual(parser.diagnostics, [])
         let c = parser.configuration
         XCTAssertEqual(c.provider, .pirateWeather)
@@ -43,16 +45,19 @@ final class ConfigParserTests: XCTestCase {
         parser.apply(text: "[Refresh]\nIntervalMinutes=10\nColour=blue\n", file: "a.conf")
         XCTAssertEqual(parser.diagnostics.count, 1)
         XCTAssertEqual(parser.diagnostics[0].severity, .warning)
-        XCTAssertEqual(parser.diagnostics[0].description, "a.conf:3: warning: unknown key Colour= in [Refresh], ignored")
+        XCTAssertEqual(
+            parser.diagnostics[0].description, "a.conf:3: warning: unknown key Colour= in [Refresh], ignored")
         XCTAssertEqual(parser.configuration.intervalMinutes, 10)
     }
 
     func testParse_badValue_isErrorNamingValueAndExpectedForm() {
         var parser = ConfigParser()
         parser.apply(text: "[Refresh]\nIntervalMinutes=soon\n", file: "b.conf")
-        XCTAssertEqual(parser.errors.map(\.description), [
-            "b.conf:2: error: [Refresh] IntervalMinutes=soon is not valid: expected whole minutes from 5 to 1440"
-        ])
+        XCTAssertEqual(
+            parser.errors.map(\.description),
+            [
+                "b.conf:2: error: [Refresh] IntervalMinutes=soon is not valid: expected whole minutes from 5 to 1440"
+            ])
         XCTAssertEqual(parser.configuration.intervalMinutes, Configuration().intervalMinutes)
     }
 

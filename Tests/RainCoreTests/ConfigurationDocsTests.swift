@@ -1,6 +1,7 @@
 import Foundation
-@testable import RainCore
 import XCTest
+
+@testable import RainCore
 
 /// docs/CONFIGURATION.md follows the parser's key table: every
 /// key the parser takes is documented under its section, with its default,

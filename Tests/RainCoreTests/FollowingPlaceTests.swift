@@ -1,12 +1,14 @@
 import XCTest
+
 @testable import RainCore
 
 /// The place that follows the machine, as a value: one at most, moved only
 /// across towns, its flag kept and validated in the state file.
 final class FollowingPlaceTests: XCTestCase {
     func here(_ name: String, _ lat: Double, _ lon: Double, region: String = "Overijssel") -> PlaceCandidate {
-        PlaceCandidate(name: name, region: region, country: "Netherlands", countryCode: "NL", latitude: lat, longitude: lon,
-                       timeZone: "Europe/Amsterdam", source: .current(approximate: false))
+        PlaceCandidate(
+            name: name, region: region, country: "Netherlands", countryCode: "NL", latitude: lat, longitude: lon,
+            timeZone: "Europe/Amsterdam", source: .current(approximate: false))
     }
 
     func testAddFollowing_savesAFollowingPlace_andSelectsTheFirst() {
@@ -33,7 +35,8 @@ final class FollowingPlaceTests: XCTestCase {
 
     func testAddFollowing_atAPlaceSavedByName_savesANewPlaceBesideIt() {
         var list = LocationList()
-        _ = list.add(PlaceCandidate(name: "Home", latitude: 52.2215, longitude: 6.8937, source: .coordinates), byName: true)
+        _ = list.add(
+            PlaceCandidate(name: "Home", latitude: 52.2215, longitude: 6.8937, source: .coordinates), byName: true)
         let (place, added, _) = list.addFollowing(here("Enschede", 52.2216, 6.8938))
         XCTAssertTrue(added, "the place saved by name would be renamed as the machine travels")
         XCTAssertEqual(list.locations.count, 2)
@@ -60,7 +63,8 @@ final class FollowingPlaceTests: XCTestCase {
         XCTAssertEqual(moved?.name, "Hengelo")
         XCTAssertEqual(moved?.latitude, 52.2658)
         XCTAssertEqual(events, moved.map { [.locationChanged($0)] })
-        XCTAssertTrue(LocationList.isAnotherTown(here("Hengelo", 0, 0, region: "Gelderland"), than: moved!))  // set just above
+        // `moved` was set just above.
+        XCTAssertTrue(LocationList.isAnotherTown(here("Hengelo", 0, 0, region: "Gelderland"), than: moved!))
     }
 
     func testMoveFollowing_withoutAFollowingPlace_doesNothing() {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 final class ForecastPresenterTests: XCTestCase {
@@ -24,7 +25,9 @@ final class ForecastPresenterTests: XCTestCase {
             })
     }
 
-    private func presenter(_ forecast: Forecast, units: UnitSystem = .si, now: Double? = nil, stale: Bool = false)
+    private func presenter(
+        _ forecast: Forecast, units: UnitSystem = .si, now: Double? = nil, stale: Bool = false
+    )
         -> ForecastPresenter
     {
         ForecastPresenter(forecast: forecast, placeName: "Paris", units: units, now: now ?? parisTen, isStale: stale)
@@ -77,9 +80,11 @@ final class ForecastPresenterTests: XCTestCase {
         let lines = presenter(sample(), now: parisTen + 1800).hourlyView(hours: 3).split(separator: "\n")
         XCTAssertEqual(
             lines,
-            ["Paris, next 3 hours", "Day  Time   Temp  Wind  Rain", "Thu  10:00    1°  2m/s   10%",
+            [
+                "Paris, next 3 hours", "Day  Time   Temp  Wind  Rain", "Thu  10:00    1°  2m/s   10%",
                 "     11:00    2°  2m/s   10%", "     12:00    3°  2m/s   10%", "Updated 34 min ago",
-                "Weather data by test"])
+                "Weather data by test",
+            ])
     }
 
     func testHourlyView_marksDayChange() {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import RainCore
 
 /// The `now`, `hourly` and `daily` views and the status line for every

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 final class HTTPCachePolicyTests: XCTestCase {
@@ -15,22 +16,26 @@ final class HTTPCachePolicyTests: XCTestCase {
     func testParse_obsoleteRFC850AndAsctime() {
         XCTAssertEqual(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT"), rfcExample)
         XCTAssertEqual(HTTPDate.parse("Sun Nov  6 08:49:37 1994"), rfcExample)
-        XCTAssertEqual(HTTPDate.parse("Thursday, 01-Jan-37 00:00:00 GMT"), HTTPDate.parse("Thu, 01 Jan 2037 00:00:00 GMT"))
+        XCTAssertEqual(
+            HTTPDate.parse("Thursday, 01-Jan-37 00:00:00 GMT"), HTTPDate.parse("Thu, 01 Jan 2037 00:00:00 GMT"))
     }
 
     func testParse_knownInstants() {
         XCTAssertEqual(HTTPDate.parse("Thu, 01 Jan 1970 00:00:00 GMT"), 0)
         XCTAssertEqual(HTTPDate.parse("Tue, 29 Feb 2000 12:00:00 GMT"), 951_825_600)
         XCTAssertEqual(HTTPDate.parse("Fri, 31 Dec 1999 23:59:59 GMT"), 946_684_799)
-        XCTAssertEqual(HTTPDate.parse("Wed, 28 Feb 2024 00:00:00 GMT").map { $0 + 86_400 },
-                       HTTPDate.parse("Thu, 29 Feb 2024 00:00:00 GMT"))
+        XCTAssertEqual(
+            HTTPDate.parse("Wed, 28 Feb 2024 00:00:00 GMT").map { $0 + 86_400 },
+            HTTPDate.parse("Thu, 29 Feb 2024 00:00:00 GMT"))
     }
 
     func testParse_rejectsWhatIsNotAnHTTPDate() {
-        for bad in ["", "0", "-1", "tomorrow", "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 UTC",
-                    "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 31 Nov 1994 08:49:37 GMT", "Sun, 29 Feb 2023 08:49:37 GMT",
-                    "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 08:60:00 GMT", "Sun, 06 Nov 94 08:49:37 GMT",
-                    "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT"] {
+        for bad in [
+            "", "0", "-1", "tomorrow", "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 UTC",
+            "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 31 Nov 1994 08:49:37 GMT", "Sun, 29 Feb 2023 08:49:37 GMT",
+            "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 08:60:00 GMT", "Sun, 06 Nov 94 08:49:37 GMT",
+            "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT",
+        ] {
             XCTAssertNil(HTTPDate.parse(bad), "accepted \(bad.debugDescription)")
         }
     }
@@ -73,8 +78,9 @@ final class HTTPCachePolicyTests: XCTestCase {
 
     func testFreshUntil_expiresIsMeasuredFromTheResponseDate() {
         // One hour of lifetime by the server's clock, whatever the local clock says.
-        let policy = HTTPCachePolicy(cacheControl: nil, expires: "Sun, 06 Nov 1994 09:49:37 GMT",
-                                     date: "Sun, 06 Nov 1994 08:49:37 GMT")
+        let policy = HTTPCachePolicy(
+            cacheControl: nil, expires: "Sun, 06 Nov 1994 09:49:37 GMT",
+            date: "Sun, 06 Nov 1994 08:49:37 GMT")
         XCTAssertEqual(policy.freshUntil(now: now), now + 3600)
     }
 
@@ -103,10 +109,12 @@ final class HTTPCachePolicyTests: XCTestCase {
     }
 
     func testCacheControl_toleratesSpacingQuotesAndOddValues() {
-        XCTAssertEqual(HTTPCachePolicy(cacheControl: #"private="x, y",  MAX-AGE = "60" "#, expires: nil, date: nil).maxAge, 60)
+        XCTAssertEqual(
+            HTTPCachePolicy(cacheControl: #"private="x, y",  MAX-AGE = "60" "#, expires: nil, date: nil).maxAge, 60)
         XCTAssertEqual(HTTPCachePolicy(cacheControl: "max-age=abc", expires: nil, date: nil).maxAge, 0)
         XCTAssertEqual(HTTPCachePolicy(cacheControl: "max-age=300, max-age=60", expires: nil, date: nil).maxAge, 60)
-        XCTAssertEqual(HTTPCachePolicy(cacheControl: "max-age=99999999999999999999", expires: nil, date: nil).maxAge, 1 << 31)
+        XCTAssertEqual(
+            HTTPCachePolicy(cacheControl: "max-age=99999999999999999999", expires: nil, date: nil).maxAge, 1 << 31)
         XCTAssertEqual(HTTPCachePolicy(cacheControl: "s-maxage=10, max-age=20", expires: nil, date: nil).maxAge, 20)
     }
 
@@ -119,7 +127,8 @@ final class HTTPCachePolicyTests: XCTestCase {
 
     func testRetryAfter_httpDate_isRelativeToTheServerDateWhenGiven() {
         let retry = "Sun, 06 Nov 1994 08:51:37 GMT"
-        XCTAssertEqual(HTTPCachePolicy.retryAfter(retry, now: now, serverDate: "Sun, 06 Nov 1994 08:49:37 GMT"), now + 120)
+        XCTAssertEqual(
+            HTTPCachePolicy.retryAfter(retry, now: now, serverDate: "Sun, 06 Nov 1994 08:49:37 GMT"), now + 120)
         XCTAssertEqual(HTTPCachePolicy.retryAfter(retry, now: now), now, "a date in the past means now")
         let future = HTTPDate.format(Int64(now) + 30)
         XCTAssertEqual(HTTPCachePolicy.retryAfter(future, now: now), now + 30)

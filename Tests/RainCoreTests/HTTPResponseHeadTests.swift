@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 final class HTTPResponseHeadTests: XCTestCase {
@@ -9,24 +10,31 @@ final class HTTPResponseHeadTests: XCTestCase {
     }
 
     func testConsume_statusAndFields_lowerCasedAndTrimmed() {
-        let result = head(["HTTP/1.1 200 OK", "Content-Type: application/json", "ETag:  \"abc\" ", "Cache-Control:max-age=60", ""])
+        let result = head([
+            "HTTP/1.1 200 OK", "Content-Type: application/json", "ETag:  \"abc\" ", "Cache-Control:max-age=60", "",
+        ])
         XCTAssertEqual(result.status, 200)
         XCTAssertEqual(result.protocolVersion, "HTTP/1.1")
-        XCTAssertEqual(result.fields, ["content-type": "application/json", "etag": "\"abc\"", "cache-control": "max-age=60"])
+        XCTAssertEqual(
+            result.fields, ["content-type": "application/json", "etag": "\"abc\"", "cache-control": "max-age=60"])
         XCTAssertTrue(result.isComplete)
     }
 
     func testConsume_repeatedFieldsAreJoined_andFoldedLinesUnfolded() {
-        let result = head(["HTTP/2 200", "Cache-Control: public", "cache-control: max-age=5", "X-Long: first", "\tsecond", ""])
+        let result = head([
+            "HTTP/2 200", "Cache-Control: public", "cache-control: max-age=5", "X-Long: first", "\tsecond", "",
+        ])
         XCTAssertEqual(result.fields["cache-control"], "public, max-age=5")
         XCTAssertEqual(result.fields["x-long"], "first second")
         XCTAssertEqual(result.protocolVersion, "HTTP/2")
     }
 
     func testConsume_eachStatusLineStartsOver_soOnlyTheFinalResponseRemains() {
-        let result = head(["HTTP/1.1 302 Found", "Location: /b", "Retry-After: 9", "",
-                           "HTTP/1.1 100 Continue", "",
-                           "HTTP/1.1 429 Too Many Requests", "Retry-After: 2", ""])
+        let result = head([
+            "HTTP/1.1 302 Found", "Location: /b", "Retry-After: 9", "",
+            "HTTP/1.1 100 Continue", "",
+            "HTTP/1.1 429 Too Many Requests", "Retry-After: 2", "",
+        ])
         XCTAssertEqual(result.status, 429)
         XCTAssertEqual(result.fields, ["retry-after": "2"])
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 final class HTTPURLRedactionTests: XCTestCase {
@@ -7,7 +8,8 @@ final class HTTPURLRedactionTests: XCTestCase {
 
     func testScrub_replacesTheWholeURL() {
         let text = "Failed to fetch \(url) after 3 tries"
-        XCTAssertEqual(URLRedaction.scrub(text, url: url, redactedURL: redacted), "Failed to fetch \(redacted) after 3 tries")
+        XCTAssertEqual(
+            URLRedaction.scrub(text, url: url, redactedURL: redacted), "Failed to fetch \(redacted) after 3 tries")
     }
 
     func testScrub_replacesTheSecretOnItsOwn() {

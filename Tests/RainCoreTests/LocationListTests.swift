@@ -1,8 +1,11 @@
 import XCTest
+
 @testable import RainCore
 
 final class LocationListTests: XCTestCase {
-    func candidate(_ name: String, _ lat: Double, _ lon: Double, country: String = "", geonames: Int? = nil) -> PlaceCandidate {
+    func candidate(
+        _ name: String, _ lat: Double, _ lon: Double, country: String = "", geonames: Int? = nil
+    ) -> PlaceCandidate {
         PlaceCandidate(
             name: name, countryCode: country, latitude: lat, longitude: lon,
             source: geonames.map { .geonames(id: $0) } ?? .coordinates)

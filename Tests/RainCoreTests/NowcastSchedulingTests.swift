@@ -22,7 +22,9 @@ final class NowcastSchedulingTests: XCTestCase {
     /// One UTC day of scheduled refreshes, every one succeeding: requests,
     /// calls, whether the budget ever refused a refresh, and whether the
     /// nowcast was still active at the end.
-    func simulateDay(_ policy: RefreshPolicy, places: Int, wanted: Bool)
+    func simulateDay(
+        _ policy: RefreshPolicy, places: Int, wanted: Bool
+    )
         -> (requests: Int, calls: Double, selectedRequests: Int, exhausted: Bool, activeAtEnd: Bool)
     {
         var s = RefreshScheduler(policy: policy)

@@ -209,7 +209,8 @@ final class NowcastTests: XCTestCase {
         XCTAssertNil(NowcastChange.between(rainAhead, quarters([3: 1, 4: 1], now: 600)), "time passing alone")
         XCTAssertNil(NowcastChange.between(nil, quarters([:])), "the first data, dry, is no news")
         XCTAssertNil(NowcastChange.between(quarters([:]), nil))
-        XCTAssertNil(NowcastChange.between(rainAhead, quarters([4: 1, 5: 1])), "a move of one step is within the resolution")
+        XCTAssertNil(
+            NowcastChange.between(rainAhead, quarters([4: 1, 5: 1])), "a move of one step is within the resolution")
     }
 
     func testChange_materialMoves_areNamed() throws {
@@ -224,7 +225,8 @@ final class NowcastTests: XCTestCase {
         let arrived = try XCTUnwrap(NowcastChange.between(rainAhead, quarters([3: 1, 4: 1], now: 2800)))
         XCTAssertEqual(arrived.reasons, [.rainStarted])
         XCTAssertFalse(arrived.newEpisode)
-        let stopped = try XCTUnwrap(NowcastChange.between(quarters([3: 1, 4: 1], now: 2800), quarters([3: 1, 4: 1], now: 4600)))
+        let stopped = try XCTUnwrap(
+            NowcastChange.between(quarters([3: 1, 4: 1], now: 2800), quarters([3: 1, 4: 1], now: 4600)))
         XCTAssertEqual(stopped.reasons, [.rainStopped])
         XCTAssertFalse(stopped.newEpisode)
         // A later spell after a dry spell is a new episode.

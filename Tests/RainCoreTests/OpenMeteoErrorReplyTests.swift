@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 /// Open-Meteo's error bodies (`{"error": true, "reason": ...}`, sent with 400
@@ -7,7 +8,8 @@ final class OpenMeteoErrorReplyTests: XCTestCase {
     private func reply(_ text: String) -> OpenMeteoErrorReply? { OpenMeteoErrorReply(body: Array(text.utf8)) }
 
     func testReason_isReadFromTheErrorObject() {
-        let body = #"{"error":true,"reason":"Cannot initialize WeatherVariable from invalid String value tempeture_2m for key hourly"}"#
+        let body =
+            #"{"error":true,"reason":"Cannot initialize WeatherVariable from invalid String value tempeture_2m for key hourly"}"#
         XCTAssertEqual(
             reply(body)?.reason,
             "Cannot initialize WeatherVariable from invalid String value tempeture_2m for key hourly")
@@ -19,10 +21,12 @@ final class OpenMeteoErrorReplyTests: XCTestCase {
 
     func testRateLimitReasons_sayHowLongToWait() {
         let now = 1_768_467_600.0 + 123  // 2026-01-15 09:02:03 UTC
-        let minutely = reply(#"{"error":true,"reason":"Minutely API request limit exceeded. Please try again in one minute."}"#)
+        let minutely = reply(
+            #"{"error":true,"reason":"Minutely API request limit exceeded. Please try again in one minute."}"#)
         XCTAssertEqual(minutely?.limit, .minutely)
         XCTAssertEqual(minutely?.retryAfter(now: now), now + 60)
-        let hourly = reply(#"{"error":true,"reason":"Hourly API request limit exceeded. Please try again in the next hour."}"#)
+        let hourly = reply(
+            #"{"error":true,"reason":"Hourly API request limit exceeded. Please try again in the next hour."}"#)
         XCTAssertEqual(hourly?.retryAfter(now: now), now + 3600)
         let daily = reply(#"{"error":true,"reason":"Daily API request limit exceeded. Please try again tomorrow."}"#)
         XCTAssertEqual(daily?.retryAfter(now: now), 1_768_521_600)  // 2026-01-16 00:00 UTC

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 final class OpenMeteoProviderTests: XCTestCase {
@@ -6,7 +7,9 @@ final class OpenMeteoProviderTests: XCTestCase {
         try OpenMeteo.parseForecast(Array(text.utf8), fetchedAt: 1000)
     }
 
-    private func parseError(_ text: String, file: StaticString = #filePath, line: UInt = #line)
+    private func parseError(
+        _ text: String, file: StaticString = #filePath, line: UInt = #line
+    )
         -> ProviderParseError?
     {
         do {
@@ -47,10 +50,12 @@ final class OpenMeteoProviderTests: XCTestCase {
     func testForecastPath_roundsCoordinatesToTheGrid() {
         let centre = OpenMeteo.forecastPath(latitude: 52.2215, longitude: 6.8937)
         XCTAssertEqual(OpenMeteo.forecastPath(latitude: 52.2249, longitude: 6.8851), centre)
-        XCTAssertEqual(OpenMeteo.forecastPath(latitude: 52.2150, longitude: 6.8850), centre, "halves round away from zero")
+        XCTAssertEqual(
+            OpenMeteo.forecastPath(latitude: 52.2150, longitude: 6.8850), centre, "halves round away from zero")
         XCTAssertNotEqual(OpenMeteo.forecastPath(latitude: 52.2251, longitude: 6.8937), centre, "the next cell")
-        XCTAssertTrue(OpenMeteo.forecastPath(latitude: -33.8688, longitude: 151.2093).hasPrefix(
-            "/v1/forecast?latitude=-33.87&longitude=151.21&"))
+        XCTAssertTrue(
+            OpenMeteo.forecastPath(latitude: -33.8688, longitude: 151.2093).hasPrefix(
+                "/v1/forecast?latitude=-33.87&longitude=151.21&"))
         XCTAssertEqual(ProviderQuery.gridDigits, 2)
     }
 
@@ -329,7 +334,8 @@ extension OpenMeteoProviderTests {
 
     func testSun_ordinaryDaysKeepTheirTimes_andThe1970FormIsUnknown() {
         let day = 1_768_431_600.0
-        XCTAssertTrue(OpenMeteo.sun(sunrise: day + 30_000, sunset: day + 60_000, day: day) == (day + 30_000, day + 60_000, nil))
+        XCTAssertTrue(
+            OpenMeteo.sun(sunrise: day + 30_000, sunset: day + 60_000, day: day) == (day + 30_000, day + 60_000, nil))
         XCTAssertTrue(OpenMeteo.sun(sunrise: 0, sunset: 0, day: day) == (nil, nil, nil))
         // A 25-hour polar day (the clock goes back) is still a polar day.
         XCTAssertTrue(OpenMeteo.sun(sunrise: day, sunset: day + 90_000, day: day) == (nil, nil, .day))

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 final class PirateWeatherProviderTests: XCTestCase {
@@ -6,7 +7,9 @@ final class PirateWeatherProviderTests: XCTestCase {
         try PirateWeather.parseForecast(Array(text.utf8), fetchedAt: 1000)
     }
 
-    private func parseError(_ text: String, file: StaticString = #filePath, line: UInt = #line)
+    private func parseError(
+        _ text: String, file: StaticString = #filePath, line: UInt = #line
+    )
         -> ProviderParseError?
     {
         do {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 /// The scheduler with a fake clock: `now` is just a number the test moves.
@@ -75,7 +76,9 @@ final class RefreshSchedulerTests: XCTestCase {
     func testRetryAfter_laterThanBackoff_wins() {
         var s = scheduler()
         s.started(paris, now: 0)
-        s.failed(paris, now: 0, failure: RefreshFailure(error: .providerError, message: "429", httpStatus: 429, retryAfter: 7200))
+        s.failed(
+            paris, now: 0,
+            failure: RefreshFailure(error: .providerError, message: "429", httpStatus: 429, retryAfter: 7200))
         XCTAssertEqual(s.places[paris]!.retryNotBefore, 7200)
         XCTAssertEqual(s.nextWake([paris], now: 10), 7200)
     }
@@ -93,7 +96,9 @@ final class RefreshSchedulerTests: XCTestCase {
     func testBudget_isEnforcedAndResetsAtUTCMidnight() {
         var s = scheduler()
         let day = 20_000 * 86400.0
-        for i in 0..<10 { s.started(i % 2 == 0 ? paris : oslo, now: day + Double(i)); s.abandoned(paris); s.abandoned(oslo) }
+        for i in 0..<10 {
+            s.started(i % 2 == 0 ? paris : oslo, now: day + Double(i)); s.abandoned(paris); s.abandoned(oslo)
+        }
         XCTAssertEqual(s.usage(now: day + 100).callsToday, 10)
         XCTAssertEqual(s.refusal(for: paris, now: day + 100), .quotaExhausted(.day, resetsAt: day + 86400))
         XCTAssertEqual(s.nextWake([paris], now: day + 100), day + 86400)
@@ -103,7 +108,8 @@ final class RefreshSchedulerTests: XCTestCase {
 
     func testBudget_countsTheProvidersCalls_andRefusesARequestThatWouldOverdrawIt() {
         // Open-Meteo counts raind's request as 3 calls: 10 calls allow 3 requests, not 4.
-        var s = RefreshScheduler(policy: RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 10, callsPerRequest: 3))
+        var s = RefreshScheduler(
+            policy: RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 10, callsPerRequest: 3))
         s.track([paris])
         let day = 20_000 * 86400.0
         for i in 0..<3 {
@@ -194,8 +200,12 @@ final class RefreshSchedulerTests: XCTestCase {
     func testPersonsRefresh_stillHonoursRetryAfter() {
         var s = scheduler()
         s.started(paris, now: 0)
-        s.failed(paris, now: 0, failure: RefreshFailure(error: .providerError, message: "429", httpStatus: 429, retryAfter: 500))
-        XCTAssertEqual(s.refusal(for: paris, now: 10, ignoringBackoff: true), .backingOff(until: 500, s.places[paris]!.lastFailure))
+        s.failed(
+            paris, now: 0,
+            failure: RefreshFailure(error: .providerError, message: "429", httpStatus: 429, retryAfter: 500))
+        XCTAssertEqual(
+            s.refusal(for: paris, now: 10, ignoringBackoff: true), .backingOff(until: 500, s.places[paris]!.lastFailure)
+        )
     }
 
     func testTrack_forgetsRemovedPlaces() {
@@ -242,7 +252,8 @@ final class RefreshSchedulerClockTests: XCTestCase {
         s.clockJumped(by: -86400)
         XCTAssertFalse(s.isStale(paris, now: now), "the data is 10 minutes old, not -1 day")
         XCTAssertTrue(s.isStale(paris, now: now + 301))
-        XCTAssertEqual(s.nextWake([paris, oslo], now: now), start + 1800 - 86400, "due 20 minutes later, not a day later")
+        XCTAssertEqual(
+            s.nextWake([paris, oslo], now: now), start + 1800 - 86400, "due 20 minutes later, not a day later")
         XCTAssertEqual(s.dueRefreshes([paris, oslo], now: start + 1800 - 86400), [paris])
     }
 
@@ -260,8 +271,10 @@ final class RefreshSchedulerClockTests: XCTestCase {
         let start = 1_790_000_000.0
         var s = scheduler(now: start)
         s.started(paris, now: start)
-        s.failed(paris, now: start, failure: RefreshFailure(
-            error: .providerError, message: "429", httpStatus: 429, retryAfter: start + 600))
+        s.failed(
+            paris, now: start,
+            failure: RefreshFailure(
+                error: .providerError, message: "429", httpStatus: 429, retryAfter: start + 600))
         s.clockJumped(by: -86400)
         let notBefore = s.places[paris]!.retryNotBefore!
         XCTAssertEqual(notBefore, start + 600 - 86400)

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 /// The tz database read without Foundation: the system's TZif files
@@ -145,7 +146,7 @@ final class TimeZoneRulesTests: XCTestCase {
         XCTAssertEqual(santiago.local(start).day, 6)
         XCTAssertEqual(santiago.local(start - 1).day, 5)
         let paris = try zone("Europe/Paris")
-        XCTAssertEqual(paris.startOfDay(CivilDateTime(year: 2026, month: 3, day: 30).daysSinceEpoch), utc(2026, 3, 29, 22))
+        XCTAssertEqual(
+            paris.startOfDay(CivilDateTime(year: 2026, month: 3, day: 30).daysSinceEpoch), utc(2026, 3, 29, 22))
     }
 }
-

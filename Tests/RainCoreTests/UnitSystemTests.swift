@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 final class UnitSystemTests: XCTestCase {
@@ -12,7 +13,8 @@ final class UnitSystemTests: XCTestCase {
     }
 
     func testDefault_LCMeasurementWinsOverLang_LCAllWinsOverBoth() {
-        XCTAssertEqual(UnitSystem.defaultFor(environment: ["LANG": "de_DE.UTF-8", "LC_MEASUREMENT": "en_US.UTF-8"]), .us)
+        XCTAssertEqual(
+            UnitSystem.defaultFor(environment: ["LANG": "de_DE.UTF-8", "LC_MEASUREMENT": "en_US.UTF-8"]), .us)
         XCTAssertEqual(UnitSystem.defaultFor(environment: ["LC_ALL": "en_GB", "LC_MEASUREMENT": "en_US"]), .uk)
     }
 

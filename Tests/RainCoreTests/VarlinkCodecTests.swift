@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 final class VarlinkCodecTests: XCTestCase {
@@ -52,9 +53,12 @@ final class VarlinkCodecTests: XCTestCase {
 
     func testDecode_unknownEnumValue_namesTheFieldAndTheSpellings() throws {
         let settings = JSON.object(["units": .string("metric"), "refreshMinutes": .int(20)])
-        XCTAssertThrowsError(try SetSettingsCall.Reply(json: .object(["settings": settings]), context: "reply")) { error in
-            XCTAssertEqual(error as? WireDecodingError, WireDecodingError(
-                field: "reply.settings.units", reason: "unknown value 'metric' (expected us, si, ca, uk)"))
+        XCTAssertThrowsError(try SetSettingsCall.Reply(json: .object(["settings": settings]), context: "reply")) {
+            error in
+            XCTAssertEqual(
+                error as? WireDecodingError,
+                WireDecodingError(
+                    field: "reply.settings.units", reason: "unknown value 'metric' (expected us, si, ca, uk)"))
         }
     }
 
@@ -68,8 +72,9 @@ final class VarlinkCodecTests: XCTestCase {
     }
 
     func testEvent_roundTripsThroughJSON() throws {
-        let paris = Location(id: LocationID("paris-fr"), name: "Paris", country: "France", countryCode: "FR",
-                             latitude: 48.85, longitude: 2.35, timeZone: "Europe/Paris", source: .geonames(id: 2988507))
+        let paris = Location(
+            id: LocationID("paris-fr"), name: "Paris", country: "France", countryCode: "FR",
+            latitude: 48.85, longitude: 2.35, timeZone: "Europe/Paris", source: .geonames(id: 2988507))
         let events: [Event] = [
             .locationAdded(paris), .locationRemoved(paris), .locationSelected(paris),
             .settingsChanged(Settings(units: .uk, refreshMinutes: 20)),
@@ -86,17 +91,22 @@ final class VarlinkCodecTests: XCTestCase {
 
     func testPersistentState_roundTripsAndRejectsNewerVersion() throws {
         var places = LocationList()
-        _ = places.add(PlaceCandidate(name: "Oslo", countryCode: "NO", latitude: 59.9, longitude: 10.7, source: .current(approximate: true)))
+        _ = places.add(
+            PlaceCandidate(
+                name: "Oslo", countryCode: "NO", latitude: 59.9, longitude: 10.7, source: .current(approximate: true)))
         let state = PersistentState(places: places, settings: Settings(units: .si, refreshMinutes: 15))
         XCTAssertEqual(try PersistentState(bytes: state.bytes), state)
-        XCTAssertThrowsError(try PersistentState(bytes: Array(#"{"version":99,"settings":{"units":"si"}}"#.utf8))) { error in
+        XCTAssertThrowsError(try PersistentState(bytes: Array(#"{"version":99,"settings":{"units":"si"}}"#.utf8))) {
+            error in
             XCTAssertTrue("\(error)".contains("newer raind"))
         }
     }
 
     func testInterfaceDescription_isExactlyTheIDLFile() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let idl = try String(contentsOf: root.appendingPathComponent("protocol/io.raind.Weather.varlink"), encoding: .utf8)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let idl = try String(
+            contentsOf: root.appendingPathComponent("protocol/io.raind.Weather.varlink"), encoding: .utf8)
         XCTAssertEqual(WeatherInterface.description, idl, "run scripts/embed-interface after editing the IDL")
     }
 

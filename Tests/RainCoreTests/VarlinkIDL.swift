@@ -99,7 +99,9 @@ struct VarlinkIDL {
             }
         }
         func fields(_ type: IDLType) throws -> [IDLField] {
-            guard case .structure(let fields) = type else { throw ParseError(description: "expected a struct, got \(type)") }
+            guard case .structure(let fields) = type else {
+                throw ParseError(description: "expected a struct, got \(type)")
+            }
             return fields
         }
         while let keyword = tokens.popFirst() {

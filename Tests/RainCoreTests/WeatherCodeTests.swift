@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 final class WeatherCodeTests: XCTestCase {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RainCore
 
 /// The byte encoder writes JSON text as `encode(to:)` calls arrive; these

@@ -40,7 +40,8 @@ final class WireSchemaTests: XCTestCase {
     func testEveryError_matchesItsDeclaredParameters() throws {
         XCTAssertEqual(Set(idl.errors.keys), Set(WeatherErrorName.allCases.map(\.rawValue)))
         for error in WeatherErrorName.allCases {
-            try Self.assertMatches(Self.fields(of: error.parametersType), idl.errors[error.rawValue], "error \(error.rawValue)")
+            try Self.assertMatches(
+                Self.fields(of: error.parametersType), idl.errors[error.rawValue], "error \(error.rawValue)")
         }
     }
 
@@ -51,15 +52,18 @@ final class WireSchemaTests: XCTestCase {
         struct NotOptional: Codable { var id: String }
         struct WrongElement: Codable { var ids: [Int] }
         XCTAssertFalse(Self.matches(try Self.fields(of: Renamed.self), [IDLField(name: "id", type: .string)]))
-        XCTAssertFalse(Self.matches(try Self.fields(of: NotOptional.self), [IDLField(name: "id", type: .optional(.string))]))
-        XCTAssertFalse(Self.matches(try Self.fields(of: WrongElement.self), [IDLField(name: "ids", type: .array(.string))]))
+        XCTAssertFalse(
+            Self.matches(try Self.fields(of: NotOptional.self), [IDLField(name: "id", type: .optional(.string))]))
+        XCTAssertFalse(
+            Self.matches(try Self.fields(of: WrongElement.self), [IDLField(name: "ids", type: .array(.string))]))
         XCTAssertTrue(Self.matches(try Self.fields(of: NotOptional.self), [IDLField(name: "id", type: .string)]))
     }
 
     static func assertMatches(_ swift: [IDLField], _ idl: [IDLField]?, _ what: String) {
         XCTAssertTrue(
             idl.map { matches(swift, $0) } ?? false,
-            "\(what): Swift declares \(IDLType.structure(swift)), the IDL \(idl.map { "\(IDLType.structure($0))" } ?? "nothing")")
+            "\(what): Swift declares \(IDLType.structure(swift)), the IDL \(idl.map { "\(IDLType.structure($0))" } ?? "nothing")"
+        )
     }
 
     /// Same names in the same order, each type matching.
@@ -125,7 +129,10 @@ final class SchemaRecorder: Decoder {
         let recorder = SchemaRecorder()
         let value = try T(from: recorder)
         // Inside another type, a type the IDL names is named, not expanded.
-        if depth > 0, let named = WireSchemaTests.namedTypes.first(where: { ObjectIdentifier($0.swift) == ObjectIdentifier(type) }) {
+        if depth > 0,
+            let named = WireSchemaTests.namedTypes.first(where: { ObjectIdentifier($0.swift) == ObjectIdentifier(type) }
+            )
+        {
             return (value, .named(named.idl))
         }
         return (value, recorder.shape ?? .structure(recorder.fields))
@@ -181,7 +188,9 @@ private struct KeyedRecorder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return value
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws
         -> KeyedDecodingContainer<NestedKey>
     {
         throw VarlinkIDL.ParseError(description: "wire types do not use nested containers")
@@ -209,7 +218,9 @@ private struct UnkeyedRecorder: UnkeyedDecodingContainer {
         return value
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws
         -> KeyedDecodingContainer<NestedKey>
     {
         throw VarlinkIDL.ParseError(description: "wire types do not use nested containers")

@@ -1,8 +1,9 @@
 import CSystemd
 import Glibc
-@testable import RainDaemon
 import RainSystem
 import XCTest
+
+@testable import RainDaemon
 
 final class BusConnectionTests: XCTestCase {
     func testCall_toBusDaemon_readsStringArrayReply() throws {
@@ -69,19 +70,26 @@ final class BusConnectionTests: XCTestCase {
         let loop = try EventLoop()
         let connection = try BusConnection(address: bus.address, loop: loop)
         var received: [BusValue] = []
-        let match = try connection.subscribe(sender: nil, path: "/io/raind/Test", interface: "io.raind.Test", member: "Hello") { message in
+        let match = try connection.subscribe(
+            sender: nil, path: "/io/raind/Test", interface: "io.raind.Test", member: "Hello"
+        ) { message in
             while let value = try? message.readValue() { received.append(value) }
             loop.exit(code: 0)
         }
         var ping: BusSlot?
         ping = try connection.ping { _ in
-            XCTAssertEqual(try? bus.busctl(["emit", "/io/raind/Test", "io.raind.Test", "Hello", "sa{sv}", "hi", "1", "Count", "u", "7"]), 0)
+            XCTAssertEqual(
+                try? bus.busctl([
+                    "emit", "/io/raind/Test", "io.raind.Test", "Hello", "sa{sv}", "hi", "1", "Count", "u", "7",
+                ]), 0)
         }
         XCTAssertTrue(try runLoop(loop, timeout: 3))
-        XCTAssertEqual(received, [
-            .string("hi"),
-            .array(element: "{sv}", [.dictEntry(key: .string("Count"), value: .variant(.uint32(7)))]),
-        ])
+        XCTAssertEqual(
+            received,
+            [
+                .string("hi"),
+                .array(element: "{sv}", [.dictEntry(key: .string("Count"), value: .variant(.uint32(7)))]),
+            ])
         _ = (match, ping)
     }
 
@@ -90,7 +98,9 @@ final class BusConnectionTests: XCTestCase {
         let loop = try EventLoop()
         let connection = try BusConnection(address: bus.address, loop: loop)
         var calls = 0
-        let match = try connection.subscribe(sender: nil, path: "/io/raind/Test", interface: "io.raind.Test", member: "Hello") { _ in
+        let match = try connection.subscribe(
+            sender: nil, path: "/io/raind/Test", interface: "io.raind.Test", member: "Hello"
+        ) { _ in
             calls += 1
         }
         var settle: EventSource?
@@ -122,7 +132,8 @@ final class BusConnectionTests: XCTestCase {
         let bus = try PrivateBus()
         let loop = try EventLoop()
         let connection = try BusConnection(address: bus.address, loop: loop)
-        let message = try connection.methodCall(destination: "io.raind.X", path: "/", interface: "io.raind.X", member: "Y")
+        let message = try connection.methodCall(
+            destination: "io.raind.X", path: "/", interface: "io.raind.X", member: "Y")
         let values: [BusValue] = [
             .bool(true), .byte(3), .int16(-2), .uint16(2), .int32(-5), .uint32(5), .int64(-9), .uint64(9), .double(1.5),
             .string("zürich"), .objectPath("/a/b"), .signature("a{sv}"),

@@ -12,8 +12,9 @@ final class ClientHarness {
 
     init() throws {
         loop = try EventLoop()
-        client = try HTTPClient(loop: loop, userAgent: Self.userAgent,
-                                logger: Logger(subsystem: "http-test", threshold: .warning))
+        client = try HTTPClient(
+            loop: loop, userAgent: Self.userAgent,
+            logger: Logger(subsystem: "http-test", threshold: .warning))
     }
 
     /// The client; a test that released it on purpose must not ask again.
@@ -69,7 +70,8 @@ extension Result where Success == HTTPResponse, Failure == HTTPFailure {
     func failure() throws -> HTTPFailure {
         switch self {
         case .success(let response):
-            throw FixtureError(message: "expected a failure, got status \(response.status) with \(response.body.count) bytes")
+            throw FixtureError(
+                message: "expected a failure, got status \(response.status) with \(response.body.count) bytes")
         case .failure(let failure): return failure
         }
     }

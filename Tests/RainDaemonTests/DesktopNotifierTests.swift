@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
 import RainCore
-@testable import RainDaemon
 import XCTest
+
+@testable import RainDaemon
 
 /// The notifier against a fake notification server (tests/fakes/fake_notifications.py)
 /// on a private bus playing the session bus: what is shown, once, and what replaces what.
@@ -50,7 +51,8 @@ final class DesktopNotifierTests: XCTestCase {
         // The handler holds the steps, which hold the fakes: released here, they stop.
         defer { setup.notifier.settled = {} }
         setup.loop.later(next)
-        XCTAssertTrue(try runLoop(setup.loop, timeout: 15), "the notifier never settled (\(remaining.count) steps left)")
+        XCTAssertTrue(
+            try runLoop(setup.loop, timeout: 15), "the notifier never settled (\(remaining.count) steps left)")
         if let failure { throw failure }
     }
 
@@ -60,8 +62,9 @@ final class DesktopNotifierTests: XCTestCase {
     }
 
     private func alert(_ severity: AlertSeverity, uri: String = "https://alerts.example/1") -> WeatherAlert {
-        WeatherAlert(title: "Wind warning", severity: severity, start: now - 600, end: now + 3600,
-                     description: "Gusts <b>of</b> 110 km/h & more", uri: uri)
+        WeatherAlert(
+            title: "Wind warning", severity: severity, start: now - 600, end: now + 3600,
+            description: "Gusts <b>of</b> 110 km/h & more", uri: uri)
     }
 
     func testAlert_isShownOnce_andAnUpgradeReplacesIt() throws {
@@ -69,29 +72,33 @@ final class DesktopNotifierTests: XCTestCase {
         let server = try FakeService("fake_notifications.py", bus: bus)
         let setup = try makeNotifier(bus: bus)
         var id = 0
-        try run(setup, [
-            { setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.severe)]) },
-            {
-                let first = try self.call(server)
-                XCTAssertEqual(first["call"] as? String, "Notify")
-                XCTAssertEqual(first["app_name"] as? String, "raind")
-                XCTAssertEqual(first["replaces_id"] as? Int, 0)
-                XCTAssertEqual(first["summary"] as? String, "Wind warning — Paris")
-                XCTAssertEqual(first["urgency"] as? Int, 2, "severe is critical")
-                XCTAssertEqual(first["body"] as? String,
-                               "Severe alert for Paris, Île-de-France, France: Gusts &lt;b&gt;of&lt;/b&gt; 110 km/h &amp; more")
-                id = try XCTUnwrap(first["id"] as? Int)
-                // The same alert again shows nothing; the upgrade that follows is the next call.
-                setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.severe)])
-                setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.extreme)])
-            },
-            {
-                let upgrade = try self.call(server)
-                XCTAssertEqual(upgrade["replaces_id"] as? Int, id)
-                XCTAssertEqual(upgrade["id"] as? Int, id, "replaced in place")
-                XCTAssertTrue((upgrade["body"] as? String ?? "").hasPrefix("Extreme alert for Paris"))
-            },
-        ])
+        try run(
+            setup,
+            [
+                { setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.severe)]) },
+                {
+                    let first = try self.call(server)
+                    XCTAssertEqual(first["call"] as? String, "Notify")
+                    XCTAssertEqual(first["app_name"] as? String, "raind")
+                    XCTAssertEqual(first["replaces_id"] as? Int, 0)
+                    XCTAssertEqual(first["summary"] as? String, "Wind warning — Paris")
+                    XCTAssertEqual(first["urgency"] as? Int, 2, "severe is critical")
+                    XCTAssertEqual(
+                        first["body"] as? String,
+                        "Severe alert for Paris, Île-de-France, France: Gusts &lt;b&gt;of&lt;/b&gt; 110 km/h &amp; more"
+                    )
+                    id = try XCTUnwrap(first["id"] as? Int)
+                    // The same alert again shows nothing; the upgrade that follows is the next call.
+                    setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.severe)])
+                    setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.extreme)])
+                },
+                {
+                    let upgrade = try self.call(server)
+                    XCTAssertEqual(upgrade["replaces_id"] as? Int, id)
+                    XCTAssertEqual(upgrade["id"] as? Int, id, "replaced in place")
+                    XCTAssertTrue((upgrade["body"] as? String ?? "").hasPrefix("Extreme alert for Paris"))
+                },
+            ])
     }
 
     func testAlertBelowTheMinimum_isNotShown_andAlertsCanBeTurnedOff() throws {
@@ -100,17 +107,20 @@ final class DesktopNotifierTests: XCTestCase {
         var configuration = Configuration()
         configuration.notifyRainSoon = false
         let setup = try makeNotifier(bus: bus, configuration: configuration)
-        try run(setup, [
-            {
-                setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.moderate)])
-                setup.notifier.rainSoon(place: self.paris, summary: "Rain starting in about 10 min", episode: "a")
-                XCTAssertTrue(setup.notifier.record.alerts.isEmpty, "moderate is below the default minimum (severe)")
-                // What follows is the first call the server sees.
-                setup.notifier.alertsChanged(
-                    at: self.paris, alerts: [self.alert(.moderate), self.alert(.severe, uri: "u2")])
-            },
-            { XCTAssertEqual(try self.call(server)["urgency"] as? Int, 2) },
-        ])
+        try run(
+            setup,
+            [
+                {
+                    setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.moderate)])
+                    setup.notifier.rainSoon(place: self.paris, summary: "Rain starting in about 10 min", episode: "a")
+                    XCTAssertTrue(
+                        setup.notifier.record.alerts.isEmpty, "moderate is below the default minimum (severe)")
+                    // What follows is the first call the server sees.
+                    setup.notifier.alertsChanged(
+                        at: self.paris, alerts: [self.alert(.moderate), self.alert(.severe, uri: "u2")])
+                },
+                { XCTAssertEqual(try self.call(server)["urgency"] as? Int, 2) },
+            ])
         configuration.notifyAlerts = false
         let off = try makeNotifier(bus: bus, configuration: configuration)
         off.notifier.alertsChanged(at: paris, alerts: [alert(.extreme, uri: "u3")])
@@ -122,40 +132,50 @@ final class DesktopNotifierTests: XCTestCase {
         let server = try FakeService("fake_notifications.py", bus: bus)
         let setup = try makeNotifier(bus: bus)
         var id = 0
-        try run(setup, [
-            { setup.notifier.rainSoon(place: self.paris, summary: "Light rain starting in about 20 min", episode: "e1") },
-            {
-                let first = try self.call(server)
-                XCTAssertEqual(first["summary"] as? String, "Rain soon — Paris")
-                XCTAssertEqual(first["body"] as? String, "Light rain starting in about 20 min")
-                XCTAssertEqual(first["replaces_id"] as? Int, 0)
-                XCTAssertEqual(first["urgency"] as? Int, 1)
-                id = try XCTUnwrap(first["id"] as? Int)
-                setup.notifier.rainSoon(place: self.paris, summary: "Light rain starting in about 20 min", episode: "e1")
-                setup.notifier.rainSoon(place: self.paris, summary: "Moderate rain starting in about 10 min", episode: "e1")
-            },
-            {
-                let update = try self.call(server)
-                XCTAssertEqual(update["replaces_id"] as? Int, id, "the same episode is updated in place")
-                XCTAssertEqual(update["body"] as? String, "Moderate rain starting in about 10 min")
-                setup.notifier.rainEnded(episode: "e1")
-            },
-            {
-                XCTAssertEqual(try self.call(server) as NSDictionary, ["call": "CloseNotification", "id": id] as NSDictionary)
-                setup.notifier.rainEnded(episode: "e1")  // already ended: nothing
-                setup.notifier.rainSoon(place: self.paris, summary: "Rain starting in about 5 min", episode: "e2")
-            },
-            {
-                let next = try self.call(server)
-                XCTAssertEqual(next["replaces_id"] as? Int, 0, "a new episode is a new notification")
-                XCTAssertNotEqual(next["id"] as? Int, id)
-            },
-        ])
+        try run(
+            setup,
+            [
+                {
+                    setup.notifier.rainSoon(
+                        place: self.paris, summary: "Light rain starting in about 20 min", episode: "e1")
+                },
+                {
+                    let first = try self.call(server)
+                    XCTAssertEqual(first["summary"] as? String, "Rain soon — Paris")
+                    XCTAssertEqual(first["body"] as? String, "Light rain starting in about 20 min")
+                    XCTAssertEqual(first["replaces_id"] as? Int, 0)
+                    XCTAssertEqual(first["urgency"] as? Int, 1)
+                    id = try XCTUnwrap(first["id"] as? Int)
+                    setup.notifier.rainSoon(
+                        place: self.paris, summary: "Light rain starting in about 20 min", episode: "e1")
+                    setup.notifier.rainSoon(
+                        place: self.paris, summary: "Moderate rain starting in about 10 min", episode: "e1")
+                },
+                {
+                    let update = try self.call(server)
+                    XCTAssertEqual(update["replaces_id"] as? Int, id, "the same episode is updated in place")
+                    XCTAssertEqual(update["body"] as? String, "Moderate rain starting in about 10 min")
+                    setup.notifier.rainEnded(episode: "e1")
+                },
+                {
+                    XCTAssertEqual(
+                        try self.call(server) as NSDictionary, ["call": "CloseNotification", "id": id] as NSDictionary)
+                    setup.notifier.rainEnded(episode: "e1")  // already ended: nothing
+                    setup.notifier.rainSoon(place: self.paris, summary: "Rain starting in about 5 min", episode: "e2")
+                },
+                {
+                    let next = try self.call(server)
+                    XCTAssertEqual(next["replaces_id"] as? Int, 0, "a new episode is a new notification")
+                    XCTAssertNotEqual(next["id"] as? Int, id)
+                },
+            ])
     }
 
     /// A quarter-hourly nowcast as of `time` whose steps from `now` are `rain` (mm/h).
     private func nowcast(_ rain: [Double], at time: Double) throws -> Nowcast {
-        let steps = rain.enumerated().map { NowcastStep(time: now + Double($0.offset) * 900, precipIntensity: $0.element) }
+        let steps = rain.enumerated().map {
+            NowcastStep(time: now + Double($0.offset) * 900, precipIntensity: $0.element)
+        }
         return try XCTUnwrap(Nowcast(steps: steps, resolutionSeconds: 900, now: time))
     }
 
@@ -167,32 +187,35 @@ final class DesktopNotifierTests: XCTestCase {
         let nearer = try nowcast([0, 0, 1, 5, 1, 0, 0, 0], at: now + 900)
         let gone = try nowcast([0, 0, 0, 0, 0, 0, 0, 0], at: now + 1800)
         var id = 0
-        try run(setup, [
-            {
-                let change = try XCTUnwrap(NowcastChange.between(nil, coming))
-                setup.notifier.nowcastChanged(at: self.paris, nowcast: coming, change: change)
-            },
-            {
-                let first = try self.call(server)
-                XCTAssertEqual(first["replaces_id"] as? Int, 0)
-                XCTAssertEqual(first["body"] as? String, coming.summary)
-                XCTAssertEqual(coming.summary, "Light rain starting in about 30 min, for about 45 min")
-                id = try XCTUnwrap(first["id"] as? Int)
-                let change = try XCTUnwrap(NowcastChange.between(coming, nearer))
-                XCTAssertFalse(change.newEpisode)
-                setup.notifier.nowcastChanged(at: self.paris, nowcast: nearer, change: change)
-            },
-            {
-                let update = try self.call(server)
-                XCTAssertEqual(update["replaces_id"] as? Int, id, "the same rain is updated in place")
-                XCTAssertEqual(update["body"] as? String, nearer.summary)
-                let change = try XCTUnwrap(NowcastChange.between(nearer, gone))
-                setup.notifier.nowcastChanged(at: self.paris, nowcast: gone, change: change)
-            },
-            {
-                XCTAssertEqual(try self.call(server) as NSDictionary, ["call": "CloseNotification", "id": id] as NSDictionary)
-            },
-        ])
+        try run(
+            setup,
+            [
+                {
+                    let change = try XCTUnwrap(NowcastChange.between(nil, coming))
+                    setup.notifier.nowcastChanged(at: self.paris, nowcast: coming, change: change)
+                },
+                {
+                    let first = try self.call(server)
+                    XCTAssertEqual(first["replaces_id"] as? Int, 0)
+                    XCTAssertEqual(first["body"] as? String, coming.summary)
+                    XCTAssertEqual(coming.summary, "Light rain starting in about 30 min, for about 45 min")
+                    id = try XCTUnwrap(first["id"] as? Int)
+                    let change = try XCTUnwrap(NowcastChange.between(coming, nearer))
+                    XCTAssertFalse(change.newEpisode)
+                    setup.notifier.nowcastChanged(at: self.paris, nowcast: nearer, change: change)
+                },
+                {
+                    let update = try self.call(server)
+                    XCTAssertEqual(update["replaces_id"] as? Int, id, "the same rain is updated in place")
+                    XCTAssertEqual(update["body"] as? String, nearer.summary)
+                    let change = try XCTUnwrap(NowcastChange.between(nearer, gone))
+                    setup.notifier.nowcastChanged(at: self.paris, nowcast: gone, change: change)
+                },
+                {
+                    XCTAssertEqual(
+                        try self.call(server) as NSDictionary, ["call": "CloseNotification", "id": id] as NSDictionary)
+                },
+            ])
     }
 
     func testShownAlerts_surviveARestart_throughTheRecordFile() throws {
@@ -206,13 +229,19 @@ final class DesktopNotifierTests: XCTestCase {
         let id = try XCTUnwrap(try call(server)["id"] as? Int)
 
         let after = try makeNotifier(bus: bus, recordPath: record)
-        try run(after, [
-            {
-                after.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.severe)])
-                after.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.extreme)])
-            },
-            { XCTAssertEqual(try self.call(server)["replaces_id"] as? Int, id, "the restart showed nothing again and knew the id") },
-        ])
+        try run(
+            after,
+            [
+                {
+                    after.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.severe)])
+                    after.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.extreme)])
+                },
+                {
+                    XCTAssertEqual(
+                        try self.call(server)["replaces_id"] as? Int, id,
+                        "the restart showed nothing again and knew the id")
+                },
+            ])
     }
 
     func testWithoutServer_nothingIsSentUntilOneAppears() throws {
@@ -220,23 +249,25 @@ final class DesktopNotifierTests: XCTestCase {
         let setup = try makeNotifier(bus: bus)
         var server: FakeService?
         defer { server?.stop() }
-        try run(setup, waiting: [1], [
-            { setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.severe)]) },
-            {
-                XCTAssertEqual(setup.notifier.availability, .noServer)
-                XCTAssertTrue(setup.notifier.record.alerts.isEmpty, "not shown, so not remembered")
-                setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.extreme)])
-                setup.notifier.rainSoon(place: self.paris, summary: "Rain", episode: "e")
-                XCTAssertTrue(setup.notifier.record.alerts.isEmpty)
-                XCTAssertNil(setup.notifier.record.rain)
-                // A server appears: NameOwnerChanged turns notifications back on.
-                server = try FakeService("fake_notifications.py", bus: bus)
-            },
-            {
-                XCTAssertEqual(setup.notifier.availability, .usable)
-                setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.extreme)])
-            },
-            { XCTAssertEqual(try self.call(try XCTUnwrap(server))["call"] as? String, "Notify") },
-        ])
+        try run(
+            setup, waiting: [1],
+            [
+                { setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.severe)]) },
+                {
+                    XCTAssertEqual(setup.notifier.availability, .noServer)
+                    XCTAssertTrue(setup.notifier.record.alerts.isEmpty, "not shown, so not remembered")
+                    setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.extreme)])
+                    setup.notifier.rainSoon(place: self.paris, summary: "Rain", episode: "e")
+                    XCTAssertTrue(setup.notifier.record.alerts.isEmpty)
+                    XCTAssertNil(setup.notifier.record.rain)
+                    // A server appears: NameOwnerChanged turns notifications back on.
+                    server = try FakeService("fake_notifications.py", bus: bus)
+                },
+                {
+                    XCTAssertEqual(setup.notifier.availability, .usable)
+                    setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.extreme)])
+                },
+                { XCTAssertEqual(try self.call(try XCTUnwrap(server))["call"] as? String, "Notify") },
+            ])
     }
 }

@@ -29,8 +29,9 @@ final class FakeService {
         let line = readLine(timeout: 10)
         guard line == "ready" else {
             stop()
-            throw NSError(domain: "FakeService", code: 1,
-                          userInfo: [NSLocalizedDescriptionKey: "\(script) did not start: \(line ?? "no output")"])
+            throw NSError(
+                domain: "FakeService", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "\(script) did not start: \(line ?? "no output")"])
         }
     }
 

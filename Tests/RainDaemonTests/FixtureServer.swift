@@ -25,7 +25,8 @@ final class FixtureServer {
             try Data(contents).write(to: directory.appendingPathComponent(name))
         }
 
-        var arguments = [script.path, directory.path]
+        var arguments =
+            [script.path, directory.path]
             + routes.sorted { $0.key < $1.key }.flatMap { ["--route", "\($0.key)=\($0.value)"] }
             + headers.flatMap { ["--header", $0] }
         if tls {
@@ -76,8 +77,10 @@ final class FixtureServer {
         }
         let make = Process()
         make.executableURL = openssl
-        make.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                          "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1"]
+        make.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
+        ]
         make.standardOutput = FileHandle.nullDevice
         make.standardError = FileHandle.nullDevice
         try make.run()

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-@testable import RainDaemon
 import XCTest
+
+@testable import RainDaemon
 
 final class GeoClueClientTests: XCTestCase {
     let logger = Logger(subsystem: "test", threshold: .debug)
@@ -33,7 +34,9 @@ final class GeoClueClientTests: XCTestCase {
 
     func testLocate_withGeoClue_returnsPositionAndStops() throws {
         let bus = try PrivateBus()
-        let geoclue = try FakeService("fake_geoclue.py", arguments: ["--latitude", "52.2215", "--longitude", "6.8937", "--accuracy", "4000"], bus: bus)
+        let geoclue = try FakeService(
+            "fake_geoclue.py", arguments: ["--latitude", "52.2215", "--longitude", "6.8937", "--accuracy", "4000"],
+            bus: bus)
         let (result, _) = try locate(on: bus)
         XCTAssertEqual(try result?.get(), GeoClueClient.Position(latitude: 52.2215, longitude: 6.8937, accuracy: 4000))
         XCTAssertEqual(geoclue.readLine(timeout: 2), "start raind 4", "DesktopId and city accuracy set before Start")
@@ -45,7 +48,8 @@ final class GeoClueClientTests: XCTestCase {
         // Not .timedOut: the answer came from the bus, not from waiting out the 5 s.
         let (result, _) = try locate(on: bus, timeout: 5, settle: 0)
         guard case .failure(.serviceUnavailable)? = result else { return XCTFail("\(String(describing: result))") }
-        XCTAssertTrue("\(GeoClueError.serviceUnavailable(.remote(name: "x", message: "")))".contains("GeoClue2 is not running"))
+        XCTAssertTrue(
+            "\(GeoClueError.serviceUnavailable(.remote(name: "x", message: "")))".contains("GeoClue2 is not running"))
     }
 
     func testLocate_whenGeoClueRefuses_failsWithDenied() throws {

@@ -7,7 +7,9 @@ import XCTest
 /// HTTPClient against the fixture server, on a real sd-event loop.
 final class HTTPClientTests: XCTestCase {
     private static let forecast: [UInt8] = {
-        let hours = (0..<48).map { #"{"time":\#(1_700_000_000 + $0 * 3600),"temperature":\#(Double($0) / 4),"wind":3.5}"# }
+        let hours = (0..<48).map {
+            #"{"time":\#(1_700_000_000 + $0 * 3600),"temperature":\#(Double($0) / 4),"wind":3.5}"#
+        }
         return Array(#"{"hourly":[\#(hours.joined(separator: ","))]}"#.utf8)
     }()
 
@@ -22,12 +24,15 @@ final class HTTPClientTests: XCTestCase {
         server = nil
     }
 
-    private func request(_ pathAndQuery: String, totalTimeout: Duration = .seconds(3), stallTimeout: Duration = .seconds(15),
-                         maxBodyBytes: Int = 1 << 20, headers: [String: String] = [:]) throws -> HTTPRequest {
+    private func request(
+        _ pathAndQuery: String, totalTimeout: Duration = .seconds(3), stallTimeout: Duration = .seconds(15),
+        maxBodyBytes: Int = 1 << 20, headers: [String: String] = [:]
+    ) throws -> HTTPRequest {
         guard let server else { throw FixtureError(message: "no fixture server") }
         let url = server.url(pathAndQuery)
-        return HTTPRequest(url: url, redactedURL: url, headers: headers, connectTimeout: .seconds(2),
-                           totalTimeout: totalTimeout, stallTimeout: stallTimeout, maxBodyBytes: maxBodyBytes)
+        return HTTPRequest(
+            url: url, redactedURL: url, headers: headers, connectTimeout: .seconds(2),
+            totalTimeout: totalTimeout, stallTimeout: stallTimeout, maxBodyBytes: maxBodyBytes)
     }
 
     /// The fixture server's `/_stats`, fetched with a client of its own.
@@ -71,7 +76,8 @@ final class HTTPClientTests: XCTestCase {
         harness.http.get(first) { [self] result in
             results.append(result)
             guard case .success(let response) = result, let etag = response.headers["etag"],
-                  let second = try? request("/v1/forecast", headers: ["If-None-Match": etag]) else {
+                let second = try? request("/v1/forecast", headers: ["If-None-Match": etag])
+            else {
                 return harness.finish()
             }
             harness.http.get(second) { result in
@@ -195,7 +201,8 @@ final class HTTPClientTests: XCTestCase {
     func testGet_unknownHost_failsAsDNS() throws {
         // .invalid never resolves (RFC 6761).
         let url = "http://raind-test.invalid/forecast"
-        let failure = try ClientHarness().fetch(HTTPRequest(url: url, redactedURL: url, totalTimeout: .seconds(2))).failure()
+        let failure = try ClientHarness().fetch(HTTPRequest(url: url, redactedURL: url, totalTimeout: .seconds(2)))
+            .failure()
         XCTAssertEqual(failure.kind, .dnsFailed)
     }
 
@@ -203,14 +210,16 @@ final class HTTPClientTests: XCTestCase {
         let tlsServer = try FixtureServer(files: ["forecast.json": Self.forecast], tls: true)
         defer { tlsServer.stop() }
         let url = "https://127.0.0.1:\(tlsServer.port)/forecast.json"
-        let failure = try ClientHarness().fetch(HTTPRequest(url: url, redactedURL: url, totalTimeout: .seconds(2))).failure()
+        let failure = try ClientHarness().fetch(HTTPRequest(url: url, redactedURL: url, totalTimeout: .seconds(2)))
+            .failure()
         XCTAssertEqual(failure.kind, .tlsFailed)
         XCTAssertTrue(failure.message.contains("certificates"), failure.message)
     }
 
     func testGet_stall_timesOut() throws {
         let start = ClientHarness.now()
-        let failure = try ClientHarness().fetch(try request("/v1/forecast?mode=stall", totalTimeout: .seconds(1))).failure()
+        let failure = try ClientHarness().fetch(try request("/v1/forecast?mode=stall", totalTimeout: .seconds(1)))
+            .failure()
         XCTAssertEqual(failure.kind, .timedOut)
         XCTAssertLessThan(ClientHarness.now() - start, 2.5)
     }

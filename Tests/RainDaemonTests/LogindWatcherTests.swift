@@ -1,7 +1,8 @@
 import Glibc
-@testable import RainDaemon
 import RainSystem
 import XCTest
+
+@testable import RainDaemon
 
 final class LogindWatcherTests: XCTestCase {
     let logger = Logger(subsystem: "test", threshold: .debug)
@@ -18,13 +19,19 @@ final class LogindWatcherTests: XCTestCase {
         let loop = try EventLoop()
         let connection = systemBus(bus, loop)
         var resumes = 0
-        let watcher = LogindWatcher(bus: connection, session: nil, sender: nil, logger: logger, onResume: {
-            resumes += 1
-            loop.exit(code: 0)
-        })
+        let watcher = LogindWatcher(
+            bus: connection, session: nil, sender: nil, logger: logger,
+            onResume: {
+                resumes += 1
+                loop.exit(code: 0)
+            })
         // The watcher's match went out before this ping, so it is in place when the ping returns.
         let ping = try connection.get().ping { _ in
-            XCTAssertEqual(try? bus.busctl(["emit", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep", "b", "false"]), 0)
+            XCTAssertEqual(
+                try? bus.busctl([
+                    "emit", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep", "b",
+                    "false",
+                ]), 0)
         }
         XCTAssertTrue(try runLoop(loop, timeout: 3), "onResume was not called")
         XCTAssertEqual(resumes, 1)
@@ -37,12 +44,14 @@ final class LogindWatcherTests: XCTestCase {
         let connection = systemBus(bus, loop)
         var events: [String] = []
         var settle: EventSource?
-        let watcher = LogindWatcher(bus: connection, session: nil, sender: nil, logger: logger, onResume: {
-            events.append("resume")
-            // Give a wrongly handled `true` time to show up too.
-            settle = try? loop.timer(accuracy: 0.01) { loop.exit(code: 0) }
-            settle?.arm(after: 0.2)
-        })
+        let watcher = LogindWatcher(
+            bus: connection, session: nil, sender: nil, logger: logger,
+            onResume: {
+                events.append("resume")
+                // Give a wrongly handled `true` time to show up too.
+                settle = try? loop.timer(accuracy: 0.01) { loop.exit(code: 0) }
+                settle?.arm(after: 0.2)
+            })
         let ping = try connection.get().ping { _ in
             let emit = ["emit", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep", "b"]
             XCTAssertEqual(try? bus.busctl(emit + ["true"]), 0)
@@ -63,7 +72,11 @@ final class LogindWatcherTests: XCTestCase {
         var settle: EventSource?
         let ping = try connection.get().ping { _ in
             // busctl does not own org.freedesktop.login1, so the bus does not deliver this.
-            XCTAssertEqual(try? bus.busctl(["emit", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep", "b", "false"]), 0)
+            XCTAssertEqual(
+                try? bus.busctl([
+                    "emit", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep", "b",
+                    "false",
+                ]), 0)
             settle = try? loop.timer(accuracy: 0.01) { loop.exit(code: 0) }
             settle?.arm(after: 0.3)
         }
@@ -118,9 +131,11 @@ final class LogindWatcherTests: XCTestCase {
         let bus = try PrivateBus()
         let loop = try EventLoop()
         let connection = systemBus(bus, loop)
-        let watcher = LogindWatcher(bus: connection, session: "auto", logger: logger, onResume: {
-            XCTFail("no logind, no resume")
-        })
+        let watcher = LogindWatcher(
+            bus: connection, session: "auto", logger: logger,
+            onResume: {
+                XCTFail("no logind, no resume")
+            })
         var settle: EventSource?
         settle = try loop.timer(accuracy: 0.01) { loop.exit(code: 0) }
         settle?.arm(after: 0.3)

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-@testable import RainDaemon
 import XCTest
+
+@testable import RainDaemon
 
 final class NetworkMonitorTests: XCTestCase {
     let logger = Logger(subsystem: "test", threshold: .debug)
@@ -33,14 +34,18 @@ final class NetworkMonitorTests: XCTestCase {
 
     func testSpecificRoute_withoutDefault_isUsable() {
         XCTAssertEqual(route(destination: [198, 18, 0, 0], prefix: 24)?.isUsable, true)
-        XCTAssertEqual(route(family: 10, destination: [0xfd] + [UInt8](repeating: 0, count: 15), prefix: 64)?.isUsable, true)
+        XCTAssertEqual(
+            route(family: 10, destination: [0xfd] + [UInt8](repeating: 0, count: 15), prefix: 64)?.isUsable, true)
     }
 
     func testLinkLocalLoopbackAndMulticastRoutes_areNotUsable() {
         XCTAssertEqual(route(destination: [169, 254, 0, 0], prefix: 16)?.isUsable, false)
         XCTAssertEqual(route(destination: [127, 0, 0, 0], prefix: 8)?.isUsable, false)
-        XCTAssertEqual(route(family: 10, destination: [0xfe, 0x80] + [UInt8](repeating: 0, count: 14), prefix: 64)?.isUsable, false)
-        XCTAssertEqual(route(family: 10, destination: [0xff] + [UInt8](repeating: 0, count: 15), prefix: 8)?.isUsable, false)
+        XCTAssertEqual(
+            route(family: 10, destination: [0xfe, 0x80] + [UInt8](repeating: 0, count: 14), prefix: 64)?.isUsable, false
+        )
+        XCTAssertEqual(
+            route(family: 10, destination: [0xff] + [UInt8](repeating: 0, count: 15), prefix: 8)?.isUsable, false)
         XCTAssertEqual(route(interface: 1)?.isUsable, false, "through the loopback device")
     }
 
@@ -72,7 +77,9 @@ final class NetworkMonitorTests: XCTestCase {
     func testFirstReading_agreesWithIpRoute() throws {
         let loop = try EventLoop()
         let monitor = try NetworkMonitor(loop: loop, logger: logger) { _ in }
-        let lines = (ipOutput(["-4", "-o", "route", "show", "table", "main"]) + ipOutput(["-6", "-o", "route", "show", "table", "main"]))
+        let lines =
+            (ipOutput(["-4", "-o", "route", "show", "table", "main"])
+            + ipOutput(["-6", "-o", "route", "show", "table", "main"]))
             .split(separator: "\n")
         let usable = lines.contains { line in
             let words = line.split(separator: " ").map(String.init)
@@ -193,8 +200,16 @@ final class NetworkMonitorServiceTests: XCTestCase {
         var settle: EventSource?
         let ping = try connection.ping { _ in
             // NM_STATE_CONNECTED_GLOBAL, twice in a burst: one dump.
-            XCTAssertEqual(try? bus.busctl(["emit", "/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged", "u", "70"]), 0)
-            XCTAssertEqual(try? bus.busctl(["emit", "/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged", "u", "70"]), 0)
+            XCTAssertEqual(
+                try? bus.busctl([
+                    "emit", "/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged", "u",
+                    "70",
+                ]), 0)
+            XCTAssertEqual(
+                try? bus.busctl([
+                    "emit", "/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged", "u",
+                    "70",
+                ]), 0)
             settle = try? loop.timer(accuracy: 0.01) { loop.exit(code: 0) }
             settle?.arm(after: 0.4)
         }
@@ -212,7 +227,11 @@ final class NetworkMonitorServiceTests: XCTestCase {
         let before = monitor.dumpCount
         var settle: EventSource?
         let ping = try connection.ping { _ in
-            XCTAssertEqual(try? bus.busctl(["emit", "/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged", "u", "70"]), 0)
+            XCTAssertEqual(
+                try? bus.busctl([
+                    "emit", "/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged", "u",
+                    "70",
+                ]), 0)
             settle = try? loop.timer(accuracy: 0.01) { loop.exit(code: 0) }
             settle?.arm(after: 0.3)
         }

@@ -25,8 +25,9 @@ final class NowcastRefresherTests: XCTestCase {
 
     private func rig() throws -> Rig {
         let harness = try ClientHarness()
-        let server = try FixtureServer(files: ["nowcast.json": Array(Self.body(quarter: 0, plan: .dry).utf8)],
-                                       routes: ["/v1/forecast": "nowcast.json"])
+        let server = try FixtureServer(
+            files: ["nowcast.json": Array(Self.body(quarter: 0, plan: .dry).utf8)],
+            routes: ["/v1/forecast": "nowcast.json"])
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("raind-nowcast-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -141,23 +142,28 @@ final class NowcastRefresherTests: XCTestCase {
                 changes.append((quarter, change, nowcast?.summary))
                 let reasons = change.reasons.map(\.rawValue).joined(separator: ",")
                 transcript.append(
-                    "\(stamp) NowcastChanged   \(nowcast?.summary ?? "none") [\(reasons)\(change.newEpisode ? ", new episode" : "")]")
+                    "\(stamp) NowcastChanged   \(nowcast?.summary ?? "none") [\(reasons)\(change.newEpisode ? ", new episode" : "")]"
+                )
             default:
                 break
             }
         }
         let plans: [Plan] = [.dry, .dry, .lightRain, .lightRain, .lightRain, .heavier, .heavier, .heavier]
-        try run(rig, plans.enumerated().map { index, plan in
-            {
-                quarter = index
-                if index > 0 { rig.clock.advance(900) }
-                try self.serve(rig, Self.body(quarter: index, plan: plan))
-            }
-        })
-        print("Rain episode, one refresh a quarter hour (Open-Meteo minutely_15, fake clock):\n  "
-              + transcript.joined(separator: "\n  "))
+        try run(
+            rig,
+            plans.enumerated().map { index, plan in
+                {
+                    quarter = index
+                    if index > 0 { rig.clock.advance(900) }
+                    try self.serve(rig, Self.body(quarter: index, plan: plan))
+                }
+            })
+        print(
+            "Rain episode, one refresh a quarter hour (Open-Meteo minutely_15, fake clock):\n  "
+                + transcript.joined(separator: "\n  "))
         XCTAssertEqual(changes.map(\.quarter), [2, 4, 5, 7], "\(transcript)")
-        XCTAssertEqual(changes.map(\.change.reasons), [[.rainExpected], [.rainStarted], [.intensityChanged], [.rainStopped]])
+        XCTAssertEqual(
+            changes.map(\.change.reasons), [[.rainExpected], [.rainStarted], [.intensityChanged], [.rainStopped]])
         XCTAssertEqual(changes.map(\.change.newEpisode), [true, false, false, false], "one episode")
         XCTAssertEqual(changes.first?.summary, "Light rain starting in about 30 min, for about 45 min")
         XCTAssertEqual(changes.last?.summary, "No rain in the next 2 h")
@@ -172,36 +178,40 @@ final class NowcastRefresherTests: XCTestCase {
         }
         var fetched = 0.0
         var checkedShortInterval = false
-        try run(rig, [
-            {},
-            {
-                fetched = rig.clock.wallNow
-                // Waiters are answered before the timer is set again; the hook sets it.
-                rig.refresher.nowcastDemandChanged()
-                XCTAssertFalse(rig.refresher.nowcastStatus.active, "no subscriber, no notifications")
-                XCTAssertEqual(rig.refresher.nextWake.map { $0 - fetched >= 1800 }, true, "the regular 30 minutes")
+        try run(
+            rig,
+            [
+                {},
+                {
+                    fetched = rig.clock.wallNow
+                    // Waiters are answered before the timer is set again; the hook sets it.
+                    rig.refresher.nowcastDemandChanged()
+                    XCTAssertFalse(rig.refresher.nowcastStatus.active, "no subscriber, no notifications")
+                    XCTAssertEqual(rig.refresher.nextWake.map { $0 - fetched >= 1800 }, true, "the regular 30 minutes")
 
+                    rig.refresher.notificationsWantNowcast = true
+                    let status = rig.refresher.nowcastStatus
+                    XCTAssertTrue(status.active)
+                    XCTAssertEqual(status.intervalMinutes, 15)
+                    XCTAssertEqual(status.requestsPerDay, 48)
+                    XCTAssertEqual(status.callsPerDay, 48 * OpenMeteo.callsPerRequest, accuracy: 1e-9)
+                    XCTAssertEqual(rig.refresher.nextWake, fetched + 900, "due a quarter hour after the last fetch")
+
+                    rig.refresher.notificationsWantNowcast = false
+                    XCTAssertEqual(rig.refresher.nextWake, fetched + 1800)
+                    checkedShortInterval = true
+
+                    // A place whose data has no nowcast gains nothing from short refreshes.
+                    try self.serve(
+                        rig, #"{"utc_offset_seconds": 0, "current": {"time": 1800000000, "temperature_2m": 12}}"#)
+                    rig.clock.advance(120)
+                },
+            ],
+            after: {
                 rig.refresher.notificationsWantNowcast = true
-                let status = rig.refresher.nowcastStatus
-                XCTAssertTrue(status.active)
-                XCTAssertEqual(status.intervalMinutes, 15)
-                XCTAssertEqual(status.requestsPerDay, 48)
-                XCTAssertEqual(status.callsPerDay, 48 * OpenMeteo.callsPerRequest, accuracy: 1e-9)
-                XCTAssertEqual(rig.refresher.nextWake, fetched + 900, "due a quarter hour after the last fetch")
-
-                rig.refresher.notificationsWantNowcast = false
-                XCTAssertEqual(rig.refresher.nextWake, fetched + 1800)
-                checkedShortInterval = true
-
-                // A place whose data has no nowcast gains nothing from short refreshes.
-                try self.serve(rig, #"{"utc_offset_seconds": 0, "current": {"time": 1800000000, "temperature_2m": 12}}"#)
-                rig.clock.advance(120)
-            },
-        ], after: {
-            rig.refresher.notificationsWantNowcast = true
-            XCTAssertFalse(rig.refresher.nowcastStatus.active)
-            XCTAssertEqual(rig.refresher.nextWake.map { $0 - rig.clock.wallNow >= 1800 }, true)
-        })
+                XCTAssertFalse(rig.refresher.nowcastStatus.active)
+                XCTAssertEqual(rig.refresher.nextWake.map { $0 - rig.clock.wallNow >= 1800 }, true)
+            })
         XCTAssertTrue(checkedShortInterval)
     }
 }

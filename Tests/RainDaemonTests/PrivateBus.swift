@@ -54,7 +54,8 @@ final class PrivateBus {
         }
         guard printed.contains(UInt8(ascii: "\n")) else {
             stop()
-            throw NSError(domain: "PrivateBus", code: 1, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon did not start"])
+            throw NSError(
+                domain: "PrivateBus", code: 1, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon did not start"])
         }
     }
 

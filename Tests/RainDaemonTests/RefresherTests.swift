@@ -172,7 +172,8 @@ final class RefresherTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(expiresAt), first.forecast.fetchedAt + 1200, accuracy: 0.001, "no freshness left")
         XCTAssertEqual(
             counted, [1, 1, 2],
-            "just arrived: neither becoming active nor a person's refresh within the minute asks again; past it, it does")
+            "just arrived: neither becoming active nor a person's refresh within the minute asks again; past it, it does"
+        )
     }
 
     func testRefresh_ofAPlaceRemovedMeanwhile_isAnsweredLocationNotFound() throws {

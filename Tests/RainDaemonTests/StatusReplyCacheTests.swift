@@ -21,7 +21,8 @@ final class StatusReplyCacheTests: XCTestCase {
         for uptime in [0, 1, 12.25, 86_400.123456, 1e-7, 3e15] {
             var bytes: [UInt8] = []
             cache.write(uptime: uptime, into: &bytes)
-            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), String(decoding: framed(status(uptime: uptime)), as: UTF8.self))
+            XCTAssertEqual(
+                String(decoding: bytes, as: UTF8.self), String(decoding: framed(status(uptime: uptime)), as: UTF8.self))
         }
     }
 

@@ -32,7 +32,8 @@ final class FoldingAgreementTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(checked, 20_000)
-        XCTAssertTrue(failures.isEmpty, "\(failures.count) names not found:\n" + failures.prefix(20).joined(separator: "\n"))
+        XCTAssertTrue(
+            failures.isEmpty, "\(failures.count) names not found:\n" + failures.prefix(20).joined(separator: "\n"))
     }
 
     func testFoldTable_agreesWithTextFolding_whereTextFoldingFoldsToASCII() throws {

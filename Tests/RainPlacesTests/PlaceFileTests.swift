@@ -39,7 +39,8 @@ final class PlaceFileTests: XCTestCase {
 
     func testOpen_emptyOrForeignFile_throwsBadMagic() throws {
         XCTAssertEqual(try openError([])?.problem, "empty file")
-        XCTAssertEqual(try openError(Array("# geonameid\tname\n".utf8))?.problem, "not a raind place file (bad magic number)")
+        XCTAssertEqual(
+            try openError(Array("# geonameid\tname\n".utf8))?.problem, "not a raind place file (bad magic number)")
     }
 
     func testOpen_truncatedFile_throwsSayingSo() throws {
@@ -80,8 +81,9 @@ final class PlaceFileTests: XCTestCase {
     }
 
     func testLocate_prefersRAIND_DATA_DIR_evenWhenTheFileIsMissing() {
-        XCTAssertEqual(PlaceDirectory.locateDataFile(environment: ["RAIND_DATA_DIR": "/opt/raind-data"]),
-                       "/opt/raind-data/places.bin")
+        XCTAssertEqual(
+            PlaceDirectory.locateDataFile(environment: ["RAIND_DATA_DIR": "/opt/raind-data"]),
+            "/opt/raind-data/places.bin")
     }
 
     func testLocate_fromTheTestBinaryInTheCheckout_findsTheCheckoutsFile() {
@@ -90,8 +92,9 @@ final class PlaceFileTests: XCTestCase {
     }
 
     func testBesideExecutable_underAPrefix_looksInItsShareDirectory() {
-        XCTAssertEqual(PlaceDirectory.filesBesideExecutable("/nonexistent/prefix/bin/raind"),
-                       ["/nonexistent/prefix/share/raind/places.bin"])
+        XCTAssertEqual(
+            PlaceDirectory.filesBesideExecutable("/nonexistent/prefix/bin/raind"),
+            ["/nonexistent/prefix/share/raind/places.bin"])
     }
 
     func testBesideExecutable_inABuildDirectory_findsTheCheckout() {

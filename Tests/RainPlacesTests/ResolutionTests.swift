@@ -26,7 +26,8 @@ final class ResolutionTests: XCTestCase {
             return XCTFail("Springfield should be ambiguous, got \(places.resolve("Springfield"))")
         }
         let regions = Set(matches.filter { $0.candidate.name == "Springfield" }.map(\.candidate.region))
-        XCTAssertTrue(regions.isSuperset(of: ["Missouri", "Massachusetts", "Illinois", "Oregon", "Ohio"]), "\(regions)")
+        XCTAssertTrue(
+            regions.isSuperset(of: ["Missouri", "Massachusetts", "Illinois", "Oregon", "Ohio"]), "\(regions)")
         XCTAssertEqual(matches.first?.candidate.region, "Missouri", "most populous first")
     }
 
@@ -106,7 +107,9 @@ final class ResolutionTests: XCTestCase {
     func testResolve_aTypoAlone_isNeverUnique() throws {
         let places = try PlaceTestSupport.openDirectory()
         for query in ["Pariss", "Lodnon", "sprngfield"] {
-            if case .unique(let place) = places.resolve(query) { XCTFail("\(query) saved \(place.name) without asking") }
+            if case .unique(let place) = places.resolve(query) {
+                XCTFail("\(query) saved \(place.name) without asking")
+            }
         }
     }
 }

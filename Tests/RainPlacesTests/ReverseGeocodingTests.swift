@@ -5,7 +5,9 @@ import XCTest
 
 final class ReverseGeocodingTests: XCTestCase {
     /// The nearest place by a scan of every place: the reference the index must equal.
-    private func bruteForceNearest(_ places: PlaceDirectory, _ latitude: Double, _ longitude: Double)
+    private func bruteForceNearest(
+        _ places: PlaceDirectory, _ latitude: Double, _ longitude: Double
+    )
         -> (index: Int, kilometres: Double)
     {
         var best = (index: -1, kilometres: Double.infinity)
@@ -53,17 +55,22 @@ final class ReverseGeocodingTests: XCTestCase {
         let chukotka = places.nearest(latitude: 64.9, longitude: -179.5)
         XCTAssertEqual(chukotka?.name, "Anadyr")
         // 190° is -170°, and -190° is 170°.
-        XCTAssertEqual(places.nearest(latitude: -14.0, longitude: 190), places.nearest(latitude: -14.0, longitude: -170))
+        XCTAssertEqual(
+            places.nearest(latitude: -14.0, longitude: 190), places.nearest(latitude: -14.0, longitude: -170))
         XCTAssertEqual(places.nearest(latitude: 60, longitude: -190), places.nearest(latitude: 60, longitude: 170))
     }
 
     func testNearest_nearThePoles_isTheTrueNearest() throws {
         let places = try PlaceTestSupport.openDirectory()
-        for (latitude, longitude) in [(90.0, 0.0), (89.99, 123.0), (85.0, -170.0), (-90.0, 0.0), (-89.5, 60.0), (-75.0, 179.99)] {
+        for (latitude, longitude) in [
+            (90.0, 0.0), (89.99, 123.0), (85.0, -170.0), (-90.0, 0.0), (-89.5, 60.0), (-75.0, 179.99),
+        ] {
             let found = places.nearest(latitude: latitude, longitude: longitude)
             let reference = bruteForceNearest(places, latitude, longitude)
-            XCTAssertEqual(distance(found, latitude, longitude), reference.kilometres, accuracy: 0.01,
-                           "at \(latitude), \(longitude): found \(found?.name ?? "nil"), expected \(places.place(at: reference.index).name)")
+            XCTAssertEqual(
+                distance(found, latitude, longitude), reference.kilometres, accuracy: 0.01,
+                "at \(latitude), \(longitude): found \(found?.name ?? "nil"), expected \(places.place(at: reference.index).name)"
+            )
         }
     }
 
@@ -83,7 +90,8 @@ final class ReverseGeocodingTests: XCTestCase {
             let reference = bruteForceNearest(places, latitude, longitude)
             // Equal distances to 10 m: the index stores unit vectors as 32-bit floats.
             if abs(distance(found, latitude, longitude) - reference.kilometres) > 0.01 {
-                mismatches.append("\(latitude), \(longitude): \(found?.name ?? "nil") vs \(places.place(at: reference.index).name)")
+                mismatches.append(
+                    "\(latitude), \(longitude): \(found?.name ?? "nil") vs \(places.place(at: reference.index).name)")
             }
         }
         XCTAssertTrue(mismatches.isEmpty, mismatches.prefix(10).joined(separator: "\n"))

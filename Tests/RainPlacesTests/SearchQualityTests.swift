@@ -22,8 +22,10 @@ final class SearchQualityTests: XCTestCase {
             if line.hasPrefix("#") || line.isEmpty { continue }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 4, let id = Int(fields[2]) else { continue }
-            rows.append(Row(line: number + 1, category: fields[0], query: unescape(fields[1]),
-                            expectedID: id, expectedName: fields[3]))
+            rows.append(
+                Row(
+                    line: number + 1, category: fields[0], query: unescape(fields[1]),
+                    expectedID: id, expectedName: fields[3]))
         }
         return rows
     }
@@ -65,12 +67,17 @@ final class SearchQualityTests: XCTestCase {
             let id = first.flatMap { PlaceTestSupport.geonamesID($0.candidate) }
             if id != row.expectedID {
                 let got = first.map { "\($0.candidate.name), \($0.candidate.countryCode) (\(id ?? -1))" } ?? "nothing"
-                failures.append("line \(row.line) [\(row.category)] \"\(row.query)\": expected \(row.expectedName) (\(row.expectedID)), got \(got)")
+                failures.append(
+                    "line \(row.line) [\(row.category)] \"\(row.query)\": expected \(row.expectedName) (\(row.expectedID)), got \(got)"
+                )
             } else if let first, !row.expectedName.hasPrefix(first.candidate.name + ", ") {
-                failures.append("line \(row.line): \(row.expectedID) is named \(first.candidate.name), table says \(row.expectedName)")
+                failures.append(
+                    "line \(row.line): \(row.expectedID) is named \(first.candidate.name), table says \(row.expectedName)"
+                )
             }
         }
-        XCTAssertTrue(failures.isEmpty, "\(failures.count) of \(rows.count) queries wrong:\n" + failures.joined(separator: "\n"))
+        XCTAssertTrue(
+            failures.isEmpty, "\(failures.count) of \(rows.count) queries wrong:\n" + failures.joined(separator: "\n"))
     }
 
     func testSearch_typoQueries_areMarkedAsNearSpellings() throws {

@@ -17,7 +17,10 @@ final class TimeZoneFallbackTests: XCTestCase {
 
     func testMostPopulous_acceptsTZAndLocaltimeForms() throws {
         let places = try PlaceTestSupport.openDirectory()
-        for form in [":Europe/Berlin", "/usr/share/zoneinfo/Europe/Berlin", "../usr/share/zoneinfo/posix/Europe/Berlin", " Europe/Berlin\n"] {
+        for form in [
+            ":Europe/Berlin", "/usr/share/zoneinfo/Europe/Berlin", "../usr/share/zoneinfo/posix/Europe/Berlin",
+            " Europe/Berlin\n",
+        ] {
             XCTAssertEqual(places.mostPopulous(inTimeZone: form)?.name, "Berlin", form)
         }
     }

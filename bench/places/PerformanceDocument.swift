@@ -27,8 +27,10 @@ enum PerformanceDocument {
             if existing.last == "" { existing.removeLast() }
         }
         if existing.isEmpty {
-            existing = ["# Performance", "", "Figures from the benchmarks in `bench/`, each next to a yardstick",
-                        "measured in the same run. They describe one machine; CI never gates on them.", ""]
+            existing = [
+                "# Performance", "", "Figures from the benchmarks in `bench/`, each next to a yardstick",
+                "measured in the same run. They describe one machine; CI never gates on them.", "",
+            ]
         }
         var output: [String] = []
         var index = 0

@@ -23,7 +23,9 @@ if let flag = arguments.firstIndex(of: "--query"), flag + 1 < arguments.count {
             print("\(query):")
             for match in places.search(query) {
                 let c = match.candidate
-                print("  \(String(format3(match.score))) \(match.kind) \(c.name), \(c.region), \(c.country) [\(c.countryCode)] pop \(c.population) \(c.timeZone)")
+                print(
+                    "  \(String(format3(match.score))) \(match.kind) \(c.name), \(c.region), \(c.country) [\(c.countryCode)] pop \(c.population) \(c.timeZone)"
+                )
             }
             switch places.resolve(query) {
             case .unique(let c): print("  resolve: unique \(c.name), \(c.region), \(c.countryCode)")
@@ -307,7 +309,9 @@ func row(_ what: String, _ value: Double, _ yardstick: Double, _ unit: String = 
 say("## Places")
 say("")
 say("`swift run -c release --scratch-path .build places-bench --write docs/PERFORMANCE.md`")
-say("on \(cpuModel()), \(places.count) places, data file \(path.hasSuffix("/data/places.bin") ? "data/places.bin" : path) (\(fixed(Double(FileSize.bytes(path)) / 1_048_576, 1)) MiB).")
+say(
+    "on \(cpuModel()), \(places.count) places, data file \(path.hasSuffix("/data/places.bin") ? "data/places.bin" : path) (\(fixed(Double(FileSize.bytes(path)) / 1_048_576, 1)) MiB)."
+)
 say("Each figure is the best of several rounds; the yardstick is a linear scan over every place")
 say("held in Swift arrays (primary names folded with `TextFolding`), run in the same process.")
 say("")
@@ -320,10 +324,14 @@ say(row("near spellings of a typo (7 typos, mean)", typoMicros, linearTypoMicros
 say(row("near spellings of \"pariss\"", parissMicros, linearTypoMicros))
 say(row("near spellings of \"sprngfield\"", springfieldMicros, linearTypoMicros))
 say("| position named as a person names it (2,000 random points) | \(fixed(namingMicros, 2)) µs | | |")
-say("| 2,000 random typos of place names: median / 99th percentile / slowest (CPU time) | \(fixed(typoMedianMicros, 1)) / \(fixed(typoP99Micros, 1)) / \(fixed(typoMaxMicros, 1)) µs | | |")
+say(
+    "| 2,000 random typos of place names: median / 99th percentile / slowest (CPU time) | \(fixed(typoMedianMicros, 1)) / \(fixed(typoP99Micros, 1)) / \(fixed(typoMaxMicros, 1)) µs | | |"
+)
 say(row("nearest place, 2,000 random points", nearestMicros, linearNearestMicros))
 say("| most populous in a time zone | \(fixed(zoneMicros, 2)) µs | | |")
-say("| open and verify the file (checksum + references) | \(fixed(openMilliseconds, 1)) ms | \(fixed(tableMilliseconds, 1)) ms to build the arrays | |")
+say(
+    "| open and verify the file (checksum + references) | \(fixed(openMilliseconds, 1)) ms | \(fixed(tableMilliseconds, 1)) ms to build the arrays | |"
+)
 say("")
 say("Nearest place: the index and the scan agree on \(200 - disagreements) of 200 points.")
 say("The linear scans cover only the 34,006 primary names; RainPlaces also searches the")

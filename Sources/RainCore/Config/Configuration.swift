@@ -72,17 +72,20 @@ public struct Configuration: Equatable, Sendable {
     }
 
     static let keys: [Key] = [
-        Key(section: "Provider", name: "Name", field: \.provider, expected: "open-meteo or pirateweather") { config, value in
+        Key(section: "Provider", name: "Name", field: \.provider, expected: "open-meteo or pirateweather") {
+            config, value in
             guard let name = ProviderName(rawValue: value.lowercased()) else { return false }
             config.provider = name
             return true
         },
-        Key(section: "Provider", name: "BaseURL", field: \.baseURL, expected: "an http:// or https:// URL") { config, value in
+        Key(section: "Provider", name: "BaseURL", field: \.baseURL, expected: "an http:// or https:// URL") {
+            config, value in
             guard let url = validURL(value) else { return false }
             config.baseURL = url
             return true
         },
-        Key(section: "Provider", name: "ApiKeyFile", field: \.apiKeyFile, expected: "an absolute path") { config, value in
+        Key(section: "Provider", name: "ApiKeyFile", field: \.apiKeyFile, expected: "an absolute path") {
+            config, value in
             guard value.hasPrefix("/") else { return false }
             config.apiKeyFile = value
             return true
@@ -92,22 +95,38 @@ public struct Configuration: Equatable, Sendable {
             config.proxy = flag
             return true
         },
-        Key(section: "Provider", name: "ConnectTimeoutSec", field: \.connectTimeoutSeconds, expected: "whole seconds from 1 to 300") { config, value in
+        Key(
+            section: "Provider", name: "ConnectTimeoutSec", field: \.connectTimeoutSeconds,
+            expected: "whole seconds from 1 to 300"
+        ) { config, value in
             setInt(&config.connectTimeoutSeconds, value, 1...300)
         },
-        Key(section: "Provider", name: "TimeoutSec", field: \.timeoutSeconds, expected: "whole seconds from 1 to 600") { config, value in
+        Key(section: "Provider", name: "TimeoutSec", field: \.timeoutSeconds, expected: "whole seconds from 1 to 600") {
+            config, value in
             setInt(&config.timeoutSeconds, value, 1...600)
         },
-        Key(section: "Refresh", name: "IntervalMinutes", field: \.intervalMinutes, expected: "whole minutes from 5 to 1440") { config, value in
+        Key(
+            section: "Refresh", name: "IntervalMinutes", field: \.intervalMinutes,
+            expected: "whole minutes from 5 to 1440"
+        ) { config, value in
             setInt(&config.intervalMinutes, value, 5...1440)
         },
-        Key(section: "Refresh", name: "StaleAfterMinutes", field: \.staleAfterMinutes, expected: "whole minutes from 1 to 1440") { config, value in
+        Key(
+            section: "Refresh", name: "StaleAfterMinutes", field: \.staleAfterMinutes,
+            expected: "whole minutes from 1 to 1440"
+        ) { config, value in
             setInt(&config.staleAfterMinutes, value, 1...1440)
         },
-        Key(section: "Refresh", name: "DailyBudget", field: \.dailyBudget, expected: "a whole number of calls from 1 to 1000000") { config, value in
+        Key(
+            section: "Refresh", name: "DailyBudget", field: \.dailyBudget,
+            expected: "a whole number of calls from 1 to 1000000"
+        ) { config, value in
             setOptionalInt(&config.dailyBudget, value, 1...1_000_000)
         },
-        Key(section: "Refresh", name: "MonthlyBudget", field: \.monthlyBudget, expected: "a whole number of calls from 1 to 100000000") { config, value in
+        Key(
+            section: "Refresh", name: "MonthlyBudget", field: \.monthlyBudget,
+            expected: "a whole number of calls from 1 to 100000000"
+        ) { config, value in
             setOptionalInt(&config.monthlyBudget, value, 1...100_000_000)
         },
         Key(section: "Socket", name: "Path", field: \.socketPath, expected: "an absolute path") { config, value in
@@ -115,24 +134,36 @@ public struct Configuration: Equatable, Sendable {
             config.socketPath = value
             return true
         },
-        Key(section: "Socket", name: "MaxClients", field: \.maxClients, expected: "a whole number from 1 to 4096") { config, value in
+        Key(section: "Socket", name: "MaxClients", field: \.maxClients, expected: "a whole number from 1 to 4096") {
+            config, value in
             setInt(&config.maxClients, value, 1...4096)
         },
-        Key(section: "Socket", name: "MaxClientsPerUser", field: \.maxClientsPerUser, expected: "a whole number from 1 to 4096") { config, value in
+        Key(
+            section: "Socket", name: "MaxClientsPerUser", field: \.maxClientsPerUser,
+            expected: "a whole number from 1 to 4096"
+        ) { config, value in
             setInt(&config.maxClientsPerUser, value, 1...4096)
         },
-        Key(section: "Socket", name: "IdleTimeoutSec", field: \.idleTimeoutSeconds, expected: "whole seconds from 1 to 86400") { config, value in
+        Key(
+            section: "Socket", name: "IdleTimeoutSec", field: \.idleTimeoutSeconds,
+            expected: "whole seconds from 1 to 86400"
+        ) { config, value in
             setInt(&config.idleTimeoutSeconds, value, 1...86400)
         },
-        Key(section: "Socket", name: "SlowClientTimeoutSec", field: \.slowClientTimeoutSeconds, expected: "whole seconds from 1 to 3600") { config, value in
+        Key(
+            section: "Socket", name: "SlowClientTimeoutSec", field: \.slowClientTimeoutSeconds,
+            expected: "whole seconds from 1 to 3600"
+        ) { config, value in
             setInt(&config.slowClientTimeoutSeconds, value, 1...3600)
         },
-        Key(section: "Places", name: "GeocoderURL", field: \.geocoderURL, expected: "an http:// or https:// URL") { config, value in
+        Key(section: "Places", name: "GeocoderURL", field: \.geocoderURL, expected: "an http:// or https:// URL") {
+            config, value in
             guard let url = validURL(value) else { return false }
             config.geocoderURL = url
             return true
         },
-        Key(section: "Places", name: "OnlineGeocoder", field: \.onlineGeocoder, expected: "yes or no") { config, value in
+        Key(section: "Places", name: "OnlineGeocoder", field: \.onlineGeocoder, expected: "yes or no") {
+            config, value in
             guard let flag = parseBoolean(value) else { return false }
             config.onlineGeocoder = flag
             return true
@@ -142,13 +173,18 @@ public struct Configuration: Equatable, Sendable {
             config.notifyAlerts = flag
             return true
         },
-        Key(section: "Notifications", name: "RainSoon", field: \.notifyRainSoon, expected: "yes or no") { config, value in
+        Key(section: "Notifications", name: "RainSoon", field: \.notifyRainSoon, expected: "yes or no") {
+            config, value in
             guard let flag = parseBoolean(value) else { return false }
             config.notifyRainSoon = flag
             return true
         },
-        Key(section: "Notifications", name: "MinimumSeverity", field: \.minimumAlertSeverity, expected: "extreme, severe, moderate, minor or unknown") { config, value in
-            guard let severity = AlertSeverity(rawValue: value.prefix(1).uppercased() + value.dropFirst().lowercased()) else { return false }
+        Key(
+            section: "Notifications", name: "MinimumSeverity", field: \.minimumAlertSeverity,
+            expected: "extreme, severe, moderate, minor or unknown"
+        ) { config, value in
+            guard let severity = AlertSeverity(rawValue: value.prefix(1).uppercased() + value.dropFirst().lowercased())
+            else { return false }
             config.minimumAlertSeverity = severity
             return true
         },
@@ -157,7 +193,10 @@ public struct Configuration: Equatable, Sendable {
             config.nowcastEnabled = flag
             return true
         },
-        Key(section: "Nowcast", name: "IntervalMinutes", field: \.nowcastIntervalMinutes, expected: "whole minutes from 5 to 60") { config, value in
+        Key(
+            section: "Nowcast", name: "IntervalMinutes", field: \.nowcastIntervalMinutes,
+            expected: "whole minutes from 5 to 60"
+        ) { config, value in
             setOptionalInt(&config.nowcastIntervalMinutes, value, 5...60)
         },
     ]
@@ -295,7 +334,10 @@ public struct ConfigParser {
             let key = String(line[..<equals]).trimmingSpaces()
             let value = String(line[line.index(after: equals)...]).trimmingSpaces()
             guard let section else {
-                diagnose(.error, file, lineNumber, "\(key)= is outside any section (put it under [Provider], [Refresh], [Socket], [Places] or [Nowcast])")
+                diagnose(
+                    .error, file, lineNumber,
+                    "\(key)= is outside any section (put it under [Provider], [Refresh], [Socket], [Places] or [Nowcast])"
+                )
                 continue
             }
             let known = Configuration.keys.contains { $0.section == section }
@@ -313,12 +355,15 @@ public struct ConfigParser {
             if spec.apply(&updated, value) {
                 configuration = updated
             } else {
-                diagnose(.error, file, lineNumber, "[\(section)] \(key)=\(value) is not valid: expected \(spec.expected)")
+                diagnose(
+                    .error, file, lineNumber, "[\(section)] \(key)=\(value) is not valid: expected \(spec.expected)")
             }
         }
     }
 
-    private mutating func diagnose(_ severity: ConfigDiagnostic.Severity, _ file: String, _ line: Int, _ message: String) {
+    private mutating func diagnose(
+        _ severity: ConfigDiagnostic.Severity, _ file: String, _ line: Int, _ message: String
+    ) {
         diagnostics.append(ConfigDiagnostic(severity: severity, file: file, line: line, message: message))
     }
 }

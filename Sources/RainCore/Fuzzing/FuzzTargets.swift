@@ -56,8 +56,9 @@ public enum FuzzTargets {
     }
 
     private static func decode<Call: WeatherCall>(_ call: Call.Type, _ parameters: JSONObject) {
-        guard let decoded = try? WireDecoder.decode(
-            Call.Parameters.self, from: .object(parameters), refusingUnknownFields: true)
+        guard
+            let decoded = try? WireDecoder.decode(
+                Call.Parameters.self, from: .object(parameters), refusingUnknownFields: true)
         else { return }
         _ = decoded.json.serialized()
     }

@@ -19,8 +19,10 @@ public struct HTTPCachePolicy: Equatable, Sendable {
     /// `Age`: seconds the response already spent in caches on the way.
     public var age: Int64?
 
-    public init(maxAge: Int64? = nil, noStore: Bool = false, noCache: Bool = false,
-                expires: Int64? = nil, date: Int64? = nil, age: Int64? = nil) {
+    public init(
+        maxAge: Int64? = nil, noStore: Bool = false, noCache: Bool = false,
+        expires: Int64? = nil, date: Int64? = nil, age: Int64? = nil
+    ) {
         self.maxAge = maxAge
         self.noStore = noStore
         self.noCache = noCache
@@ -32,8 +34,9 @@ public struct HTTPCachePolicy: Equatable, Sendable {
     /// Reads `cache-control`, `expires`, `date` and `age` from headers keyed by
     /// lower-cased names (as `HTTPResponse.headers` are).
     public init(headers: [String: String]) {
-        self.init(cacheControl: headers["cache-control"], expires: headers["expires"],
-                  date: headers["date"], age: headers["age"])
+        self.init(
+            cacheControl: headers["cache-control"], expires: headers["expires"],
+            date: headers["date"], age: headers["age"])
     }
 
     public init(cacheControl: String?, expires: String?, date: String?, age: String? = nil) {

@@ -21,23 +21,28 @@ public enum HTTPDate {
     public static func parse<S: StringProtocol>(_ text: S) -> Int64? {
         let parts = String(text).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         if parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT",
-           shortDays.contains(String(parts[0].dropLast())) {
+            shortDays.contains(String(parts[0].dropLast()))
+        {
             // IMF-fixdate: day-name "," SP day SP month SP year SP time SP "GMT"
-            return make(year: number(parts[3], digits: 4...4), month: month(parts[2]),
-                        day: number(parts[1], digits: 1...2), time: parts[4])
+            return make(
+                year: number(parts[3], digits: 4...4), month: month(parts[2]),
+                day: number(parts[1], digits: 1...2), time: parts[4])
         }
         if parts.count == 4, parts[0].hasSuffix(","), parts[3] == "GMT",
-           longDays.contains(String(parts[0].dropLast())) {
+            longDays.contains(String(parts[0].dropLast()))
+        {
             // RFC 850: day-name-l "," SP dd "-" mon "-" yy SP time SP "GMT"
             let date = parts[1].split(separator: "-", omittingEmptySubsequences: false).map(String.init)
             guard date.count == 3, let yy = number(date[2], digits: 2...2) else { return nil }
-            return make(year: yy < 70 ? 2000 + yy : 1900 + yy, month: month(date[1]),
-                        day: number(date[0], digits: 2...2), time: parts[2])
+            return make(
+                year: yy < 70 ? 2000 + yy : 1900 + yy, month: month(date[1]),
+                day: number(date[0], digits: 2...2), time: parts[2])
         }
         if parts.count == 5, shortDays.contains(parts[0]) {
             // asctime: day-name SP month SP ( 2DIGIT / SP DIGIT ) SP time SP year
-            return make(year: number(parts[4], digits: 4...4), month: month(parts[1]),
-                        day: number(parts[2], digits: 1...2), time: parts[3])
+            return make(
+                year: number(parts[4], digits: 4...4), month: month(parts[1]),
+                day: number(parts[2], digits: 1...2), time: parts[3])
         }
         return nil
     }
@@ -59,9 +64,9 @@ public enum HTTPDate {
         guard let year, let month, let day, day >= 1, day <= daysIn(month: month, year: year) else { return nil }
         let hms = time.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard hms.count == 3,
-              let hour = number(hms[0], digits: 2...2), hour < 24,
-              let minute = number(hms[1], digits: 2...2), minute < 60,
-              let second = number(hms[2], digits: 2...2), second <= 60  // 60: a leap second
+            let hour = number(hms[0], digits: 2...2), hour < 24,
+            let minute = number(hms[1], digits: 2...2), minute < 60,
+            let second = number(hms[2], digits: 2...2), second <= 60  // 60: a leap second
         else { return nil }
         let days = Int64(CivilDateTime.days(fromCivilYear: year, month: month, day: day))
         return days * 86_400 + Int64(hour * 3600 + minute * 60 + second)

@@ -37,7 +37,8 @@ public enum URLRedaction {
         while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
         var suffix = 0
         while suffix < a.count - prefix, suffix < b.count - prefix,
-              a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+            a[a.count - 1 - suffix] == b[b.count - 1 - suffix]
+        { suffix += 1 }
         guard prefix < a.count - suffix else { return nil }
         return String(decoding: a[prefix..<(a.count - suffix)], as: UTF8.self)
     }

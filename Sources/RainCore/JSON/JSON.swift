@@ -241,7 +241,9 @@ extension JSON {
                 let byte = bytes[index]
                 if !isPlain(byte) {
                     // Runs of plain bytes are copied at once; only the escapes go one by one.
-                    if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                    if runStart < index {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                    }
                     appendEscape(for: byte, to: &out)
                     runStart = index + 1
                 }
@@ -266,7 +268,9 @@ extension JSON {
         case UInt8(ascii: "\t"): append("\\t", to: &out)
         default:
             // Control characters: \u00XX with lower-case hex digits.
-            func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10 }
+            func hexDigit(_ value: UInt8) -> UInt8 {
+                value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+            }
             append("\\u00", to: &out)
             out.append(hexDigit(byte >> 4))
             out.append(hexDigit(byte & 0xf))

@@ -11,7 +11,8 @@ public enum GeoDistance {
         let radians = Double.pi / 180
         let dLat = (latitude2 - latitude1) * radians
         let dLon = (longitude2 - longitude1) * radians
-        let a = sin(dLat / 2) * sin(dLat / 2)
+        let a =
+            sin(dLat / 2) * sin(dLat / 2)
             + cos(latitude1 * radians) * cos(latitude2 * radians) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * earthRadiusKilometres * asin(min(1, a.squareRoot()))
     }

@@ -45,7 +45,8 @@ public struct LocationList: Equatable, Sendable {
     /// Saves a place. An existing equal place is returned instead, unchanged.
     /// The first place saved becomes the selected one, as the app did on first launch.
     /// `byName`: the person chose the name (see `existing(matching:byName:)`).
-    public mutating func add(_ candidate: PlaceCandidate, byName: Bool = false) -> (location: Location, events: [Event]) {
+    public mutating func add(_ candidate: PlaceCandidate, byName: Bool = false) -> (location: Location, events: [Event])
+    {
         if let match = existing(matching: candidate, byName: byName) { return (match, []) }
         let location = Location(
             id: uniqueID(for: candidate), name: candidate.name, region: candidate.region,
@@ -73,7 +74,8 @@ public struct LocationList: Equatable, Sendable {
     /// machine's position takes the flag; one saved by name or coordinates
     /// is left alone (it would be renamed as the machine travels), and a new
     /// place is saved beside it.
-    public mutating func addFollowing(_ candidate: PlaceCandidate) -> (location: Location, added: Bool, events: [Event]) {
+    public mutating func addFollowing(_ candidate: PlaceCandidate) -> (location: Location, added: Bool, events: [Event])
+    {
         var events: [Event] = []
         let match = existing(matching: candidate).flatMap { match -> Location? in
             if case .current = match.source { return match }
@@ -102,7 +104,9 @@ public struct LocationList: Equatable, Sendable {
     }
 
     private mutating func setFollows(_ id: LocationID, _ follows: Bool?) -> [Event] {
-        guard let index = locations.firstIndex(where: { $0.id == id }), locations[index].follows != follows else { return [] }
+        guard let index = locations.firstIndex(where: { $0.id == id }), locations[index].follows != follows else {
+            return []
+        }
         locations[index].follows = follows
         return [.locationChanged(locations[index])]
     }

@@ -6,8 +6,10 @@ public enum TextFolding {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if scalar.isASCII {
-                out.append(Unicode.Scalar(UInt8(ascii: "A")...UInt8(ascii: "Z") ~= UInt8(scalar.value)
-                    ? UInt8(scalar.value) + 32 : UInt8(scalar.value)))
+                out.append(
+                    Unicode.Scalar(
+                        UInt8(ascii: "A")...UInt8(ascii: "Z") ~= UInt8(scalar.value)
+                            ? UInt8(scalar.value) + 32 : UInt8(scalar.value)))
                 continue
             }
             if let mapped = latinFolds[scalar.value] {
@@ -26,7 +28,8 @@ public enum TextFolding {
         var out = ""
         var pendingDash = false
         for scalar in fold(text).unicodeScalars {
-            let isWordChar = scalar.isASCII
+            let isWordChar =
+                scalar.isASCII
                 && (("a"..."z").contains(scalar) || ("0"..."9").contains(scalar))
             if isWordChar {
                 if pendingDash && !out.isEmpty { out += "-" }

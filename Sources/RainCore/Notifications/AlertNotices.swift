@@ -40,7 +40,8 @@ public enum AlertNotices {
             let key = key(of: alert)
             if let index = record.alerts.firstIndex(where: { $0.place == place && $0.key == key }) {
                 guard alert.severity < record.alerts[index].severity else { continue }
-                notices.append(Notice(place: place, key: key, alert: alert, replaces: record.alerts[index].notification))
+                notices.append(
+                    Notice(place: place, key: key, alert: alert, replaces: record.alerts[index].notification))
                 record.alerts[index].severity = alert.severity
                 record.alerts[index].notification = 0
             } else {

@@ -3,314 +3,314 @@
 extension WeatherInterface {
     /// The interface's Varlink IDL, served by `org.varlink.service.GetInterfaceDescription`.
     public static let description = #"""
-# raind keeps the weather for a person's saved places fresh and tells every
-# subscriber the moment something changes. Values are SI (degrees Celsius,
-# m/s, mm/h, hPa, km) and times are Unix seconds; clients convert with the
-# unit system in the settings. See docs/PROTOCOL.md.
-interface io.raind.Weather
+        # raind keeps the weather for a person's saved places fresh and tells every
+        # subscriber the moment something changes. Values are SI (degrees Celsius,
+        # m/s, mm/h, hPa, km) and times are Unix seconds; clients convert with the
+        # unit system in the settings. See docs/PROTOCOL.md.
+        interface io.raind.Weather
 
-# Where a saved place came from: geonames (embedded data), geocoder (online
-# lookup), coordinates (given by a person) or current (the machine's position).
-type Source (
-  kind: (geonames, geocoder, coordinates, current),
-  id: ?string,
-  provider: ?string,
-  approximate: ?bool
-)
+        # Where a saved place came from: geonames (embedded data), geocoder (online
+        # lookup), coordinates (given by a person) or current (the machine's position).
+        type Source (
+          kind: (geonames, geocoder, coordinates, current),
+          id: ?string,
+          provider: ?string,
+          approximate: ?bool
+        )
 
-# follows is true for the one place raind keeps at the machine's position
-# (AddLocation with current and follow); it is absent for every other place.
-type Location (
-  id: string,
-  name: string,
-  region: string,
-  country: string,
-  countryCode: string,
-  latitude: float,
-  longitude: float,
-  timeZone: string,
-  source: Source,
-  follows: ?bool
-)
+        # follows is true for the one place raind keeps at the machine's position
+        # (AddLocation with current and follow); it is absent for every other place.
+        type Location (
+          id: string,
+          name: string,
+          region: string,
+          country: string,
+          countryCode: string,
+          latitude: float,
+          longitude: float,
+          timeZone: string,
+          source: Source,
+          follows: ?bool
+        )
 
-type Candidate (
-  name: string,
-  region: string,
-  country: string,
-  countryCode: string,
-  latitude: float,
-  longitude: float,
-  timeZone: string,
-  population: int,
-  source: Source
-)
+        type Candidate (
+          name: string,
+          region: string,
+          country: string,
+          countryCode: string,
+          latitude: float,
+          longitude: float,
+          timeZone: string,
+          population: int,
+          source: Source
+        )
 
-type Settings (
-  units: (us, si, ca, uk),
-  refreshMinutes: ?int
-)
+        type Settings (
+          units: (us, si, ca, uk),
+          refreshMinutes: ?int
+        )
 
-type Current (
-  time: float,
-  summary: string,
-  icon: string,
-  temperature: ?float,
-  apparentTemperature: ?float,
-  humidity: ?float,
-  windSpeed: ?float,
-  windGust: ?float,
-  windBearing: ?float,
-  precipIntensity: ?float,
-  precipProbability: ?float,
-  pressure: ?float,
-  visibility: ?float,
-  uvIndex: ?float,
-  cloudCover: ?float
-)
+        type Current (
+          time: float,
+          summary: string,
+          icon: string,
+          temperature: ?float,
+          apparentTemperature: ?float,
+          humidity: ?float,
+          windSpeed: ?float,
+          windGust: ?float,
+          windBearing: ?float,
+          precipIntensity: ?float,
+          precipProbability: ?float,
+          pressure: ?float,
+          visibility: ?float,
+          uvIndex: ?float,
+          cloudCover: ?float
+        )
 
-# One hour from time to time + 1 h; precipIntensity and precipProbability
-# are the rain of that hour. A null value is unknown.
-type Hour (
-  time: float,
-  summary: string,
-  icon: string,
-  temperature: ?float,
-  apparentTemperature: ?float,
-  windSpeed: ?float,
-  windBearing: ?float,
-  precipIntensity: ?float,
-  precipProbability: ?float
-)
+        # One hour from time to time + 1 h; precipIntensity and precipProbability
+        # are the rain of that hour. A null value is unknown.
+        type Hour (
+          time: float,
+          summary: string,
+          icon: string,
+          temperature: ?float,
+          apparentTemperature: ?float,
+          windSpeed: ?float,
+          windBearing: ?float,
+          precipIntensity: ?float,
+          precipProbability: ?float
+        )
 
-# One local day from time (its local midnight in the place's zone, across
-# daylight-saving changes). sunrise and sunset are null when
-# unknown or when the sun does not cross the horizon: polar says which (day:
-# up all day, no sunset; night: down all day, no sunrise).
-type Day (
-  time: float,
-  summary: string,
-  icon: string,
-  temperatureMin: ?float,
-  temperatureMax: ?float,
-  windSpeed: ?float,
-  precipProbability: ?float,
-  precipAccumulation: ?float,
-  sunrise: ?float,
-  sunset: ?float,
-  polar: ?(day, night)
-)
+        # One local day from time (its local midnight in the place's zone, across
+        # daylight-saving changes). sunrise and sunset are null when
+        # unknown or when the sun does not cross the horizon: polar says which (day:
+        # up all day, no sunset; night: down all day, no sunrise).
+        type Day (
+          time: float,
+          summary: string,
+          icon: string,
+          temperatureMin: ?float,
+          temperatureMax: ?float,
+          windSpeed: ?float,
+          precipProbability: ?float,
+          precipAccumulation: ?float,
+          sunrise: ?float,
+          sunset: ?float,
+          polar: ?(day, night)
+        )
 
-# A warning for the place, in the provider's words. severity is the
-# provider's (CAP) scale; end is null when the provider gave none: the alert
-# holds while the provider sends it.
-type Alert (
-  title: string,
-  severity: (Extreme, Severe, Moderate, Minor, Unknown),
-  regions: []string,
-  start: ?float,
-  end: ?float,
-  description: string,
-  uri: string
-)
+        # A warning for the place, in the provider's words. severity is the
+        # provider's (CAP) scale; end is null when the provider gave none: the alert
+        # holds while the provider sends it.
+        type Alert (
+          title: string,
+          severity: (Extreme, Severe, Moderate, Minor, Unknown),
+          regions: []string,
+          start: ?float,
+          end: ?float,
+          description: string,
+          uri: string
+        )
 
-# The credit the provider's licence asks for, to show next to its data.
-type Attribution (
-  text: string,
-  url: string
-)
+        # The credit the provider's licence asks for, to show next to its data.
+        type Attribution (
+          text: string,
+          url: string
+        )
 
-# One step of short-range precipitation, from time for the nowcast's
-# resolutionSeconds: precipIntensity in mm/h, precipProbability 0...1 (null
-# when the provider gives none or it is unknown).
-type NowcastStep (
-  time: float,
-  precipIntensity: ?float,
-  precipProbability: ?float
-)
+        # One step of short-range precipitation, from time for the nowcast's
+        # resolutionSeconds: precipIntensity in mm/h, precipProbability 0...1 (null
+        # when the provider gives none or it is unknown).
+        type NowcastStep (
+          time: float,
+          precipIntensity: ?float,
+          precipProbability: ?float
+        )
 
-# Rain in the next one to two hours, from the provider's short-range data
-# (Open-Meteo minutely_15, Pirate Weather minutely), as of time. raind derives
-# it anew each time it serves it. The rain spoken of is the spell in progress
-# (rainingNow) or the first one ahead (startsAt); stopsAt is null when it does
-# not stop by coveredUntil, the end of the known data. intensity is the class
-# of its peak (light < 2.5 mm/h, moderate 2.5-7.6, heavy > 7.6); intermittent:
-# more rain follows it. summary is one line for people. See docs/PROTOCOL.md.
-type Nowcast (
-  time: float,
-  resolutionSeconds: int,
-  coveredUntil: float,
-  rainingNow: bool,
-  startsAt: ?float,
-  stopsAt: ?float,
-  peakIntensity: ?float,
-  intensity: ?(light, moderate, heavy),
-  intermittent: bool,
-  summary: string,
-  steps: []NowcastStep
-)
+        # Rain in the next one to two hours, from the provider's short-range data
+        # (Open-Meteo minutely_15, Pirate Weather minutely), as of time. raind derives
+        # it anew each time it serves it. The rain spoken of is the spell in progress
+        # (rainingNow) or the first one ahead (startsAt); stopsAt is null when it does
+        # not stop by coveredUntil, the end of the known data. intensity is the class
+        # of its peak (light < 2.5 mm/h, moderate 2.5-7.6, heavy > 7.6); intermittent:
+        # more rain follows it. summary is one line for people. See docs/PROTOCOL.md.
+        type Nowcast (
+          time: float,
+          resolutionSeconds: int,
+          coveredUntil: float,
+          rainingNow: bool,
+          startsAt: ?float,
+          stopsAt: ?float,
+          peakIntensity: ?float,
+          intensity: ?(light, moderate, heavy),
+          intermittent: bool,
+          summary: string,
+          steps: []NowcastStep
+        )
 
-type Forecast (
-  provider: string,
-  attribution: Attribution,
-  fetchedAt: float,
-  expiresAt: ?float,
-  timeZone: string,
-  utcOffsetSeconds: int,
-  current: ?Current,
-  hourly: []Hour,
-  daily: []Day,
-  alerts: []Alert,
-  nowcast: ?Nowcast
-)
+        type Forecast (
+          provider: string,
+          attribution: Attribution,
+          fetchedAt: float,
+          expiresAt: ?float,
+          timeZone: string,
+          utcOffsetSeconds: int,
+          current: ?Current,
+          hourly: []Hour,
+          daily: []Day,
+          alerts: []Alert,
+          nowcast: ?Nowcast
+        )
 
-# A failed refresh: the error it maps to, what happened, and when (time).
-type Failure (
-  error: string,
-  message: string,
-  httpStatus: ?int,
-  retryAfter: ?float,
-  time: ?float
-)
+        # A failed refresh: the error it maps to, what happened, and when (time).
+        type Failure (
+          error: string,
+          message: string,
+          httpStatus: ?int,
+          retryAfter: ?float,
+          time: ?float
+        )
 
-# The nowcast's short refreshes of the selected place: on (enabled), running
-# now (active: someone can use it and the budgets afford it), how often, and
-# the requests and calls a whole day of them adds to the regular schedule.
-type NowcastStatus (
-  enabled: bool,
-  active: bool,
-  intervalMinutes: int,
-  requestsPerDay: float,
-  callsPerDay: float
-)
+        # The nowcast's short refreshes of the selected place: on (enabled), running
+        # now (active: someone can use it and the budgets afford it), how often, and
+        # the requests and calls a whole day of them adds to the regular schedule.
+        type NowcastStatus (
+          enabled: bool,
+          active: bool,
+          intervalMinutes: int,
+          requestsPerDay: float,
+          callsPerDay: float
+        )
 
-type Status (
-  version: string,
-  uptimeSeconds: float,
-  provider: string,
-  online: bool,
-  units: (us, si, ca, uk),
-  refreshMinutes: int,
-  locations: int,
-  selected: ?Location,
-  lastRefresh: ?float,
-  # The last failed refresh, until that place refreshes successfully.
-  lastError: ?Failure,
-  nextRefresh: ?float,
-  requestsToday: int,
-  callsToday: float,
-  dailyBudget: float,
-  requestsThisMonth: int,
-  callsThisMonth: float,
-  monthlyBudget: ?float,
-  subscribers: int,
-  nowcast: ?NowcastStatus
-)
+        type Status (
+          version: string,
+          uptimeSeconds: float,
+          provider: string,
+          online: bool,
+          units: (us, si, ca, uk),
+          refreshMinutes: int,
+          locations: int,
+          selected: ?Location,
+          lastRefresh: ?float,
+          # The last failed refresh, until that place refreshes successfully.
+          lastError: ?Failure,
+          nextRefresh: ?float,
+          requestsToday: int,
+          callsToday: float,
+          dailyBudget: float,
+          requestsThisMonth: int,
+          callsThisMonth: float,
+          monthlyBudget: ?float,
+          subscribers: int,
+          nowcast: ?NowcastStatus
+        )
 
-# Version, uptime, provider, reachability, units, the selected place, refresh
-# times, upstream requests and the calls the provider counts for them (today,
-# UTC, and this UTC month) against the budgets, subscribers, and what the
-# nowcast's short refreshes cost.
-method GetStatus() -> (status: Status)
+        # Version, uptime, provider, reachability, units, the selected place, refresh
+        # times, upstream requests and the calls the provider counts for them (today,
+        # UTC, and this UTC month) against the budgets, subscribers, and what the
+        # nowcast's short refreshes cost.
+        method GetStatus() -> (status: Status)
 
-# The saved places sorted by name, and the selected one's id.
-method ListLocations() -> (locations: []Location, selected: ?string)
+        # The saved places sorted by name, and the selected one's id.
+        method ListLocations() -> (locations: []Location, selected: ?string)
 
-# Saves a place found by name (query), by coordinates (named by name, or by
-# the nearest known place), or the machine's position (current). Saving a
-# place already saved returns the saved one with added=false; a place given
-# its own name is saved even beside a saved place of another name. note says
-# what a person should know (why the position is approximate, for one).
-# follow (with current, without name) makes it the place that follows the
-# machine: raind moves and renames it when the machine reaches another town
-# (event LocationChanged). Only one place follows; the flag moves to the new one.
-method AddLocation(
-  query: ?string,
-  latitude: ?float,
-  longitude: ?float,
-  name: ?string,
-  current: ?bool,
-  follow: ?bool
-) -> (location: Location, added: bool, approximate: bool, note: ?string)
+        # Saves a place found by name (query), by coordinates (named by name, or by
+        # the nearest known place), or the machine's position (current). Saving a
+        # place already saved returns the saved one with added=false; a place given
+        # its own name is saved even beside a saved place of another name. note says
+        # what a person should know (why the position is approximate, for one).
+        # follow (with current, without name) makes it the place that follows the
+        # machine: raind moves and renames it when the machine reaches another town
+        # (event LocationChanged). Only one place follows; the flag moves to the new one.
+        method AddLocation(
+          query: ?string,
+          latitude: ?float,
+          longitude: ?float,
+          name: ?string,
+          current: ?bool,
+          follow: ?bool
+        ) -> (location: Location, added: bool, approximate: bool, note: ?string)
 
-# Removes a saved place (by id or name); the selected place cannot be removed.
-method RemoveLocation(id: string) -> (location: Location)
+        # Removes a saved place (by id or name); the selected place cannot be removed.
+        method RemoveLocation(id: string) -> (location: Location)
 
-# Makes a saved place (by id or name) the selected one, refreshing it if stale.
-method SelectLocation(id: string) -> (location: Location)
+        # Makes a saved place (by id or name) the selected one, refreshing it if stale.
+        method SelectLocation(id: string) -> (location: Location)
 
-# Candidates from the place data, best first.
-method SearchPlaces(query: string, limit: ?int) -> (candidates: []Candidate)
+        # Candidates from the place data, best first.
+        method SearchPlaces(query: string, limit: ?int) -> (candidates: []Candidate)
 
-# Changes and persists settings; absent fields keep their value.
-method SetSettings(units: ?string, refreshMinutes: ?int) -> (settings: Settings)
+        # Changes and persists settings; absent fields keep their value.
+        method SetSettings(units: ?string, refreshMinutes: ?int) -> (settings: Settings)
 
-# Refreshes one place (id or name; the selected one by default) or all.
-# Joins a refresh already under way. Replies when done.
-method Refresh(id: ?string, all: ?bool) -> (updated: []string, failed: []string)
+        # Refreshes one place (id or name; the selected one by default) or all.
+        # Joins a refresh already under way. Replies when done.
+        method Refresh(id: ?string, all: ?bool) -> (updated: []string, failed: []string)
 
-# The cached forecast of a place (the selected one by default), its age in
-# seconds and whether it is stale. forecast is null until a first fetch.
-method GetForecast(id: ?string) -> (location: Location, forecast: ?Forecast, ageSeconds: ?float, stale: bool)
+        # The cached forecast of a place (the selected one by default), its age in
+        # seconds and whether it is stale. forecast is null until a first fetch.
+        method GetForecast(id: ?string) -> (location: Location, forecast: ?Forecast, ageSeconds: ?float, stale: bool)
 
-# Call with more=true. The first reply is a snapshot (event "Snapshot" with
-# status, locations and the selected forecast); then one reply per event,
-# optionally only the named events. LocationSelected carries the newly
-# selected place's cached forecast, when it has one. NowcastChanged (id,
-# nowcast, changes, newEpisode) comes only when the selected place's rain
-# outlook changes materially: rain starts or stops, is newly expected or no
-# longer, its start or end moves by more than the data's resolution, or its
-# intensity class changes; newEpisode says the rain is another spell than
-# the one spoken of before.
-method Subscribe(events: ?[]string) -> (
-  event: string,
-  status: ?Status,
-  locations: ?[]Location,
-  selected: ?string,
-  forecast: ?Forecast,
-  location: ?Location,
-  settings: ?Settings,
-  id: ?string,
-  ids: ?[]string,
-  online: ?bool,
-  failure: ?Failure,
-  alerts: ?[]Alert,
-  nowcast: ?Nowcast,
-  changes: ?[](rainStarted, rainStopped, rainExpected, rainNoLongerExpected, startMoved, stopMoved, intensityChanged),
-  newEpisode: ?bool
-)
+        # Call with more=true. The first reply is a snapshot (event "Snapshot" with
+        # status, locations and the selected forecast); then one reply per event,
+        # optionally only the named events. LocationSelected carries the newly
+        # selected place's cached forecast, when it has one. NowcastChanged (id,
+        # nowcast, changes, newEpisode) comes only when the selected place's rain
+        # outlook changes materially: rain starts or stops, is newly expected or no
+        # longer, its start or end moves by more than the data's resolution, or its
+        # intensity class changes; newEpisode says the rain is another spell than
+        # the one spoken of before.
+        method Subscribe(events: ?[]string) -> (
+          event: string,
+          status: ?Status,
+          locations: ?[]Location,
+          selected: ?string,
+          forecast: ?Forecast,
+          location: ?Location,
+          settings: ?Settings,
+          id: ?string,
+          ids: ?[]string,
+          online: ?bool,
+          failure: ?Failure,
+          alerts: ?[]Alert,
+          nowcast: ?Nowcast,
+          changes: ?[](rainStarted, rainStopped, rainExpected, rainNoLongerExpected, startMoved, stopMoved, intensityChanged),
+          newEpisode: ?bool
+        )
 
-# No saved place has that id or name.
-error LocationNotFound (id: string, message: string)
+        # No saved place has that id or name.
+        error LocationNotFound (id: string, message: string)
 
-# No known place matches the query.
-error PlaceNotFound (query: string, suggestions: []Candidate, message: string)
+        # No known place matches the query.
+        error PlaceNotFound (query: string, suggestions: []Candidate, message: string)
 
-# Several places match; pick one by a more precise name or by coordinates.
-error AmbiguousPlace (query: string, candidates: []Candidate, message: string)
+        # Several places match; pick one by a more precise name or by coordinates.
+        error AmbiguousPlace (query: string, candidates: []Candidate, message: string)
 
-# The selected place cannot be removed; select another one first.
-error LocationIsSelected (id: string, message: string)
+        # The selected place cannot be removed; select another one first.
+        error LocationIsSelected (id: string, message: string)
 
-# The provider cannot be reached; cached data is still served.
-error Offline (message: string)
+        # The provider cannot be reached; cached data is still served.
+        error Offline (message: string)
 
-# The daily or monthly budget of upstream calls is used up until retryAfter.
-error QuotaExhausted (period: (day, month), calls: float, budget: float, retryAfter: float, message: string)
+        # The daily or monthly budget of upstream calls is used up until retryAfter.
+        error QuotaExhausted (period: (day, month), calls: float, budget: float, retryAfter: float, message: string)
 
-# The provider failed or answered with something unusable.
-error ProviderError (message: string, httpStatus: ?int, retryAfter: ?float)
+        # The provider failed or answered with something unusable.
+        error ProviderError (message: string, httpStatus: ?int, retryAfter: ?float)
 
-# The provider needs configuration (an API key) that is missing.
-error NotConfigured (message: string)
+        # The provider needs configuration (an API key) that is missing.
+        error NotConfigured (message: string)
 
-# This client may not make changes (system instance: root or group raind only).
-error PermissionDenied (message: string)
+        # This client may not make changes (system instance: root or group raind only).
+        error PermissionDenied (message: string)
 
-# The subscriber did not read its events fast enough and is disconnected.
-error SubscriberTooSlow (queuedBytes: int, message: string)
+        # The subscriber did not read its events fast enough and is disconnected.
+        error SubscriberTooSlow (queuedBytes: int, message: string)
 
-# A change could not be written to the state file; nothing was changed.
-error StateNotSaved (path: string, message: string)
+        # A change could not be written to the state file; nothing was changed.
+        error StateNotSaved (path: string, message: string)
 
-"""#
+        """#
 }

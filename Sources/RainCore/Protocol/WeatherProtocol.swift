@@ -48,4 +48,3 @@ public enum VarlinkServiceError: String, Sendable {
 
     public var qualifiedName: String { "org.varlink.service.\(rawValue)" }
 }
-

@@ -65,7 +65,8 @@ public struct BudgetUsage: Equatable, Sendable {
     /// 00:00 UTC on the 1st of the month after the one containing `now`.
     public static func nextMonthStart(_ now: Double) -> Double {
         let date = CivilDateTime(unixSeconds: now, utcOffsetSeconds: 0)
-        let next = date.month == 12
+        let next =
+            date.month == 12
             ? CivilDateTime(year: date.year + 1, month: 1, day: 1)
             : CivilDateTime(year: date.year, month: date.month + 1, day: 1)
         return next.unixSeconds(utcOffsetSeconds: 0)

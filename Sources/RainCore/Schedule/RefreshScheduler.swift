@@ -67,7 +67,8 @@ public struct RefreshScheduler: Sendable {
     /// `fetchedAt` after `now` cannot be true (the clock was set back, or the
     /// file was edited): such data counts as stale and is due at once. An
     /// `expiresAt` further out than `HTTPCachePolicy.maximumFreshness` is cut there.
-    public mutating func restored(_ id: LocationID, fetchedAt: Double, expiresAt: Double?, selected: Bool, now: Double) {
+    public mutating func restored(_ id: LocationID, fetchedAt: Double, expiresAt: Double?, selected: Bool, now: Double)
+    {
         var state = places[id] ?? PlaceState()
         if fetchedAt > now {
             state.lastSuccess = nil
@@ -199,7 +200,9 @@ public struct RefreshScheduler: Sendable {
         if !networkUp { return .offline }
         if let unauthorized { return .unauthorized(unauthorized) }
         if let (period, resetsAt) = exhaustedBudget(now: now) { return .quotaExhausted(period, resetsAt: resetsAt) }
-        if let rateLimited, let until = rateLimited.retryAfter, until > now { return .backingOff(until: until, rateLimited) }
+        if let rateLimited, let until = rateLimited.retryAfter, until > now {
+            return .backingOff(until: until, rateLimited)
+        }
         if let state = places[id], let notBefore = state.retryNotBefore, notBefore > now {
             if !ignoringBackoff { return .backingOff(until: notBefore, state.lastFailure) }
             if let retryAfter = state.lastFailure?.retryAfter, retryAfter > now {

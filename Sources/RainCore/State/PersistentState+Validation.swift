@@ -27,7 +27,9 @@ extension PersistentState {
             if kept[index].follows == false { kept[index].follows = nil }
             guard kept[index].isFollowing else { continue }
             if let follower {
-                problems.append("place '\(kept[index].id)' is marked as following the machine, as is '\(follower)'; only one place can, so '\(kept[index].id)' no longer does")
+                problems.append(
+                    "place '\(kept[index].id)' is marked as following the machine, as is '\(follower)'; only one place can, so '\(kept[index].id)' no longer does"
+                )
                 kept[index].follows = nil
             } else {
                 follower = kept[index].id
@@ -39,7 +41,10 @@ extension PersistentState {
             settings.refreshMinutes = nil
         }
         guard !problems.isEmpty else {
-            return (PersistentState(places: LocationList(locations: kept, selectedID: places.selectedID), settings: settings), [])
+            return (
+                PersistentState(
+                    places: LocationList(locations: kept, selectedID: places.selectedID), settings: settings), []
+            )
         }
         let selected = places.selectedID.flatMap { id in kept.contains { $0.id == id } ? id : nil }
         return (

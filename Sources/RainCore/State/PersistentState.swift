@@ -41,12 +41,15 @@ public struct PersistentState: Equatable, Sendable {
         }
         guard version >= 1 else {
             throw WireDecodingError(
-                field: "state.version", reason: "version \(version) is invalid (versions start at 1); no raind writes it")
+                field: "state.version",
+                reason: "version \(version) is invalid (versions start at 1); no raind writes it")
         }
         guard version <= PersistentState.schemaVersion else {
             throw WireDecodingError(
                 field: "state.version",
-                reason: "version \(version) is not one this raind reads (it reads 1...\(PersistentState.schemaVersion)); it was written by a newer raind")
+                reason:
+                    "version \(version) is not one this raind reads (it reads 1...\(PersistentState.schemaVersion)); it was written by a newer raind"
+            )
         }
         let file = try File(json: Self.withDefaults(value), context: "state")
         self.init(places: LocationList(locations: file.locations, selectedID: file.selected), settings: file.settings)

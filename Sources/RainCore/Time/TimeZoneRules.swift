@@ -173,7 +173,8 @@ private struct TZifReader {
             offsets.append(Int(try integer(4)))
             try skip(2)  // isdst, designation index
         }
-        try skip(header.characterCount + header.leapCount * (timeBytes + 4) + header.isStandardCount + header.isUTCCount)
+        try skip(
+            header.characterCount + header.leapCount * (timeBytes + 4) + header.isStandardCount + header.isUTCCount)
         return (times, indices, offsets)
     }
 

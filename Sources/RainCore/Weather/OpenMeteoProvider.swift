@@ -228,7 +228,9 @@ public enum OpenMeteo {
     /// at local midnight and sunset equal to it (polar night) or a day later
     /// (polar day, 23 to 25 hours across a clock change). Older servers wrote
     /// both as 1970-01-01 for either: unknown.
-    static func sun(sunrise: Double?, sunset: Double?, day: Double)
+    static func sun(
+        sunrise: Double?, sunset: Double?, day: Double
+    )
         -> (sunrise: Double?, sunset: Double?, polar: Polar?)
     {
         guard let sunrise, let sunset else { return (sunrise, sunset, nil) }
@@ -238,12 +240,16 @@ public enum OpenMeteo {
         return (sunrise, sunset, nil)
     }
 
-    private static func parseCurrent(_ table: OpenMeteoTable, hourly: [HourlyForecast]) throws(ProviderParseError)
+    private static func parseCurrent(
+        _ table: OpenMeteoTable, hourly: [HourlyForecast]
+    ) throws(ProviderParseError)
         -> CurrentConditions?
     {
         guard let time = table.times.first else { return nil }
         let hour = self.hour(containing: time, in: hourly)
-        func value(_ name: String, _ kind: OpenMeteoTable.Kind, alias: String? = nil) throws(ProviderParseError)
+        func value(
+            _ name: String, _ kind: OpenMeteoTable.Kind, alias: String? = nil
+        ) throws(ProviderParseError)
             -> Double?
         {
             try table.column(name, kind, alias: alias).first ?? nil
@@ -275,7 +281,9 @@ public enum OpenMeteo {
 
     /// `current_weather` (Open-Meteo's older form): temperature, wind, code,
     /// day flag. Feels-like and rain chance come from the hour containing it.
-    private static func parseLegacyCurrent(_ table: OpenMeteoTable, hourly: [HourlyForecast])
+    private static func parseLegacyCurrent(
+        _ table: OpenMeteoTable, hourly: [HourlyForecast]
+    )
         throws(ProviderParseError) -> CurrentConditions?
     {
         guard let time = table.times.first else { return nil }

@@ -92,8 +92,10 @@ public enum PirateWeather {
         }
         forecast.nowcast = nowcast(root, reader: reader, now: fetchedAt)
         // Most severe first; equal severities keep the provider's order.
-        forecast.alerts = alerts.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }
-            .map(\.element)
+        forecast.alerts = alerts.enumerated().sorted {
+            ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset)
+        }
+        .map(\.element)
         return forecast
     }
 
@@ -139,7 +141,9 @@ public enum PirateWeather {
             return value == PirateWeather.missingMarker ? nil : value
         }
 
-        func measure(_ point: ProviderJSON, _ key: String, _ quantity: Quantity) throws(ProviderParseError)
+        func measure(
+            _ point: ProviderJSON, _ key: String, _ quantity: Quantity
+        ) throws(ProviderParseError)
             -> Double?
         {
             try number(point, key).map(units.unit(for: quantity).toBase)

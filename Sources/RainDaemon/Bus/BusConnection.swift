@@ -30,9 +30,11 @@ public final class BusConnection {
         var bus: OpaquePointer?
         switch kind {
         case .system:
-            try checkBus("sd_bus_open_system", subject: Self.addressSubject("DBUS_SYSTEM_BUS_ADDRESS"), sd_bus_open_system(&bus))
+            try checkBus(
+                "sd_bus_open_system", subject: Self.addressSubject("DBUS_SYSTEM_BUS_ADDRESS"), sd_bus_open_system(&bus))
         case .user:
-            try checkBus("sd_bus_open_user", subject: Self.addressSubject("DBUS_SESSION_BUS_ADDRESS"), sd_bus_open_user(&bus))
+            try checkBus(
+                "sd_bus_open_user", subject: Self.addressSubject("DBUS_SESSION_BUS_ADDRESS"), sd_bus_open_user(&bus))
         }
         // The open call succeeded, so it set the pointer.
         try Self.attach(bus!, to: loop)
@@ -97,9 +99,11 @@ public final class BusConnection {
     ) throws(BusError) -> BusSlot {
         let box = BusCallbackBox(handler: handler, installed: installed ?? { _ in })
         var slot: OpaquePointer?
-        try checkBus("sd_bus_add_match_async", subject: match.rule,
-                     sd_bus_add_match_async(bus, &slot, match.rule, BusCallbackBox.messageHandler,
-                                            BusCallbackBox.installHandler, box.opaque))
+        try checkBus(
+            "sd_bus_add_match_async", subject: match.rule,
+            sd_bus_add_match_async(
+                bus, &slot, match.rule, BusCallbackBox.messageHandler,
+                BusCallbackBox.installHandler, box.opaque))
         return BusSlot(slot: slot!, box: box)  // set by the successful call
     }
 
@@ -109,8 +113,9 @@ public final class BusConnection {
         installed: ((BusError?) -> Void)? = nil,
         handler: @escaping (BusMessage) -> Void
     ) throws(BusError) -> BusSlot {
-        try subscribe(BusMatch(sender: sender, path: path, interface: interface, member: member),
-                      installed: installed, handler: handler)
+        try subscribe(
+            BusMatch(sender: sender, path: path, interface: interface, member: member),
+            installed: installed, handler: handler)
     }
 
     /// Calls `handler` once when the connection drops (the bus daemon exits,
@@ -122,10 +127,13 @@ public final class BusConnection {
     // MARK: Method calls
 
     /// A method call to fill with arguments (sd_bus_message_new_method_call).
-    public func methodCall(destination: String, path: String, interface: String, member: String) throws(BusError) -> BusMessage {
+    public func methodCall(
+        destination: String, path: String, interface: String, member: String
+    ) throws(BusError) -> BusMessage {
         var message: OpaquePointer?
-        try checkBus("sd_bus_message_new_method_call", subject: "\(destination) \(path) \(interface).\(member)",
-                     sd_bus_message_new_method_call(bus, &message, destination, path, interface, member))
+        try checkBus(
+            "sd_bus_message_new_method_call", subject: "\(destination) \(path) \(interface).\(member)",
+            sd_bus_message_new_method_call(bus, &message, destination, path, interface, member))
         return BusMessage(taking: message!)  // set by the successful call
     }
 
@@ -141,8 +149,9 @@ public final class BusConnection {
         })
         var slot: OpaquePointer?
         let usec = UInt64(max(0.001, timeout) * 1_000_000)
-        try checkBus("sd_bus_call_async", subject: message.what,
-                     sd_bus_call_async(bus, &slot, message.message, BusCallbackBox.messageHandler, box.opaque, usec))
+        try checkBus(
+            "sd_bus_call_async", subject: message.what,
+            sd_bus_call_async(bus, &slot, message.message, BusCallbackBox.messageHandler, box.opaque, usec))
         return BusSlot(slot: slot!, box: box)  // set by the successful call
     }
 
@@ -165,8 +174,10 @@ public final class BusConnection {
         read: @escaping (BusMessage) throws(BusError) -> T,
         reply: @escaping (Result<T, BusError>) -> Void
     ) throws(BusError) -> BusSlot {
-        try call(destination: destination, path: path, interface: interface, member: member,
-                 arguments: arguments, timeout: timeout) { result in
+        try call(
+            destination: destination, path: path, interface: interface, member: member,
+            arguments: arguments, timeout: timeout
+        ) { result in
             switch result {
             case .failure(let error): reply(.failure(error))
             case .success(let message):
@@ -184,9 +195,10 @@ public final class BusConnection {
         destination: String, path: String, interface: String, name: String, timeout: Double = 25,
         reply: @escaping (Result<BusValue, BusError>) -> Void
     ) throws(BusError) -> BusSlot {
-        try call(destination: destination, path: path, interface: Self.propertiesInterface, member: "Get",
-                 arguments: [.string(interface), .string(name)], timeout: timeout,
-                 read: { message throws(BusError) in try message.readVariant().unwrapped }, reply: reply)
+        try call(
+            destination: destination, path: path, interface: Self.propertiesInterface, member: "Get",
+            arguments: [.string(interface), .string(name)], timeout: timeout,
+            read: { message throws(BusError) in try message.readVariant().unwrapped }, reply: reply)
     }
 
     /// Reads all properties of an interface (Properties.GetAll, `a{sv}`).
@@ -194,9 +206,10 @@ public final class BusConnection {
         destination: String, path: String, interface: String, timeout: Double = 25,
         reply: @escaping (Result<BusProperties, BusError>) -> Void
     ) throws(BusError) -> BusSlot {
-        try call(destination: destination, path: path, interface: Self.propertiesInterface, member: "GetAll",
-                 arguments: [.string(interface)], timeout: timeout,
-                 read: { message throws(BusError) in try message.readProperties() }, reply: reply)
+        try call(
+            destination: destination, path: path, interface: Self.propertiesInterface, member: "GetAll",
+            arguments: [.string(interface)], timeout: timeout,
+            read: { message throws(BusError) in try message.readProperties() }, reply: reply)
     }
 
     /// Sets one property (Properties.Set); `value` is wrapped in a variant here.
@@ -204,25 +217,32 @@ public final class BusConnection {
         destination: String, path: String, interface: String, name: String, value: BusValue, timeout: Double = 25,
         reply: @escaping (Result<Void, BusError>) -> Void
     ) throws(BusError) -> BusSlot {
-        try call(destination: destination, path: path, interface: Self.propertiesInterface, member: "Set",
-                 arguments: [.string(interface), .string(name), .variant(value)], timeout: timeout,
-                 read: { _ throws(BusError) in () }, reply: reply)
+        try call(
+            destination: destination, path: path, interface: Self.propertiesInterface, member: "Set",
+            arguments: [.string(interface), .string(name), .variant(value)], timeout: timeout,
+            read: { _ throws(BusError) in () }, reply: reply)
     }
 
     // MARK: The bus daemon (org.freedesktop.DBus)
 
     /// Whether anyone owns `name` now (NameHasOwner).
-    public func nameHasOwner(_ name: String, timeout: Double = 25, reply: @escaping (Result<Bool, BusError>) -> Void) throws(BusError) -> BusSlot {
-        try call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                 member: "NameHasOwner", arguments: [.string(name)], timeout: timeout,
-                 read: { message throws(BusError) in try message.readBool() }, reply: reply)
+    public func nameHasOwner(
+        _ name: String, timeout: Double = 25, reply: @escaping (Result<Bool, BusError>) -> Void
+    ) throws(BusError) -> BusSlot {
+        try call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "NameHasOwner", arguments: [.string(name)], timeout: timeout,
+            read: { message throws(BusError) in try message.readBool() }, reply: reply)
     }
 
     /// A round trip to the bus daemon (Peer.Ping). Messages on one connection
     /// are handled in order, so when it answers, every match added before it
     /// is in place.
-    public func ping(timeout: Double = 25, reply: @escaping (Result<Void, BusError>) -> Void) throws(BusError) -> BusSlot {
-        try call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus.Peer",
-                 member: "Ping", timeout: timeout, read: { _ throws(BusError) in () }, reply: reply)
+    public func ping(
+        timeout: Double = 25, reply: @escaping (Result<Void, BusError>) -> Void
+    ) throws(BusError) -> BusSlot {
+        try call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus.Peer",
+            member: "Ping", timeout: timeout, read: { _ throws(BusError) in () }, reply: reply)
     }
 }

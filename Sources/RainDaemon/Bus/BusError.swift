@@ -18,7 +18,8 @@ public enum BusError: Error, Equatable, CustomStringConvertible {
         public static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
         public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
         public static let authFailed = "org.freedesktop.DBus.Error.AuthFailed"
-        public static let interactiveAuthorizationRequired = "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired"
+        public static let interactiveAuthorizationRequired =
+            "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired"
         /// sd-bus synthesizes this when a call's timeout expires or the connection drops.
         public static let noReply = "org.freedesktop.DBus.Error.NoReply"
         public static let timeout = "org.freedesktop.DBus.Error.Timeout"

@@ -10,7 +10,9 @@ public struct BusMatch: Equatable, Sendable, CustomStringConvertible {
     /// The first argument, when it is a string (PropertiesChanged's interface name).
     public var arg0: String?
 
-    public init(sender: String? = nil, path: String? = nil, interface: String? = nil, member: String? = nil, arg0: String? = nil) {
+    public init(
+        sender: String? = nil, path: String? = nil, interface: String? = nil, member: String? = nil, arg0: String? = nil
+    ) {
         self.sender = sender
         self.path = path
         self.interface = interface
@@ -20,8 +22,9 @@ public struct BusMatch: Equatable, Sendable, CustomStringConvertible {
 
     /// `PropertiesChanged` of `interface` on the object at `path`.
     public static func propertiesChanged(sender: String?, path: String, interface: String) -> BusMatch {
-        BusMatch(sender: sender, path: path, interface: "org.freedesktop.DBus.Properties",
-                 member: "PropertiesChanged", arg0: interface)
+        BusMatch(
+            sender: sender, path: path, interface: "org.freedesktop.DBus.Properties",
+            member: "PropertiesChanged", arg0: interface)
     }
 
     /// The signal sd-bus synthesizes locally when the connection drops.
@@ -31,10 +34,13 @@ public struct BusMatch: Equatable, Sendable, CustomStringConvertible {
     /// The match rule text, as AddMatch takes it.
     public var rule: String {
         var parts = ["type='signal'"]
-        for (key, value) in [("sender", sender), ("path", path), ("interface", interface), ("member", member), ("arg0", arg0)] {
+        for (key, value) in [
+            ("sender", sender), ("path", path), ("interface", interface), ("member", member), ("arg0", arg0),
+        ] {
             guard let value else { continue }
             // Match rules quote with ' and have no escape inside quotes: close, \', reopen.
-            parts.append("\(key)='\(value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''"))'")
+            parts.append(
+                "\(key)='\(value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''"))'")
         }
         return parts.joined(separator: ",")
     }

@@ -56,8 +56,9 @@ public final class BusMessage {
     public func peekType() throws(BusError) -> (type: Unicode.Scalar, contents: String)? {
         var type: CChar = 0
         var contents: UnsafePointer<CChar>?
-        let result = try checkBus("sd_bus_message_peek_type", subject: what,
-                                  sd_bus_message_peek_type(message, &type, &contents))
+        let result = try checkBus(
+            "sd_bus_message_peek_type", subject: what,
+            sd_bus_message_peek_type(message, &type, &contents))
         guard result > 0 else { return nil }
         return (Unicode.Scalar(UInt8(bitPattern: type)), contents.map { String(cString: $0) } ?? "")
     }
@@ -65,7 +66,8 @@ public final class BusMessage {
     /// Checks the next value's type, so a mismatch says what was found.
     private func expect(_ type: Unicode.Scalar) throws(BusError) -> String {
         guard let next = try peekType() else {
-            throw BusError.unexpectedReply(what: what, expected: String(type), got: "end of \(signature.isEmpty ? "message" : signature)")
+            throw BusError.unexpectedReply(
+                what: what, expected: String(type), got: "end of \(signature.isEmpty ? "message" : signature)")
         }
         guard next.type == type else {
             throw BusError.unexpectedReply(what: what, expected: String(type), got: String(next.type) + next.contents)
@@ -115,8 +117,9 @@ public final class BusMessage {
         guard found == contents else {
             throw BusError.unexpectedReply(what: what, expected: String(type) + contents, got: String(type) + found)
         }
-        let result = try checkBus("sd_bus_message_enter_container", subject: what,
-                                  sd_bus_message_enter_container(message, CChar(UInt8(ascii: type)), contents))
+        let result = try checkBus(
+            "sd_bus_message_enter_container", subject: what,
+            sd_bus_message_enter_container(message, CChar(UInt8(ascii: type)), contents))
         guard result > 0 else {
             throw BusError.unexpectedReply(what: what, expected: String(type) + contents, got: "nothing")
         }
@@ -261,8 +264,9 @@ public final class BusMessage {
     }
 
     private func openContainer(_ type: Unicode.Scalar, _ contents: String) throws(BusError) {
-        try checkBus("sd_bus_message_open_container", subject: what,
-                     sd_bus_message_open_container(message, CChar(UInt8(ascii: type)), contents))
+        try checkBus(
+            "sd_bus_message_open_container", subject: what,
+            sd_bus_message_open_container(message, CChar(UInt8(ascii: type)), contents))
     }
 
     private func closeContainer() throws(BusError) {

@@ -29,13 +29,17 @@ public struct ConfigLoader {
             case .failure(let error) where error.errno == ENOENT:
                 continue
             case .failure(let error) where FileIO.isNotRegularFile(error):
-                unreadable.append(ConfigDiagnostic(
-                    severity: .error, file: file, line: 0,
-                    message: "cannot read: not a regular file (a FIFO, directory or device is not read); replace it with a file"))
+                unreadable.append(
+                    ConfigDiagnostic(
+                        severity: .error, file: file, line: 0,
+                        message:
+                            "cannot read: not a regular file (a FIFO, directory or device is not read); replace it with a file"
+                    ))
             case .failure(let error):
-                unreadable.append(ConfigDiagnostic(
-                    severity: .error, file: file, line: 0,
-                    message: "cannot read: \(error.message) (check its permissions)"))
+                unreadable.append(
+                    ConfigDiagnostic(
+                        severity: .error, file: file, line: 0,
+                        message: "cannot read: \(error.message) (check its permissions)"))
             }
         }
         return Result(configuration: parser.configuration, diagnostics: unreadable + parser.diagnostics, files: files)

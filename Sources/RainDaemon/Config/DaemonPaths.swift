@@ -32,11 +32,13 @@ public struct DaemonPaths: Equatable, Sendable {
             cacheDirectory = env("CACHE_DIRECTORY") ?? "/var/cache/raind"
             configFile = (env("CONFIGURATION_DIRECTORY") ?? "/etc/raind") + "/raind.conf"
         case .user:
-            socket = env("RUNTIME_DIRECTORY").map { $0 + "/raind.sock" }
+            socket =
+                env("RUNTIME_DIRECTORY").map { $0 + "/raind.sock" }
                 ?? SocketLocator.userSocket(environment: environment, uid: getuid())
             stateDirectory = env("STATE_DIRECTORY") ?? (env("XDG_STATE_HOME") ?? home + "/.local/state") + "/raind"
             cacheDirectory = env("CACHE_DIRECTORY") ?? (env("XDG_CACHE_HOME") ?? home + "/.cache") + "/raind"
-            configFile = (env("CONFIGURATION_DIRECTORY") ?? (env("XDG_CONFIG_HOME") ?? home + "/.config") + "/raind")
+            configFile =
+                (env("CONFIGURATION_DIRECTORY") ?? (env("XDG_CONFIG_HOME") ?? home + "/.config") + "/raind")
                 + "/raind.conf"
         }
         configDropInDirectory = configFile + ".d"

@@ -74,7 +74,9 @@ final class CurlEasy {
             list = longer
         }
         do {
-            try checkCurl(Self.name("curl_easy_setopt", CURLOPT_HTTPHEADER), raind_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list))
+            try checkCurl(
+                Self.name("curl_easy_setopt", CURLOPT_HTTPHEADER),
+                raind_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list))
         } catch {
             curl_slist_free_all(list)
             throw error

@@ -26,14 +26,18 @@ final class CurlMulti {
 
     /// CURLMOPT_SOCKETFUNCTION and CURLMOPT_SOCKETDATA; nil callback stops the calls.
     func setSocketCallback(_ callback: curl_socket_callback?, data: UnsafeMutableRawPointer?) throws(CurlError) {
-        try checkCurlMulti("curl_multi_setopt(CURLMOPT_SOCKETFUNCTION)", raind_multi_setopt_socket_callback(handle, callback))
-        try checkCurlMulti("curl_multi_setopt(CURLMOPT_SOCKETDATA)", raind_multi_setopt_pointer(handle, CURLMOPT_SOCKETDATA, data))
+        try checkCurlMulti(
+            "curl_multi_setopt(CURLMOPT_SOCKETFUNCTION)", raind_multi_setopt_socket_callback(handle, callback))
+        try checkCurlMulti(
+            "curl_multi_setopt(CURLMOPT_SOCKETDATA)", raind_multi_setopt_pointer(handle, CURLMOPT_SOCKETDATA, data))
     }
 
     /// CURLMOPT_TIMERFUNCTION and CURLMOPT_TIMERDATA; nil callback stops the calls.
     func setTimerCallback(_ callback: curl_multi_timer_callback?, data: UnsafeMutableRawPointer?) throws(CurlError) {
-        try checkCurlMulti("curl_multi_setopt(CURLMOPT_TIMERFUNCTION)", raind_multi_setopt_timer_callback(handle, callback))
-        try checkCurlMulti("curl_multi_setopt(CURLMOPT_TIMERDATA)", raind_multi_setopt_pointer(handle, CURLMOPT_TIMERDATA, data))
+        try checkCurlMulti(
+            "curl_multi_setopt(CURLMOPT_TIMERFUNCTION)", raind_multi_setopt_timer_callback(handle, callback))
+        try checkCurlMulti(
+            "curl_multi_setopt(CURLMOPT_TIMERDATA)", raind_multi_setopt_pointer(handle, CURLMOPT_TIMERDATA, data))
     }
 
     /// curl_multi_add_handle. May call the timer callback before returning.

@@ -84,15 +84,17 @@ public final class HTTPClient {
         }
         let data = Unmanaged.passUnretained(self).toOpaque()
         do throws(CurlError) {
-            try multi.setSocketCallback({ _, socket, what, data, _ in
-                guard let client = HTTPClient.from(data) else { return -1 }
-                return client.curlWantsSocket(socket, what: what)
-            }, data: data)
-            try multi.setTimerCallback({ _, milliseconds, data in
-                guard let client = HTTPClient.from(data) else { return -1 }
-                client.curlWantsTimer(milliseconds: milliseconds)
-                return 0
-            }, data: data)
+            try multi.setSocketCallback(
+                { _, socket, what, data, _ in
+                    guard let client = HTTPClient.from(data) else { return -1 }
+                    return client.curlWantsSocket(socket, what: what)
+                }, data: data)
+            try multi.setTimerCallback(
+                { _, milliseconds, data in
+                    guard let client = HTTPClient.from(data) else { return -1 }
+                    client.curlWantsTimer(milliseconds: milliseconds)
+                    return 0
+                }, data: data)
         } catch {
             throw .curl(error)
         }
@@ -122,7 +124,9 @@ public final class HTTPClient {
     /// or with why there is none. It is not called if the transfer is
     /// cancelled or the client is released first.
     @discardableResult
-    public func get(_ request: HTTPRequest, completion: @escaping (Result<HTTPResponse, HTTPFailure>) -> Void) -> HTTPTransfer {
+    public func get(
+        _ request: HTTPRequest, completion: @escaping (Result<HTTPResponse, HTTPFailure>) -> Void
+    ) -> HTTPTransfer {
         precondition(!insideCurl, "HTTPClient.get called from inside a libcurl callback")
         let transfer = HTTPTransfer(request: request, client: self, completion: completion)
         if let problem = Self.headerProblem(request.headers) {
@@ -140,7 +144,8 @@ public final class HTTPClient {
         } catch {
             if let easy = transfer.easy { transfers.removeValue(forKey: easy.handle) }
             transfer.easy = nil
-            failLater(transfer, HTTPFailure(.other(error.message), redactedURL: request.redactedURL, detail: error.call))
+            failLater(
+                transfer, HTTPFailure(.other(error.message), redactedURL: request.redactedURL, detail: error.call))
             return transfer
         }
         logger.debug("GET \(request.redactedURL)")
@@ -179,19 +184,24 @@ public final class HTTPClient {
         try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(transfer.maxBodyBytes))
         try easy.set(CURLOPT_USERAGENT, userAgent)
         // Proxies: left to libcurl, which reads http_proxy, https_proxy and no_proxy.
-        try easy.set(CURLOPT_WRITEFUNCTION, callback: { bytes, size, count, data in
-            HTTPTransfer.from(data)?.receiveBody(bytes, count: size * count) ?? 0
-        })
+        try easy.set(
+            CURLOPT_WRITEFUNCTION,
+            callback: { bytes, size, count, data in
+                HTTPTransfer.from(data)?.receiveBody(bytes, count: size * count) ?? 0
+            })
         try easy.set(CURLOPT_WRITEDATA, pointer: transfer.opaque)
-        try easy.set(CURLOPT_HEADERFUNCTION, callback: { bytes, size, count, data in
-            HTTPTransfer.from(data)?.receiveHeader(bytes, count: size * count) ?? 0
-        })
+        try easy.set(
+            CURLOPT_HEADERFUNCTION,
+            callback: { bytes, size, count, data in
+                HTTPTransfer.from(data)?.receiveHeader(bytes, count: size * count) ?? 0
+            })
         try easy.set(CURLOPT_HEADERDATA, pointer: transfer.opaque)
         if !request.headers.isEmpty {
             // "Name;" is libcurl's way to send a field with an empty value; "Name:" would remove it.
-            try easy.setHeaderLines(request.headers.sorted { $0.key < $1.key }.map { name, value in
-                value.isEmpty ? "\(name);" : "\(name): \(value)"
-            })
+            try easy.setHeaderLines(
+                request.headers.sorted { $0.key < $1.key }.map { name, value in
+                    value.isEmpty ? "\(name);" : "\(name): \(value)"
+                })
         }
     }
 
@@ -303,7 +313,9 @@ public final class HTTPClient {
         for (transfer, result) in finished {
             switch result {
             case .success(let response):
-                logger.debug("GET \(transfer.redactedURL): \(response.status), \(response.body.count) bytes, \(response.version.rawValue)")
+                logger.debug(
+                    "GET \(transfer.redactedURL): \(response.status), \(response.body.count) bytes, \(response.version.rawValue)"
+                )
             case .failure(let failure):
                 logger.debug("GET \(transfer.redactedURL) failed: \(failure.message)")
             }
@@ -324,18 +336,22 @@ public final class HTTPClient {
     }
 
     /// The response, or the failure, for a transfer libcurl finished with `code`.
-    private func outcome(of transfer: HTTPTransfer, easy: CurlEasy, code: CURLcode) -> Result<HTTPResponse, HTTPFailure> {
+    private func outcome(of transfer: HTTPTransfer, easy: CurlEasy, code: CURLcode) -> Result<HTTPResponse, HTTPFailure>
+    {
         guard code == CURLE_OK else {
-            let kind = HTTPFailure.Kind(code, bodyLimit: transfer.maxBodyBytes, bodyLimitHit: transfer.bodyLimitHit,
-                                        redirectLimit: Self.maxRedirects)
+            let kind = HTTPFailure.Kind(
+                code, bodyLimit: transfer.maxBodyBytes, bodyLimitHit: transfer.bodyLimitHit,
+                redirectLimit: Self.maxRedirects)
             let detail = URLRedaction.scrub(easy.errorDetail, url: transfer.url, redactedURL: transfer.redactedURL)
             return .failure(HTTPFailure(kind, redactedURL: transfer.redactedURL, detail: detail))
         }
         do throws(CurlError) {
             let status = try easy.longInfo(CURLINFO_RESPONSE_CODE)
             let version = try easy.longInfo(CURLINFO_HTTP_VERSION)
-            return .success(HTTPResponse(status: status, headers: transfer.head.fields, body: transfer.takeBody(),
-                                         version: Self.version(version)))
+            return .success(
+                HTTPResponse(
+                    status: status, headers: transfer.head.fields, body: transfer.takeBody(),
+                    version: Self.version(version)))
         } catch {
             return .failure(HTTPFailure(.other(error.message), redactedURL: transfer.redactedURL, detail: error.call))
         }

@@ -46,19 +46,24 @@ public struct HTTPFailure: Error, Equatable, CustomStringConvertible {
         let because = detail.isEmpty ? "" : " (\(detail))"
         switch kind {
         case .dnsFailed:
-            return "could not resolve the host of \(url)\(because); check the network connection and DNS, or the provider's BaseURL="
+            return
+                "could not resolve the host of \(url)\(because); check the network connection and DNS, or the provider's BaseURL="
         case .connectFailed:
-            return "could not connect to \(url)\(because); check the network connection, any proxy in http_proxy/https_proxy, or that the server at BaseURL= is up"
+            return
+                "could not connect to \(url)\(because); check the network connection, any proxy in http_proxy/https_proxy, or that the server at BaseURL= is up"
         case .tlsFailed:
-            return "the TLS connection to \(url) failed\(because); check the system clock and CA certificates, or a proxy intercepting TLS"
+            return
+                "the TLS connection to \(url) failed\(because); check the system clock and CA certificates, or a proxy intercepting TLS"
         case .timedOut:
-            return "the request to \(url) timed out\(because); the provider or the network is slow, it will be retried later"
+            return
+                "the request to \(url) timed out\(because); the provider or the network is slow, it will be retried later"
         case .connectionLost:
             return "the connection to \(url) broke before a complete response\(because); it will be retried later"
         case .truncated:
             return "the response from \(url) ended before its announced length\(because); it will be retried later"
         case .bodyTooLarge(let limit):
-            return "the response from \(url) is larger than the limit of \(limit) bytes; check that BaseURL= points at the weather API"
+            return
+                "the response from \(url) is larger than the limit of \(limit) bytes; check that BaseURL= points at the weather API"
         case .tooManyRedirects(let limit):
             return "the request to \(url) was redirected more than \(limit) times; check BaseURL="
         case .invalidRequest:
@@ -85,10 +90,10 @@ extension HTTPFailure.Kind {
         case CURLE_COULDNT_CONNECT:
             self = .connectFailed
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
-             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE,
-             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
-             CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
+            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE,
+            CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
+            CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
             self = .tlsFailed
         case CURLE_OPERATION_TIMEDOUT:
             self = .timedOut

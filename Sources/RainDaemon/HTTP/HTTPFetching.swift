@@ -4,7 +4,9 @@
 public protocol HTTPFetching: AnyObject {
     /// Starts `request`; `completion` runs once on the loop, never from inside the call.
     @discardableResult
-    func fetch(_ request: HTTPRequest, completion: @escaping (Result<HTTPResponse, HTTPFailure>) -> Void)
+    func fetch(
+        _ request: HTTPRequest, completion: @escaping (Result<HTTPResponse, HTTPFailure>) -> Void
+    )
         -> any HTTPCancellable
 }
 
@@ -17,7 +19,9 @@ extension HTTPTransfer: HTTPCancellable {}
 
 extension HTTPClient: HTTPFetching {
     @discardableResult
-    public func fetch(_ request: HTTPRequest, completion: @escaping (Result<HTTPResponse, HTTPFailure>) -> Void)
+    public func fetch(
+        _ request: HTTPRequest, completion: @escaping (Result<HTTPResponse, HTTPFailure>) -> Void
+    )
         -> any HTTPCancellable
     {
         get(request, completion: completion)

@@ -46,8 +46,10 @@ struct DesktopNotification: Equatable {
         var body = "\(alert.severity.rawValue) alert for \(place.displayName)"
         let description = alert.description.trimmingSpaces()
         if !description.isEmpty {
-            body += ": " + (description.count > maximumBodyCharacters
-                ? String(description.prefix(maximumBodyCharacters)) + "…" : description)
+            body +=
+                ": "
+                + (description.count > maximumBodyCharacters
+                    ? String(description.prefix(maximumBodyCharacters)) + "…" : description)
         }
         return DesktopNotification(
             replaces: replaces, icon: "weather-severe-alert", summary: clean("\(title) — \(place.name)"),

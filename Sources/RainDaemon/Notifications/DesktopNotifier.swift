@@ -127,9 +127,13 @@ public final class DesktopNotifier {
         }
         update(decision.record)
         for notice in decision.notices {
-            logger.info("notifying \(notice.alert.severity.rawValue) alert '\(notice.alert.title)' for \(place.id)"
-                + (notice.replaces != 0 ? " (an upgrade)" : ""))
-            send(.notify(.alert(notice.alert, at: place, replaces: notice.replaces), .alert(place: place.id, key: notice.key)))
+            logger.info(
+                "notifying \(notice.alert.severity.rawValue) alert '\(notice.alert.title)' for \(place.id)"
+                    + (notice.replaces != 0 ? " (an upgrade)" : ""))
+            send(
+                .notify(
+                    .alert(notice.alert, at: place, replaces: notice.replaces), .alert(place: place.id, key: notice.key)
+                ))
         }
     }
 
@@ -159,7 +163,9 @@ public final class DesktopNotifier {
     /// in place, and a new episode replaces the previous one's.
     public func rainSoon(place: Location, summary: String, episode: String) {
         guard configuration().notifyRainSoon, availability == .usable else { return }
-        if let shown = record.rain, shown.episode == episode, shown.summary == summary, shown.place == place.id { return }
+        if let shown = record.rain, shown.episode == episode, shown.summary == summary, shown.place == place.id {
+            return
+        }
         let replaces = record.rain?.notification ?? 0
         var next = record
         next.rain = .init(place: place.id, episode: episode, summary: summary, notification: replaces)
@@ -212,7 +218,9 @@ public final class DesktopNotifier {
             switch outgoing {
             case .notify(var notification, let target):
                 // An earlier call in the queue may have told the id this one replaces.
-                if case .rain = target, notification.replaces == 0 { notification.replaces = record.rain?.notification ?? 0 }
+                if case .rain = target, notification.replaces == 0 {
+                    notification.replaces = record.rain?.notification ?? 0
+                }
                 inFlight = try connection.call(
                     destination: Self.busName, path: Self.objectPath, interface: Self.interface, member: "Notify",
                     arguments: notification.arguments, timeout: Self.callTimeout,
@@ -269,7 +277,8 @@ public final class DesktopNotifier {
         }
         availability = .noServer
         queue.removeAll()
-        logger.notice("no notification server on the session bus (\(Self.busName)); notifications resume when one starts")
+        logger.notice(
+            "no notification server on the session bus (\(Self.busName)); notifications resume when one starts")
         watchForServer()
     }
 
@@ -279,8 +288,9 @@ public final class DesktopNotifier {
         guard ownerWatch == nil, let bus else { return }
         do throws(BusError) {
             ownerWatch = try bus.subscribe(
-                BusMatch(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                         member: "NameOwnerChanged", arg0: Self.busName)
+                BusMatch(
+                    sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                    member: "NameOwnerChanged", arg0: Self.busName)
             ) { [weak self] message in
                 guard let self else { return }
                 let owner = (try? message.readString(), try? message.readString(), try? message.readString())

@@ -109,7 +109,9 @@ public final class GeoClueClient {
                 member: "GetClient", timeout: remaining,
                 read: { message throws(BusError) in try message.readObjectPath() }
             ) { [weak self] result in
-                self?.then(result, "asking for a GeoClue client") { path in self?.configure(client: path, on: connection) }
+                self?.then(result, "asking for a GeoClue client") { path in
+                    self?.configure(client: path, on: connection)
+                }
             }
         }
     }
@@ -223,12 +225,17 @@ public final class GeoClueClient {
 
     private func read(_ properties: BusProperties, at path: String) {
         guard let latitude = properties["Latitude"]?.doubleValue,
-              let longitude = properties["Longitude"]?.doubleValue,
-              (-90...90).contains(latitude), (-180...180).contains(longitude)
+            let longitude = properties["Longitude"]?.doubleValue,
+            (-90...90).contains(latitude), (-180...180).contains(longitude)
         else {
             let got = properties.keys.sorted().joined(separator: ", ")
-            return finish(.failure(.failed(step: "reading the location",
-                .unexpectedReply(what: path, expected: "Latitude and Longitude in range", got: got.isEmpty ? "nothing" : got))))
+            return finish(
+                .failure(
+                    .failed(
+                        step: "reading the location",
+                        .unexpectedReply(
+                            what: path, expected: "Latitude and Longitude in range", got: got.isEmpty ? "nothing" : got)
+                    )))
         }
         let accuracy = properties["Accuracy"]?.doubleValue ?? .infinity
         finish(.success(Position(latitude: latitude, longitude: longitude, accuracy: accuracy)))
@@ -243,9 +250,10 @@ public final class GeoClueClient {
         tearDown()
         switch result {
         case .success(let position):
-            logger.info(position.accuracy.isFinite
-                ? "GeoClue: position known to about \(Int(position.accuracy)) m"
-                : "GeoClue: position known, accuracy not given")
+            logger.info(
+                position.accuracy.isFinite
+                    ? "GeoClue: position known to about \(Int(position.accuracy)) m"
+                    : "GeoClue: position known, accuracy not given")
         case .failure(let error):
             logger.warning(error.description)
         }

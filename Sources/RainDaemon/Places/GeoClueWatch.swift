@@ -112,10 +112,12 @@ final class GeoClueWatch {
     }
 
     private func locationUpdated(_ message: BusMessage) {
-        guard let location = try? { () throws(BusError) -> String in
-            _ = try message.readObjectPath()
-            return try message.readObjectPath()
-        }(), location != "/" else { return }
+        guard
+            let location = try? { () throws(BusError) -> String in
+                _ = try message.readObjectPath()
+                return try message.readObjectPath()
+            }(), location != "/"
+        else { return }
         // Updates are rare (thresholds), so one read at a time is plenty; a newer one replaces it.
         pending = try? bus.getAllProperties(
             destination: GeoClueClient.busName, path: location, interface: GeoClueClient.locationInterface,
@@ -124,14 +126,17 @@ final class GeoClueWatch {
             guard let self else { return }
             self.pending = nil
             guard case .success(let properties) = result,
-                let latitude = properties["Latitude"]?.doubleValue, let longitude = properties["Longitude"]?.doubleValue,
+                let latitude = properties["Latitude"]?.doubleValue,
+                let longitude = properties["Longitude"]?.doubleValue,
                 (-90...90).contains(latitude), (-180...180).contains(longitude)
             else {
                 self.logger.debug("ignored an unreadable GeoClue location \(location)")
                 return
             }
-            self.onPosition(.init(latitude: latitude, longitude: longitude,
-                                  accuracy: properties["Accuracy"]?.doubleValue ?? .infinity))
+            self.onPosition(
+                .init(
+                    latitude: latitude, longitude: longitude,
+                    accuracy: properties["Accuracy"]?.doubleValue ?? .infinity))
         }
     }
 

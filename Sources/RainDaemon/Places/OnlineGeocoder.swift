@@ -32,25 +32,35 @@ public final class OnlineGeocoder {
                 do {
                     completion(.success(try OnlinePlace.parseOpenMeteo(response.body)))
                 } catch {
-                    completion(.failure(RefreshFailure(
-                        error: .providerError, message: "the online geocoder sent an unusable answer (\(error))")))
+                    completion(
+                        .failure(
+                            RefreshFailure(
+                                error: .providerError, message: "the online geocoder sent an unusable answer (\(error))"
+                            )))
                 }
             case .success(let response):
                 // Open-Meteo's geocoder explains a 400 or 429 in its body; pass its words on.
                 if let refusal = OpenMeteoErrorReply(body: response.body) {
-                    let advice = response.status == 429
+                    let advice =
+                        response.status == 429
                         ? "the geocoder's rate limit is reached; try again later or add the place by coordinates"
                         : "try another spelling, or add the place by coordinates"
-                    completion(.failure(RefreshFailure(
-                        error: .providerError,
-                        message: "the online geocoder answered HTTP \(response.status): \"\(refusal.reason)\"; \(advice)",
-                        httpStatus: response.status)))
+                    completion(
+                        .failure(
+                            RefreshFailure(
+                                error: .providerError,
+                                message:
+                                    "the online geocoder answered HTTP \(response.status): \"\(refusal.reason)\"; \(advice)",
+                                httpStatus: response.status)))
                     return
                 }
-                completion(.failure(RefreshFailure(
-                    error: .providerError,
-                    message: "the online geocoder answered HTTP \(response.status); check [Places] GeocoderURL=",
-                    httpStatus: response.status)))
+                completion(
+                    .failure(
+                        RefreshFailure(
+                            error: .providerError,
+                            message:
+                                "the online geocoder answered HTTP \(response.status); check [Places] GeocoderURL=",
+                            httpStatus: response.status)))
             }
         }
     }

@@ -94,11 +94,13 @@ final class PlaceFollower {
 
     private func watchTimeZone(on bus: BusConnection) {
         do throws(BusError) {
-            zoneSlots.append(try bus.subscribe(
-                .propertiesChanged(sender: Self.timedateName, path: Self.timedatePath, interface: Self.timedateInterface)
-            ) { [weak self] message in
-                self?.timedatePropertiesChanged(message, bus: bus)
-            })
+            zoneSlots.append(
+                try bus.subscribe(
+                    .propertiesChanged(
+                        sender: Self.timedateName, path: Self.timedatePath, interface: Self.timedateInterface)
+                ) { [weak self] message in
+                    self?.timedatePropertiesChanged(message, bus: bus)
+                })
         } catch {
             logger.warning("cannot watch the system time zone (\(error)); the following place stays where it is")
             return
@@ -108,13 +110,14 @@ final class PlaceFollower {
     }
 
     private func readTimeZone(on bus: BusConnection) {
-        guard let slot = try? bus.getProperty(
-            destination: Self.timedateName, path: Self.timedatePath, interface: Self.timedateInterface,
-            name: "Timezone", timeout: 10,
-            reply: { [weak self] result in
-                guard case .success(let value) = result, let zone = value.stringValue else { return }
-                self?.timeZoneIs(zone)
-            })
+        guard
+            let slot = try? bus.getProperty(
+                destination: Self.timedateName, path: Self.timedatePath, interface: Self.timedateInterface,
+                name: "Timezone", timeout: 10,
+                reply: { [weak self] result in
+                    guard case .success(let value) = result, let zone = value.stringValue else { return }
+                    self?.timeZoneIs(zone)
+                })
         else { return }
         zoneSlots.append(slot)
     }

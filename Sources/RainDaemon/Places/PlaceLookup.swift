@@ -33,7 +33,9 @@ public final class PlaceLookup {
             throw MethodError(
                 PlaceNotFound(
                     query: "", suggestions: [],
-                    message: "the place data (places.bin) is not installed; reinstall raind, set RAIND_DATA_DIR, or add the place by coordinates"))
+                    message:
+                        "the place data (places.bin) is not installed; reinstall raind, set RAIND_DATA_DIR, or add the place by coordinates"
+                ))
         }
         do {
             let directory = try PlaceDirectory(path: path)
@@ -45,7 +47,8 @@ public final class PlaceLookup {
             throw MethodError(
                 PlaceNotFound(
                     query: "", suggestions: [],
-                    message: "the place data cannot be used (\(error)); reinstall raind, or add the place by coordinates"))
+                    message:
+                        "the place data cannot be used (\(error)); reinstall raind, or add the place by coordinates"))
         }
     }
 
@@ -56,7 +59,9 @@ public final class PlaceLookup {
             throw MethodError(
                 PlaceNotFound(
                     query: "current", suggestions: [],
-                    message: "the system has no time zone (TZ, /etc/localtime) to estimate the position from; add the place by name or coordinates"))
+                    message:
+                        "the system has no time zone (TZ, /etc/localtime) to estimate the position from; add the place by name or coordinates"
+                ))
         }
         guard let place = try directory().mostPopulous(inTimeZone: zone) else {
             let placeless = ["UTC", "GMT", "Universal", "Zulu", "UCT"].contains(zone) || zone.hasPrefix("Etc/")

@@ -42,7 +42,9 @@ public struct MethodError: Error {
             self.init(
                 LocationIsSelected(
                     id: location.id.rawValue,
-                    message: "\(location.name) (\(location.id)) is the selected place and cannot be removed; select another place first"))
+                    message:
+                        "\(location.name) (\(location.id)) is the selected place and cannot be removed; select another place first"
+                ))
         case .ambiguous(let reference, let matches):
             self.init(
                 LocationNotFound(
@@ -66,7 +68,8 @@ public struct MethodError: Error {
         case .notConfigured: self.init(NotConfigured(message: failure.message))
         case .locationNotFound: self.init(LocationNotFound(id: "", message: failure.message))
         default:
-            self.init(ProviderError(message: failure.message, httpStatus: failure.httpStatus, retryAfter: failure.retryAfter))
+            self.init(
+                ProviderError(message: failure.message, httpStatus: failure.httpStatus, retryAfter: failure.retryAfter))
         }
     }
 }

@@ -73,14 +73,18 @@ public final class Publisher {
                 continue
             }
             if connection.queuedBytes + bytes.count > maximumQueuedBytes {
-                logger.warning("\(connection.description) did not read \(connection.queuedBytes) bytes of events; dropped as too slow")
+                logger.warning(
+                    "\(connection.description) did not read \(connection.queuedBytes) bytes of events; dropped as too slow"
+                )
                 remove(key)
                 subscription.request.abort(
                     WeatherErrorName.subscriberTooSlow.qualifiedName,
                     MethodError(
                         SubscriberTooSlow(
                             queuedBytes: connection.queuedBytes,
-                            message: "events were not read fast enough (\(connection.queuedBytes) bytes waiting); reconnect and read continuously")
+                            message:
+                                "events were not read fast enough (\(connection.queuedBytes) bytes waiting); reconnect and read continuously"
+                        )
                     ).parameters)
                 continue
             }

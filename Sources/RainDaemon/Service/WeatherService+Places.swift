@@ -4,7 +4,9 @@ import RainPlaces
 /// Places: add (by name, coordinates or the current position), remove,
 /// select, search.
 extension WeatherService {
-    func addLocation(_ parameters: AddLocationCall.Parameters, _ responder: Responder<AddLocationCall.Reply>) throws(MethodError) {
+    func addLocation(
+        _ parameters: AddLocationCall.Parameters, _ responder: Responder<AddLocationCall.Reply>
+    ) throws(MethodError) {
         let query = parameters.query?.trimmingSpaces()
         let name = parameters.name?.trimmingSpaces()
         let byCoordinates = parameters.latitude != nil || parameters.longitude != nil
@@ -12,7 +14,8 @@ extension WeatherService {
         let follow = parameters.follow ?? false
         if follow {
             guard current else {
-                throw MethodError.invalidParameter("follow", "goes with current=true: only the machine's position can follow it")
+                throw MethodError.invalidParameter(
+                    "follow", "goes with current=true: only the machine's position can follow it")
             }
             guard name == nil else {
                 throw MethodError.invalidParameter(
@@ -31,7 +34,8 @@ extension WeatherService {
             }
         }
         for (field, text) in [("name", name), ("query", query)] where text?.containsControlCharacters == true {
-            throw MethodError.invalidParameter(field, "holds control characters (such as ESC, BEL or CR); give plain text")
+            throw MethodError.invalidParameter(
+                field, "holds control characters (such as ESC, BEL or CR); give plain text")
         }
         if let query {
             try addPlace(named: query, responder: responder)
@@ -80,14 +84,16 @@ extension WeatherService {
                     do throws(MethodError) {
                         candidate = try self.places.placeInSystemTimeZone()
                     } catch {
-                        throw MethodError(PlaceNotFound(query: "", suggestions: [], message: "\(why). \(error.message)"))
+                        throw MethodError(
+                            PlaceNotFound(query: "", suggestions: [], message: "\(why). \(error.message)"))
                     }
                     if let name { candidate.name = name }
                     candidate.source = .current(approximate: true)
                     if follow {
                         try self.addFollowing(
                             candidate, approximate: true,
-                            note: "\(why). The position was estimated from the time zone (\(candidate.timeZone)); raind follows changes of the time zone",
+                            note:
+                                "\(why). The position was estimated from the time zone (\(candidate.timeZone)); raind follows changes of the time zone",
                             responder: responder)
                         return
                     }
@@ -168,7 +174,9 @@ extension WeatherService {
         let listed = suggestions.map { $0.sanitized() }
         let online = online?.replacingControlCharacters()
         var message = "no place called '\(query)' is known"
-        if let online { message += online.isEmpty ? ", here or online" : " (the online geocoder could not be asked: \(online))" }
+        if let online {
+            message += online.isEmpty ? ", here or online" : " (the online geocoder could not be asked: \(online))"
+        }
         if !listed.isEmpty { message += "; did you mean " + listed.map(describe).joined(separator: ", ") + "?" }
         return MethodError(PlaceNotFound(query: query, suggestions: listed, message: message))
     }
@@ -191,13 +199,17 @@ extension WeatherService {
         return "\(candidate.name), \(qualifier)"
     }
 
-    func searchPlaces(_ parameters: SearchPlacesCall.Parameters, _ responder: Responder<SearchPlacesCall.Reply>) throws(MethodError) {
+    func searchPlaces(
+        _ parameters: SearchPlacesCall.Parameters, _ responder: Responder<SearchPlacesCall.Reply>
+    ) throws(MethodError) {
         let query = parameters.query.trimmingSpaces()
         guard !query.isEmpty, query.count <= Self.maximumNameLength else {
-            throw MethodError.invalidParameter("query", "give a place name of 1 to \(Self.maximumNameLength) characters")
+            throw MethodError.invalidParameter(
+                "query", "give a place name of 1 to \(Self.maximumNameLength) characters")
         }
         guard !query.containsControlCharacters else {
-            throw MethodError.invalidParameter("query", "holds control characters (such as ESC, BEL or CR); give plain text")
+            throw MethodError.invalidParameter(
+                "query", "holds control characters (such as ESC, BEL or CR); give plain text")
         }
         let limit = parameters.limit ?? 10
         guard (1...100).contains(limit) else {

@@ -32,11 +32,14 @@ extension WeatherService {
             nowcast: refresher.nowcastStatus)
     }
 
-    func listLocations(_ parameters: NoParameters, _ responder: Responder<ListLocationsCall.Reply>) throws(MethodError) {
+    func listLocations(_ parameters: NoParameters, _ responder: Responder<ListLocationsCall.Reply>) throws(MethodError)
+    {
         responder.reply(.init(locations: state.places.locations, selected: state.places.selectedID))
     }
 
-    func setSettings(_ parameters: SetSettingsCall.Parameters, _ responder: Responder<SetSettingsCall.Reply>) throws(MethodError) {
+    func setSettings(
+        _ parameters: SetSettingsCall.Parameters, _ responder: Responder<SetSettingsCall.Reply>
+    ) throws(MethodError) {
         var next = state
         if let unitsText = parameters.units {
             guard let units = UnitSystem(userInput: unitsText) else {

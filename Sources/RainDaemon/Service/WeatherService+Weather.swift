@@ -26,10 +26,13 @@ extension WeatherService {
         }
     }
 
-    func getForecast(_ parameters: GetForecastCall.Parameters, _ responder: Responder<GetForecastCall.Reply>) throws(MethodError) {
+    func getForecast(
+        _ parameters: GetForecastCall.Parameters, _ responder: Responder<GetForecastCall.Reply>
+    ) throws(MethodError) {
         let location = try resolve(parameters.id, selectedByDefault: true)
         let cached = refresher.forecast(for: location.id)
         responder.reply(
-            .init(location: location, forecast: cached?.forecast, ageSeconds: cached?.age, stale: cached?.stale ?? true))
+            .init(location: location, forecast: cached?.forecast, ageSeconds: cached?.age, stale: cached?.stale ?? true)
+        )
     }
 }

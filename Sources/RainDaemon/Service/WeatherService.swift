@@ -18,7 +18,8 @@ public final class WeatherService {
     /// its parameters and reply.
     static func entry<Call: WeatherCall>(
         _ call: Call.Type, _ access: VarlinkServer.Access,
-        _ handler: @escaping @Sendable (WeatherService) -> (Call.Parameters, Responder<Call.Reply>) throws(MethodError) -> Void
+        _ handler:
+            @escaping @Sendable (WeatherService) -> (Call.Parameters, Responder<Call.Reply>) throws(MethodError) -> Void
     ) -> (WeatherMethod, Method) {
         (
             Call.method,
@@ -109,7 +110,9 @@ public final class WeatherService {
             if let connection = request.connection, connection.access < method.access {
                 throw MethodError(
                     PermissionDenied(
-                        message: "uid \(connection.peer.uid) may read but not change this raind; only root and members of group raind may"))
+                        message:
+                            "uid \(connection.peer.uid) may read but not change this raind; only root and members of group raind may"
+                    ))
             }
             try method.run(self, request)
         } catch {
@@ -130,7 +133,9 @@ public final class WeatherService {
             throw MethodError(
                 StateNotSaved(
                     path: store.path,
-                    message: "could not write \(store.path) (\(error.message)); nothing was changed. Check free space and permissions"))
+                    message:
+                        "could not write \(store.path) (\(error.message)); nothing was changed. Check free space and permissions"
+                ))
         }
         let old = state
         state = newState

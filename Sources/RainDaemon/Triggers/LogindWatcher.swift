@@ -55,14 +55,16 @@ public final class LogindWatcher {
         switch bus {
         case .failure(let error):
             self.bus = nil
-            warnOnce("no system bus (\(error)): resume and session triggers are off; timers and network triggers still work")
+            warnOnce(
+                "no system bus (\(error)): resume and session triggers are off; timers and network triggers still work")
         case .success(let connection):
             self.bus = connection
             do throws(BusError) {
                 try watchSleep(connection)
                 if let session { try findSession(session, on: connection) }
             } catch {
-                warnOnce("cannot watch logind on the \(connection.name) (\(error)): resume and session triggers are off")
+                warnOnce(
+                    "cannot watch logind on the \(connection.name) (\(error)): resume and session triggers are off")
             }
         }
     }
@@ -90,15 +92,17 @@ public final class LogindWatcher {
     // MARK: Sleep
 
     private func watchSleep(_ connection: BusConnection) throws(BusError) {
-        slots.append(try connection.subscribe(
-            sender: sender, path: Self.managerPath, interface: Self.managerInterface, member: "PrepareForSleep",
-            installed: installed("logind's PrepareForSleep")
-        ) { [weak self] message in
-            self?.prepareForSleep(message)
-        })
-        slots.append(try connection.onDisconnect { [weak self] in
-            self?.warnOnce("lost the connection to the \(connection.name): resume and session triggers are off")
-        })
+        slots.append(
+            try connection.subscribe(
+                sender: sender, path: Self.managerPath, interface: Self.managerInterface, member: "PrepareForSleep",
+                installed: installed("logind's PrepareForSleep")
+            ) { [weak self] message in
+                self?.prepareForSleep(message)
+            })
+        slots.append(
+            try connection.onDisconnect { [weak self] in
+                self?.warnOnce("lost the connection to the \(connection.name): resume and session triggers are off")
+            })
         guard let sender else { return }
         ownerCheck = try connection.nameHasOwner(sender, timeout: Self.callTimeout) { [weak self] result in
             guard let self else { return }
@@ -106,7 +110,9 @@ public final class LogindWatcher {
             switch result {
             case .success(true): break
             case .success(false):
-                self.warnOnce("logind (\(sender)) is not on the \(connection.name): no resume or session triggers until it starts")
+                self.warnOnce(
+                    "logind (\(sender)) is not on the \(connection.name): no resume or session triggers until it starts"
+                )
             case .failure(let error):
                 self.warnOnce("cannot ask the \(connection.name) about logind (\(error))")
             }
@@ -155,19 +161,21 @@ public final class LogindWatcher {
     }
 
     private func watchSession(at path: String, on connection: BusConnection) throws(BusError) {
-        slots.append(try connection.subscribe(
-            sender: sender, path: path, interface: Self.sessionInterface, member: "Unlock",
-            installed: installed("the session's Unlock signal")
-        ) { [weak self] _ in
-            self?.logger.info("the session was unlocked")
-            self?.onSessionActive()
-        })
-        slots.append(try connection.subscribe(
-            .propertiesChanged(sender: sender, path: path, interface: Self.sessionInterface),
-            installed: installed("the session's property changes")
-        ) { [weak self] message in
-            self?.sessionPropertiesChanged(message)
-        })
+        slots.append(
+            try connection.subscribe(
+                sender: sender, path: path, interface: Self.sessionInterface, member: "Unlock",
+                installed: installed("the session's Unlock signal")
+            ) { [weak self] _ in
+                self?.logger.info("the session was unlocked")
+                self?.onSessionActive()
+            })
+        slots.append(
+            try connection.subscribe(
+                .propertiesChanged(sender: sender, path: path, interface: Self.sessionInterface),
+                installed: installed("the session's property changes")
+            ) { [weak self] message in
+                self?.sessionPropertiesChanged(message)
+            })
         sessionPath = path
         logger.debug("watching login session \(path)")
     }

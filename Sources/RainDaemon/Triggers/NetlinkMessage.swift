@@ -25,11 +25,12 @@ struct NetlinkMessage: Equatable {
         while offset + Constant.headerSize <= bytes.count {
             let length = Int(NetlinkRoute.uint32(bytes, at: offset))
             guard length >= Constant.headerSize, offset + length <= bytes.count else { break }
-            messages.append(NetlinkMessage(
-                type: NetlinkRoute.uint16(bytes, at: offset + 4),
-                flags: NetlinkRoute.uint16(bytes, at: offset + 6),
-                sequence: NetlinkRoute.uint32(bytes, at: offset + 8),
-                payload: bytes[(offset + Constant.headerSize)..<(offset + length)]))
+            messages.append(
+                NetlinkMessage(
+                    type: NetlinkRoute.uint16(bytes, at: offset + 4),
+                    flags: NetlinkRoute.uint16(bytes, at: offset + 6),
+                    sequence: NetlinkRoute.uint32(bytes, at: offset + 8),
+                    payload: bytes[(offset + Constant.headerSize)..<(offset + length)]))
             offset += NetlinkRoute.align(length)
         }
         return messages

@@ -43,8 +43,8 @@ struct NetlinkRoute: Equatable {
     /// the provider itself answers is learnt from the requests.
     var isUsable: Bool {
         guard family == Constant.familyIPv4 || family == Constant.familyIPv6,
-              table == Constant.tableMain, type == Constant.typeUnicast,
-              !isLocalDestination
+            table == Constant.tableMain, type == Constant.typeUnicast,
+            !isLocalDestination
         else { return false }
         if nexthops.isEmpty { return true }  // a nexthop object: the kernel vouches for it
         return nexthops.contains { hop in
@@ -57,7 +57,8 @@ struct NetlinkRoute: Equatable {
     private var isLocalDestination: Bool {
         guard let first = destination.first, prefixLength > 0 else { return false }
         if family == Constant.familyIPv4 {
-            return first == 127 || (first == 169 && destination.count > 1 && destination[1] == 254 && prefixLength >= 16)
+            return first == 127
+                || (first == 169 && destination.count > 1 && destination[1] == 254 && prefixLength >= 16)
         }
         if first == 0xff { return true }  // ff00::/8 multicast
         if first == 0xfe, destination.count > 1, destination[1] & 0xc0 == 0x80, prefixLength >= 10 { return true }
@@ -105,7 +106,8 @@ struct NetlinkRoute: Equatable {
         while offset + 8 <= range.endIndex {
             let length = Int(uint16(bytes, at: offset))
             guard length >= 8, offset + length <= range.endIndex else { break }
-            hops.append(Nexthop(interface: Int32(bitPattern: uint32(bytes, at: offset + 4)), flags: UInt32(bytes[offset + 2])))
+            hops.append(
+                Nexthop(interface: Int32(bitPattern: uint32(bytes, at: offset + 4)), flags: UInt32(bytes[offset + 2])))
             offset += align(length)
         }
         return hops

@@ -23,9 +23,10 @@ final class NetlinkSocket {
     /// and bind(2) to `groups`, letting the kernel pick the port id.
     init(groups: UInt32) throws(SystemError) {
         let type = Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-        descriptor = FileDescriptor(taking: try retryingOnInterrupt("socket", subject: "AF_NETLINK") {
-            socket(AF_NETLINK, type, Constant.netlinkRoute)
-        })
+        descriptor = FileDescriptor(
+            taking: try retryingOnInterrupt("socket", subject: "AF_NETLINK") {
+                socket(AF_NETLINK, type, Constant.netlinkRoute)
+            })
         // struct sockaddr_nl { sa_family_t nl_family; unsigned short nl_pad; __u32 nl_pid; __u32 nl_groups; }
         var address = sockaddr_storage()
         withUnsafeMutableBytes(of: &address) { raw in

@@ -54,9 +54,10 @@ public final class NetworkMonitor {
         self.debounce = debounce
         self.logger = logger
         self.onChange = onChange
-        events = try NetlinkSocket(groups: NetlinkSocket.Constant.groupLink
-            | NetlinkSocket.Constant.groupIPv4Route | NetlinkSocket.Constant.groupIPv6Route
-            | NetlinkSocket.Constant.groupIPv4Address | NetlinkSocket.Constant.groupIPv6Address)
+        events = try NetlinkSocket(
+            groups: NetlinkSocket.Constant.groupLink
+                | NetlinkSocket.Constant.groupIPv4Route | NetlinkSocket.Constant.groupIPv6Route
+                | NetlinkSocket.Constant.groupIPv4Address | NetlinkSocket.Constant.groupIPv6Address)
         dumps = try NetlinkSocket(groups: 0)
         eventSource = try loop.watch(fd: events.descriptor.rawValue, events: .readable) { [weak self] _ in
             self?.readEvents()
@@ -86,13 +87,18 @@ public final class NetworkMonitor {
             sender: checkSender ? "org.freedesktop.network1" : nil, path: "/org/freedesktop/network1",
             interface: "org.freedesktop.network1.Manager")
         for match in [networkManager, networkd] {
-            serviceSlots.append(try bus.subscribe(match, installed: { [weak self] error in
-                guard let error else { return }
-                self?.logger.debug("not watching \(match.sender ?? match.path ?? "a network service"): \(error)")
-            }) { [weak self] message in
-                self?.logger.debug("\(message.what) from a network manager; re-reading the routes")
-                self?.scheduleDump()
-            })
+            serviceSlots.append(
+                try bus.subscribe(
+                    match,
+                    installed: { [weak self] error in
+                        guard let error else { return }
+                        self?.logger.debug(
+                            "not watching \(match.sender ?? match.path ?? "a network service"): \(error)")
+                    }
+                ) { [weak self] message in
+                    self?.logger.debug("\(message.what) from a network manager; re-reading the routes")
+                    self?.scheduleDump()
+                })
         }
     }
 
@@ -165,7 +171,9 @@ public final class NetworkMonitor {
                     finishDump(complete: true, notify: notify)
                 case NetlinkMessage.Constant.typeError:
                     let code = message.errorCode
-                    if code != 0 { logger.warning("the kernel refused the route dump: \(SystemError("RTM_GETROUTE", errno: code))") }
+                    if code != 0 {
+                        logger.warning("the kernel refused the route dump: \(SystemError("RTM_GETROUTE", errno: code))")
+                    }
                     finishDump(complete: code == 0, notify: notify)
                 default: break
                 }

@@ -84,7 +84,9 @@ public final class Refresher {
         guard let jump = clockWatch.observe(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow) else {
             return
         }
-        logger.notice("the wall clock was set \(jump < 0 ? "back" : "forward") by \(Int(min(abs(jump), 1e15).rounded())) s; refresh times follow it")
+        logger.notice(
+            "the wall clock was set \(jump < 0 ? "back" : "forward") by \(Int(min(abs(jump), 1e15).rounded())) s; refresh times follow it"
+        )
         scheduler.clockJumped(by: jump)
         for (id, var cached) in forecasts {
             cached.forecast.fetchedAt += jump
@@ -281,7 +283,8 @@ public final class Refresher {
             }
             // Measured from when the data arrived: a proxy's copy can be older (its Age) yet just fetched.
             if explicit, let cached = forecasts[id], fromCurrentProvider(cached.forecast),
-                time - max(cached.forecast.fetchedAt, scheduler.places[id]?.lastSuccess ?? 0) < Self.minimumSpacing {
+                time - max(cached.forecast.fetchedAt, scheduler.places[id]?.lastSuccess ?? 0) < Self.minimumSpacing
+            {
                 finishOne(id, nil)
                 continue
             }
@@ -407,24 +410,29 @@ public final class Refresher {
         case .offline:
             return RefreshFailure(
                 error: .offline,
-                message: "the network is down, so raind makes no requests; cached data is still served and refreshed when the network returns")
+                message:
+                    "the network is down, so raind makes no requests; cached data is still served and refreshed when the network returns"
+            )
         case .unauthorized(let failure):
             return failure
         case .quotaExhausted(.day, let resetsAt):
             return RefreshFailure(
                 error: .quotaExhausted,
-                message: "the daily budget of \(BudgetUsage.text(calls: scheduler.policy.dailyBudget)) upstream calls is used up; it resets at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)",
+                message:
+                    "the daily budget of \(BudgetUsage.text(calls: scheduler.policy.dailyBudget)) upstream calls is used up; it resets at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)",
                 retryAfter: resetsAt)
         case .quotaExhausted(.month, let resetsAt):
             return RefreshFailure(
                 error: .quotaExhausted,
-                message: "the monthly budget of \(BudgetUsage.text(calls: scheduler.policy.monthlyBudget ?? 0)) upstream calls is used up; it resets on the 1st at 00:00 UTC (raise [Refresh] MonthlyBudget= if your plan allows more)",
+                message:
+                    "the monthly budget of \(BudgetUsage.text(calls: scheduler.policy.monthlyBudget ?? 0)) upstream calls is used up; it resets on the 1st at 00:00 UTC (raise [Refresh] MonthlyBudget= if your plan allows more)",
                 retryAfter: resetsAt)
         case .backingOff(let until, let last):
             let wait = Int(min(max(until - now, 0), 1e9).rounded(.up))
             return RefreshFailure(
                 error: last?.error ?? .providerError,
-                message: "the provider failed recently (\(last?.message ?? "unknown error")); raind retries in \(wait) s",
+                message:
+                    "the provider failed recently (\(last?.message ?? "unknown error")); raind retries in \(wait) s",
                 httpStatus: last?.httpStatus, retryAfter: until)
         }
     }
@@ -452,7 +460,8 @@ public final class Refresher {
     /// The short refreshes' state and cost, for `GetStatus`.
     var nowcastStatus: NowcastStatus {
         let policy = scheduler.policy
-        let minutes = context.configuration.effectiveNowcastIntervalMinutes
+        let minutes =
+            context.configuration.effectiveNowcastIntervalMinutes
             ?? context.configuration.defaultNowcastIntervalMinutes
         let requests = scheduler.nowcastRequestsPerDay
         return NowcastStatus(

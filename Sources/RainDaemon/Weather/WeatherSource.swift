@@ -48,7 +48,9 @@ public struct WeatherSource {
         guard configuration.baseURL == nil else { return nil }
         return RefreshFailure(
             error: .notConfigured,
-            message: "[Provider] Proxy=yes needs BaseURL= set to the site proxy that holds the API key; set it, then reload raind")
+            message:
+                "[Provider] Proxy=yes needs BaseURL= set to the site proxy that holds the API key; set it, then reload raind"
+        )
     }
 
     /// `$CREDENTIALS_DIRECTORY/api-key` (systemd `LoadCredential=`), else `ApiKeyFile=`.
@@ -65,14 +67,25 @@ public struct WeatherSource {
             malformed = malformed ?? path
         }
         if let malformed {
-            return (nil, RefreshFailure(
-                error: .notConfigured,
-                message: "the API key in \(malformed) is empty or malformed; put the key alone in that file and reload raind"))
+            return (
+                nil,
+                RefreshFailure(
+                    error: .notConfigured,
+                    message:
+                        "the API key in \(malformed) is empty or malformed; put the key alone in that file and reload raind"
+                )
+            )
         }
-        let looked = tried.isEmpty ? "no key file is configured" : "no readable key in " + tried.joined(separator: " or ")
-        return (nil, RefreshFailure(
-            error: .notConfigured,
-            message: "pirateweather needs an API key and \(looked); set [Provider] ApiKeyFile= or LoadCredential=api-key:..., then reload raind (or use Name=open-meteo, which needs none)"))
+        let looked =
+            tried.isEmpty ? "no key file is configured" : "no readable key in " + tried.joined(separator: " or ")
+        return (
+            nil,
+            RefreshFailure(
+                error: .notConfigured,
+                message:
+                    "pirateweather needs an API key and \(looked); set [Provider] ApiKeyFile= or LoadCredential=api-key:..., then reload raind (or use Name=open-meteo, which needs none)"
+            )
+        )
     }
 
     /// How many calls the provider counts for one of raind's forecast requests.
@@ -91,9 +104,14 @@ public struct WeatherSource {
             url = baseURL + OpenMeteo.forecastPath(latitude: location.latitude, longitude: location.longitude)
             redacted = url
         case .pirateWeather:
-            url = baseURL + PirateWeather.forecastPath(apiKey: apiKey, latitude: location.latitude, longitude: location.longitude)
-            redacted = baseURL + PirateWeather.forecastPath(
-                apiKey: apiKey.map { _ in URLRedaction.placeholder }, latitude: location.latitude, longitude: location.longitude)
+            url =
+                baseURL
+                + PirateWeather.forecastPath(apiKey: apiKey, latitude: location.latitude, longitude: location.longitude)
+            redacted =
+                baseURL
+                + PirateWeather.forecastPath(
+                    apiKey: apiKey.map { _ in URLRedaction.placeholder }, latitude: location.latitude,
+                    longitude: location.longitude)
         }
         var headers: [String: String] = [:]
         if let etag = cached?.etag { headers["If-None-Match"] = etag }
@@ -194,68 +212,88 @@ public struct WeatherSource {
                     forecast.alignDays(to: zone)
                 }
                 if let problem = forecast.validationProblem() {
-                    throw ProviderParseError(provider: name, field: problem.field, problem: .invalidValue(problem.reason))
+                    throw ProviderParseError(
+                        provider: name, field: problem.field, problem: .invalidValue(problem.reason))
                 }
-                return .fresh(CachedForecast(
-                    forecast: forecast, latitude: location.latitude, longitude: location.longitude,
-                    etag: response[header: "etag"], lastModified: response[header: "last-modified"]))
+                return .fresh(
+                    CachedForecast(
+                        forecast: forecast, latitude: location.latitude, longitude: location.longitude,
+                        etag: response[header: "etag"], lastModified: response[header: "last-modified"]))
             } catch {
-                return .failed(RefreshFailure(
-                    error: .providerError,
-                    message: "\(name) sent an unusable forecast (\(error)); raind keeps the cached data and retries later",
-                    httpStatus: 200))
+                return .failed(
+                    RefreshFailure(
+                        error: .providerError,
+                        message:
+                            "\(name) sent an unusable forecast (\(error)); raind keeps the cached data and retries later",
+                        httpStatus: 200))
             }
         case 304:
             return .notModified(expiresAt: expiresAt, age: policy.dataAge)
         case 401 where viaProxy, 403 where viaProxy:
-            return .failed(RefreshFailure(
-                error: .providerError,
-                message: "\(name) refused the request through the site proxy (HTTP \(response.status)): the proxy's API key is wrong or the proxy does not admit this machine; check the proxy (docs/DEPLOYMENT-PROXY.md), then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
-                httpStatus: response.status))
+            return .failed(
+                RefreshFailure(
+                    error: .providerError,
+                    message:
+                        "\(name) refused the request through the site proxy (HTTP \(response.status)): the proxy's API key is wrong or the proxy does not admit this machine; check the proxy (docs/DEPLOYMENT-PROXY.md), then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
+                    httpStatus: response.status))
         case 401 where apiKey == nil, 403 where apiKey == nil:
             // A provider that takes no key refused for another reason: a proxy, a block, a wrong BaseURL=.
-            return .failed(RefreshFailure(
-                error: .providerError,
-                message: "\(name) refused the request (HTTP \(response.status)); it needs no API key, so check [Provider] BaseURL= and any proxy in between, then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
-                httpStatus: response.status))
+            return .failed(
+                RefreshFailure(
+                    error: .providerError,
+                    message:
+                        "\(name) refused the request (HTTP \(response.status)); it needs no API key, so check [Provider] BaseURL= and any proxy in between, then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
+                    httpStatus: response.status))
         case 401, 403:
-            return .failed(RefreshFailure(
-                error: .providerError,
-                message: "\(name) refused the request (HTTP \(response.status)): the API key is wrong or not allowed; fix it, then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
-                httpStatus: response.status))
+            return .failed(
+                RefreshFailure(
+                    error: .providerError,
+                    message:
+                        "\(name) refused the request (HTTP \(response.status)): the API key is wrong or not allowed; fix it, then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
+                    httpStatus: response.status))
         case 404:
-            return .failed(RefreshFailure(
-                error: .providerError,
-                message: "\(name) answered 404 Not Found; check [Provider] BaseURL= (it should be the provider's base, without a path)",
-                httpStatus: 404))
+            return .failed(
+                RefreshFailure(
+                    error: .providerError,
+                    message:
+                        "\(name) answered 404 Not Found; check [Provider] BaseURL= (it should be the provider's base, without a path)",
+                    httpStatus: 404))
         case 429:
             // Open-Meteo sends no Retry-After; its reason names the limit hit, which says how long to wait.
             if retryAfter == nil, let wait = refusal?.retryAfter(now: now) {
-                return .failed(RefreshFailure(
-                    error: .providerError,
-                    message: "\(name) is rate-limiting raind (HTTP 429\(said)); raind waits \(Int((wait - now).rounded(.up))) s before asking again",
-                    httpStatus: 429, retryAfter: wait))
+                return .failed(
+                    RefreshFailure(
+                        error: .providerError,
+                        message:
+                            "\(name) is rate-limiting raind (HTTP 429\(said)); raind waits \(Int((wait - now).rounded(.up))) s before asking again",
+                        httpStatus: 429, retryAfter: wait))
             }
-            return .failed(RefreshFailure(
-                error: .providerError,
-                message: "\(name) is rate-limiting raind (HTTP 429\(said))" + Self.waitText(retryAfter, now: now),
-                httpStatus: 429, retryAfter: retryAfter))
+            return .failed(
+                RefreshFailure(
+                    error: .providerError,
+                    message: "\(name) is rate-limiting raind (HTTP 429\(said))" + Self.waitText(retryAfter, now: now),
+                    httpStatus: 429, retryAfter: retryAfter))
         case 500...599:
-            return .failed(RefreshFailure(
-                error: .providerError,
-                message: "\(name) failed (HTTP \(response.status))" + Self.waitText(retryAfter, now: now)
-                    + "; raind keeps the cached data and retries later",
-                httpStatus: response.status, retryAfter: retryAfter))
+            return .failed(
+                RefreshFailure(
+                    error: .providerError,
+                    message: "\(name) failed (HTTP \(response.status))" + Self.waitText(retryAfter, now: now)
+                        + "; raind keeps the cached data and retries later",
+                    httpStatus: response.status, retryAfter: retryAfter))
         case 400 where refusal != nil:
-            return .failed(RefreshFailure(
-                error: .providerError,
-                message: "\(name) refused raind's request (HTTP 400\(said)); raind retries later, and an update of raind may be needed if this persists",
-                httpStatus: 400, retryAfter: retryAfter))
+            return .failed(
+                RefreshFailure(
+                    error: .providerError,
+                    message:
+                        "\(name) refused raind's request (HTTP 400\(said)); raind retries later, and an update of raind may be needed if this persists",
+                    httpStatus: 400, retryAfter: retryAfter))
         default:
-            return .failed(RefreshFailure(
-                error: .providerError,
-                message: "\(name) answered HTTP \(response.status)\(said), which raind does not expect; check [Provider] BaseURL=",
-                httpStatus: response.status, retryAfter: retryAfter))
+            return .failed(
+                RefreshFailure(
+                    error: .providerError,
+                    message:
+                        "\(name) answered HTTP \(response.status)\(said), which raind does not expect; check [Provider] BaseURL=",
+                    httpStatus: response.status, retryAfter: retryAfter))
         }
     }
 

@@ -45,7 +45,8 @@ struct AddCommand: ClientCommand {
         switch (coords, current, words.isEmpty) {
         case (let coords?, false, true):
             guard let (latitude, longitude) = Coordinates.parse(coords) else {
-                throw .usage("add: --coords takes LAT,LON in decimal degrees, like --coords 48.85,2.35 (got '\(coords)')")
+                throw .usage(
+                    "add: --coords takes LAT,LON in decimal degrees, like --coords 48.85,2.35 (got '\(coords)')")
             }
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
                 throw .usage("add: latitude must be within -90...90 and longitude within -180...180 (got '\(coords)')")
@@ -53,7 +54,8 @@ struct AddCommand: ClientCommand {
             target = .coordinates(latitude, longitude, name: name)
         case (nil, true, true):
             if follow, name != nil {
-                throw .usage("add: --follow cannot go with --name: the place that follows you is named after the town it is in")
+                throw .usage(
+                    "add: --follow cannot go with --name: the place that follows you is named after the town it is in")
             }
             target = .current(name: name, follow: follow)
         case (nil, false, false):

@@ -25,7 +25,8 @@ enum BarFormat: Equatable {
         default:
             guard text.contains("{") else {
                 throw .usage(
-                    "\(command): unknown format '\(text)'; use people, json, bar, waybar, or a template such as '{icon} {temp}'")
+                    "\(command): unknown format '\(text)'; use people, json, bar, waybar, or a template such as '{icon} {temp}'"
+                )
             }
             return .template(try template(text, command: command))
         }

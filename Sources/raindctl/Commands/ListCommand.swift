@@ -34,8 +34,10 @@ struct ListCommand: ClientCommand {
             return
         }
         let rows = locations.map { location in
-            [location.id == selected ? "*" : " ", location.id.rawValue, location.displayName,
-             Coordinates.format(latitude: location.latitude, longitude: location.longitude)]
+            [
+                location.id == selected ? "*" : " ", location.id.rawValue, location.displayName,
+                Coordinates.format(latitude: location.latitude, longitude: location.longitude),
+            ]
                 + (location.isFollowing ? ["(follows you)"] : [])
         }
         for line in Output.table(rows) { Output.line(line) }

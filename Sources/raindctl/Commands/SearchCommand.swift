@@ -48,9 +48,11 @@ struct SearchCommand: ClientCommand {
             return
         }
         let rows = candidates.map { candidate in
-            [candidate.name, candidate.region, candidate.countryCode,
-             candidate.population > 0 ? "pop. \(PopulationText.grouped(candidate.population))" : "",
-             candidate.source.identity ?? ""]
+            [
+                candidate.name, candidate.region, candidate.countryCode,
+                candidate.population > 0 ? "pop. \(PopulationText.grouped(candidate.population))" : "",
+                candidate.source.identity ?? "",
+            ]
         }
         for line in Output.table(rows) { Output.line(line) }
     }

@@ -43,7 +43,8 @@ struct StatusCommand: ClientCommand {
         let now = Output.now()
         var lines: [String] = []
         lines.append(
-            "raind \(status.version), up \(Durations.span(status.uptimeSeconds)), \(status.provider), \(status.online ? "online" : "offline")")
+            "raind \(status.version), up \(Durations.span(status.uptimeSeconds)), \(status.provider), \(status.online ? "online" : "offline")"
+        )
         var rows: [[String]] = []
         if let location = status.selected {
             rows.append(["Selected:", "\(location.displayName) (\(location.id))"])

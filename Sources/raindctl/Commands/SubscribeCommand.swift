@@ -42,7 +42,8 @@ struct SubscribeCommand: ClientCommand {
         if json, formatText != nil, formatText != "json" {
             throw .usage("subscribe: --json and --format \(formatText ?? "") conflict")
         }
-        var format = try formatText.map { text throws(ClientError) in try BarFormat.parse(text, command: Self.name) }
+        var format =
+            try formatText.map { text throws(ClientError) in try BarFormat.parse(text, command: Self.name) }
             ?? (json ? .json : .people)
         if let text = try arguments.option("--text") {
             guard format == .waybar(text: nil) else { throw .usage("subscribe: --text goes with --format waybar") }
@@ -56,7 +57,8 @@ struct SubscribeCommand: ClientCommand {
         if let events {
             for name in events where EventName(rawValue: name) == nil {
                 throw .usage(
-                    "subscribe: unknown event '\(name)'; known: \(EventName.allCases.map(\.rawValue).joined(separator: ", "))")
+                    "subscribe: unknown event '\(name)'; known: \(EventName.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             if format.isBarLine {
                 throw .usage("subscribe: --events does not go with a status-bar format, which needs every event")
@@ -115,7 +117,8 @@ struct SubscribeCommand: ClientCommand {
             do {
                 event = try message.decodedEvent()
             } catch {
-                throw .failed("raind sent an event raindctl cannot read (\(error)); are raind and raindctl the same version?")
+                throw .failed(
+                    "raind sent an event raindctl cannot read (\(error)); are raind and raindctl the same version?")
             }
             view.apply(message, event: event)
             switch format {

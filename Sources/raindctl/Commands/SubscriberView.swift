@@ -176,7 +176,8 @@ struct SubscriberView {
         guard let event else {
             let count = reply.locations?.count ?? 0
             let online = reply.status?.online == true ? "online" : "offline"
-            var text = "Snapshot \(count) place\(count == 1 ? "" : "s"), selected \(selected?.rawValue ?? "none"), \(online)"
+            var text =
+                "Snapshot \(count) place\(count == 1 ? "" : "s"), selected \(selected?.rawValue ?? "none"), \(online)"
             if let selected, let presenter = presenter(for: selected) { text += ": " + presenter.statusLine() }
             return text
         }

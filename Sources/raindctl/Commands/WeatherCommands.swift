@@ -19,7 +19,9 @@ struct ForecastView {
         }
         let location = reply.location
         guard let forecast = reply.forecast else {
-            throw .failed("no weather for \(location.displayName) yet; raind fetches it as soon as it can ('raindctl refresh' to try now, 'raindctl status' for errors)")
+            throw .failed(
+                "no weather for \(location.displayName) yet; raind fetches it as soon as it can ('raindctl refresh' to try now, 'raindctl status' for errors)"
+            )
         }
         let status = try client.call(GetStatusCall.self, NoParameters()).status
         let units = status.units

@@ -90,7 +90,8 @@ public struct SubscribeReply: Codable, Sendable, Equatable {
         case .refreshFailed: return .refreshFailed(try need(id, "id"), try need(failure, "failure"))
         case .alertsChanged: return .alertsChanged(try need(id, "id"), try need(alerts, "alerts"))
         case .nowcastChanged:
-            let change = NowcastChange(reasons: try need(changes, "changes"), newEpisode: try need(newEpisode, "newEpisode"))
+            let change = NowcastChange(
+                reasons: try need(changes, "changes"), newEpisode: try need(newEpisode, "newEpisode"))
             return .nowcastChanged(try need(id, "id"), nowcast, change)
         }
     }

@@ -39,7 +39,9 @@ public enum WireDecoder {
 
     /// The value of a primitive type straight from JSON, without a decoder.
     /// `path` is only made into text for an error.
-    static func primitive<T>(_ type: T.Type, from value: JSON, at path: @autoclosure () -> String) throws(WireDecodingError) -> T? {
+    static func primitive<T>(
+        _ type: T.Type, from value: JSON, at path: @autoclosure () -> String
+    ) throws(WireDecodingError) -> T? {
         func mismatch(_ expected: String) -> WireDecodingError {
             WireDecodingError(field: path(), reason: "expected \(expected), got \(value.kindName)")
         }
@@ -128,8 +130,12 @@ private struct TreeDecoder: Decoder {
     }
 
     /// Decodes the value at `part` under `path`, the part pushed for the time it takes.
-    static func decode<T: Decodable>(_ type: T.Type, from value: JSON, at part: DecodingPath.Part, under path: DecodingPath) throws -> T {
-        if let primitive = try WireDecoder.primitive(type, from: value, at: path.text(appending: part)) { return primitive }
+    static func decode<T: Decodable>(
+        _ type: T.Type, from value: JSON, at part: DecodingPath.Part, under path: DecodingPath
+    ) throws -> T {
+        if let primitive = try WireDecoder.primitive(type, from: value, at: path.text(appending: part)) {
+            return primitive
+        }
         path.push(part)
         defer { path.pop() }
         do {
@@ -148,7 +154,8 @@ private struct TreeDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else {
-            throw WireDecodingError(field: path.isEmpty ? "parameters" : path.text(), reason: "expected an object, got \(value.kindName)")
+            throw WireDecodingError(
+                field: path.isEmpty ? "parameters" : path.text(), reason: "expected an object, got \(value.kindName)")
         }
         return KeyedDecodingContainer(ObjectReader<Key>(object: object, path: path, tracker: tracker))
     }
@@ -207,7 +214,9 @@ private struct ObjectReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder { preconditionFailure("wire types do not use superDecoder") }
-    func superDecoder(forKey key: Key) throws -> any Decoder { preconditionFailure("wire types do not use superDecoder") }
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        preconditionFailure("wire types do not use superDecoder")
+    }
 }
 
 private struct ArrayReader: UnkeyedDecodingContainer {
@@ -242,7 +251,9 @@ private struct ArrayReader: UnkeyedDecodingContainer {
         return try TreeDecoder.decode(type, from: value, at: part, under: path)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         let (value, part) = try next()
         return try TreeDecoder(value: value, path: path.branch(part), tracker: nil).container(keyedBy: type)
     }
@@ -270,7 +281,8 @@ private struct SingleReader: SingleValueDecodingContainer {
         if let integer = type as? any FixedWidthInteger.Type {
             guard let number = value.doubleValue, let exact = Self.exactly(integer, number) as? T else {
                 throw WireDecodingError(
-                    field: path.text(), reason: "expected a whole number in range of \(type), got \(value.serialized())")
+                    field: path.text(), reason: "expected a whole number in range of \(type), got \(value.serialized())"
+                )
             }
             return exact
         }

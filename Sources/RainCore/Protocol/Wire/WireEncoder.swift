@@ -269,7 +269,8 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         self.key(key)
-        return KeyedEncodingContainer(ObjectContainer<NestedKey>(encoder: encoder, frame: encoder.openNested(object: true)))
+        return KeyedEncodingContainer(
+            ObjectContainer<NestedKey>(encoder: encoder, frame: encoder.openNested(object: true)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -312,9 +313,12 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
         encoder.encodeValue(value)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         next()
-        return KeyedEncodingContainer(ObjectContainer<NestedKey>(encoder: encoder, frame: encoder.openNested(object: true)))
+        return KeyedEncodingContainer(
+            ObjectContainer<NestedKey>(encoder: encoder, frame: encoder.openNested(object: true)))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
