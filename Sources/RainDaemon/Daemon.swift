@@ -169,10 +169,10 @@ public final class Daemon {
             }
             // Rain soon is a use of the nowcast: its short refreshes go on
             // without subscribers only while it can be shown.
-            notifier.onAvailabilityChanged = { [notifier, weak refresher] in
+            notifier.onRainSoonInterestChanged = { [notifier, weak refresher] in
                 refresher?.notificationsWantNowcast = notifier.wantsRainSoon
             }
-            refresher.notificationsWantNowcast = notifier.wantsRainSoon
+            notifier.onRainSoonInterestChanged()
             self.notifier = notifier
         } else {
             notifier = nil
@@ -394,7 +394,7 @@ public final class Daemon {
             configuration: context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
         if let problem = source.configurationProblem { logger.warning(problem.message) }
         refresher.reconfigure(source: source, refreshMinutes: service.state.settings.refreshMinutes, retryRefused: true)
-        if let notifier { refresher.notificationsWantNowcast = notifier.wantsRainSoon }
+        notifier?.onRainSoonInterestChanged()  // RainSoon= may have changed
         refresher.refreshIfStale(reason: "reload")
         lastStatus = ""
         manager.ready(status: statusLine())

@@ -68,9 +68,9 @@ final class RefresherTests: XCTestCase {
                 "XDG_CACHE_HOME": directory.path + "/cache", "XDG_CONFIG_HOME": directory.path + "/config",
             ])
         let logger = Logger(subsystem: "refresher-test", threshold: .warning)
-        // Noon today (UTC): the tests move the clock by minutes, and a start
-        // near midnight would cross into a new budget day and reset the count.
-        let clock = FakeClock(wall: (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 43_200)
+        // A fixed noon (UTC, 2027-01-15): the tests move the clock by minutes and
+        // never cross into a new budget day, whatever the day they run.
+        let clock = FakeClock(wall: 1_800_014_400)
         let context = DaemonContext(
             loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
         var places = LocationList()

@@ -17,7 +17,7 @@ final class StatusReplyCacheTests: XCTestCase {
     }
 
     func testWrite_isTheFreshEncoding_forEveryUptime() throws {
-        let cache = try XCTUnwrap(StatusReplyCache(status: status(uptime: 5)))
+        let cache = StatusReplyCache(status: status(uptime: 5))
         for uptime in [0, 1, 12.25, 86_400.123456, 1e-7, 3e15] {
             var bytes: [UInt8] = []
             cache.write(uptime: uptime, into: &bytes)
@@ -29,7 +29,7 @@ final class StatusReplyCacheTests: XCTestCase {
     func testMatches_ignoresTheUptime_butNoOtherField() throws {
         let paris = Location(
             id: LocationID("paris-fr"), name: "Paris", latitude: 48.85, longitude: 2.35, source: .geonames(id: 2988507))
-        let cache = try XCTUnwrap(StatusReplyCache(status: status(uptime: 5)))
+        let cache = StatusReplyCache(status: status(uptime: 5))
         XCTAssertTrue(cache.matches(status(uptime: 99)))
         XCTAssertFalse(cache.matches(status(uptime: 5, selected: paris)))
         var counted = status(uptime: 5)

@@ -69,6 +69,17 @@ public struct Configuration: Equatable, Sendable {
             self.apply = apply
             reset = { configuration in configuration[keyPath: field] = Configuration()[keyPath: field] }
         }
+
+        /// A yes/no key (systemd's booleans) setting `field`.
+        static func flag(
+            section: String, name: String, field: WritableKeyPath<Configuration, Bool> & Sendable
+        ) -> Key {
+            Key(section: section, name: name, field: field, expected: "yes or no") { config, value in
+                guard let flag = parseBoolean(value) else { return false }
+                config[keyPath: field] = flag
+                return true
+            }
+        }
     }
 
     static let keys: [Key] = [
@@ -90,11 +101,7 @@ public struct Configuration: Equatable, Sendable {
             config.apiKeyFile = value
             return true
         },
-        Key(section: "Provider", name: "Proxy", field: \.proxy, expected: "yes or no") { config, value in
-            guard let flag = parseBoolean(value) else { return false }
-            config.proxy = flag
-            return true
-        },
+        .flag(section: "Provider", name: "Proxy", field: \.proxy),
         Key(
             section: "Provider", name: "ConnectTimeoutSec", field: \.connectTimeoutSeconds,
             expected: "whole seconds from 1 to 300"
@@ -162,23 +169,9 @@ public struct Configuration: Equatable, Sendable {
             config.geocoderURL = url
             return true
         },
-        Key(section: "Places", name: "OnlineGeocoder", field: \.onlineGeocoder, expected: "yes or no") {
-            config, value in
-            guard let flag = parseBoolean(value) else { return false }
-            config.onlineGeocoder = flag
-            return true
-        },
-        Key(section: "Notifications", name: "Alerts", field: \.notifyAlerts, expected: "yes or no") { config, value in
-            guard let flag = parseBoolean(value) else { return false }
-            config.notifyAlerts = flag
-            return true
-        },
-        Key(section: "Notifications", name: "RainSoon", field: \.notifyRainSoon, expected: "yes or no") {
-            config, value in
-            guard let flag = parseBoolean(value) else { return false }
-            config.notifyRainSoon = flag
-            return true
-        },
+        .flag(section: "Places", name: "OnlineGeocoder", field: \.onlineGeocoder),
+        .flag(section: "Notifications", name: "Alerts", field: \.notifyAlerts),
+        .flag(section: "Notifications", name: "RainSoon", field: \.notifyRainSoon),
         Key(
             section: "Notifications", name: "MinimumSeverity", field: \.minimumAlertSeverity,
             expected: "extreme, severe, moderate, minor or unknown"
@@ -188,11 +181,7 @@ public struct Configuration: Equatable, Sendable {
             config.minimumAlertSeverity = severity
             return true
         },
-        Key(section: "Nowcast", name: "Enabled", field: \.nowcastEnabled, expected: "yes or no") { config, value in
-            guard let flag = parseBoolean(value) else { return false }
-            config.nowcastEnabled = flag
-            return true
-        },
+        .flag(section: "Nowcast", name: "Enabled", field: \.nowcastEnabled),
         Key(
             section: "Nowcast", name: "IntervalMinutes", field: \.nowcastIntervalMinutes,
             expected: "whole minutes from 5 to 60"

@@ -181,14 +181,6 @@ extension JSON {
         }
     }
 
-    static func format(number: Double) -> String {
-        guard number.isFinite else { return "null" }
-        if number.rounded() == number, abs(number) < 1e15 {
-            return String(Int64(number))
-        }
-        return "\(number)"
-    }
-
     static func append(_ text: StaticString, to out: inout [UInt8]) {
         text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
@@ -297,27 +289,22 @@ extension JSON {
 
     public init<Bytes: Collection>(parsing bytes: Bytes) throws(JSONParseError)
     where Bytes.Element == UInt8 {
-        if let parsed = try Self.parse(contiguous: bytes) {
-            self = parsed
-        } else {
-            self = try Self.parse(contiguous: Array(bytes)) ?? .null
-        }
+        // Bytes not held in one block of memory are copied into an array, which is.
+        let result =
+            bytes.withContiguousStorageIfAvailable(Self.parse)
+            ?? Array(bytes).withUnsafeBufferPointer(Self.parse)
+        self = try result.get()
     }
 
-    /// Parses bytes held in one block of memory; nil when they are not (the
-    /// caller copies them into an array, which always is).
-    private static func parse<Bytes: Collection>(contiguous bytes: Bytes) throws(JSONParseError) -> JSON?
-    where Bytes.Element == UInt8 {
-        // withContiguousStorageIfAvailable's closure cannot throw a typed error: carry it out as a value.
-        let result: Result<JSON, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            var parser = JSONParser(bytes: buffer)
-            do throws(JSONParseError) {
-                return .success(try parser.parseDocument())
-            } catch {
-                return .failure(error)
-            }
+    /// Parses bytes held in one block of memory. The closures that lend the
+    /// buffer cannot throw a typed error: it is carried out as a value.
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSON, JSONParseError> {
+        var parser = JSONParser(bytes: buffer)
+        do throws(JSONParseError) {
+            return .success(try parser.parseDocument())
+        } catch {
+            return .failure(error)
         }
-        return try result?.get()
     }
 }
 

@@ -48,11 +48,16 @@ public struct LocationList: Equatable, Sendable {
     public mutating func add(_ candidate: PlaceCandidate, byName: Bool = false) -> (location: Location, events: [Event])
     {
         if let match = existing(matching: candidate, byName: byName) { return (match, []) }
+        return insert(candidate, follows: nil)
+    }
+
+    /// Saves `candidate` as a new place; the first one saved is selected.
+    private mutating func insert(_ candidate: PlaceCandidate, follows: Bool?) -> (location: Location, events: [Event]) {
         let location = Location(
             id: uniqueID(for: candidate), name: candidate.name, region: candidate.region,
             country: candidate.country, countryCode: candidate.countryCode,
             latitude: candidate.latitude, longitude: candidate.longitude,
-            timeZone: candidate.timeZone, source: candidate.source)
+            timeZone: candidate.timeZone, source: candidate.source, follows: follows)
         locations.append(location)
         locations.sort(by: LocationList.order)
         var events: [Event] = [.locationAdded(location)]
@@ -88,19 +93,8 @@ public struct LocationList: Equatable, Sendable {
             events += setFollows(match.id, true)
             return (self[match.id] ?? match, false, events)
         }
-        let location = Location(
-            id: uniqueID(for: candidate), name: candidate.name, region: candidate.region,
-            country: candidate.country, countryCode: candidate.countryCode,
-            latitude: candidate.latitude, longitude: candidate.longitude,
-            timeZone: candidate.timeZone, source: candidate.source, follows: true)
-        locations.append(location)
-        locations.sort(by: LocationList.order)
-        events.append(.locationAdded(location))
-        if selectedID == nil {
-            selectedID = location.id
-            events.append(.locationSelected(location))
-        }
-        return (location, true, events)
+        let (location, added) = insert(candidate, follows: true)
+        return (location, true, events + added)
     }
 
     private mutating func setFollows(_ id: LocationID, _ follows: Bool?) -> [Event] {

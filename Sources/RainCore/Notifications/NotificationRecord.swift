@@ -58,5 +58,5 @@ public struct NotificationRecord: Equatable, Sendable, Codable {
         self = record
     }
 
-    public var bytes: [UInt8] { Array((json.serialized() + "\n").utf8) }
+    public var bytes: [UInt8] { jsonBytes + [UInt8(ascii: "\n")] }
 }

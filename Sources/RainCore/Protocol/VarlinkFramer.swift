@@ -66,14 +66,10 @@ public struct VarlinkFramer: Sendable {
     public static func frameReply<Parameters: Encodable>(
         _ parameters: Parameters, continues: Bool = false, into bytes: inout [UInt8]
     ) {
-        appendASCII(#"{"parameters":"#, to: &bytes)
+        JSON.append(#"{"parameters":"#, to: &bytes)
         WireEncoder.encode(parameters, into: &bytes)
-        appendASCII(continues ? #","continues":true}"# : "}", to: &bytes)
+        JSON.append(continues ? #","continues":true}"# : "}", to: &bytes)
         bytes.append(0)
-    }
-
-    private static func appendASCII(_ text: StaticString, to bytes: inout [UInt8]) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 }
 

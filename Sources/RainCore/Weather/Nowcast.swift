@@ -63,8 +63,7 @@ public struct Nowcast: Equatable, Sendable, Codable {
         var expected = steps[first].time
         for step in steps[first...] {
             guard step.time < end, abs(step.time - expected) < 1, let intensity = step.precipIntensity else { break }
-            let wet = intensity >= Self.wetIntensity && (step.precipProbability ?? 1) >= Self.wetProbability
-            window.append((step.time, intensity, wet))
+            window.append((step.time, intensity, step.isWet))
             expected = step.time + resolution
         }
         guard let last = window.last else { return nil }

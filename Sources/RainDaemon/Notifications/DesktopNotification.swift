@@ -26,14 +26,15 @@ struct DesktopNotification: Equatable {
     /// A name from the icon naming specification.
     var icon: String
     var summary: String
-    /// Body text; servers may read a little markup, so it is escaped (`escaped`).
+    /// Body text; servers may read a little markup, so it is escaped when sent (`arguments`).
     var body: String
     var urgency: Urgency
 
     /// The arguments of Notify (`susssasa{sv}i`).
     var arguments: [BusValue] {
         [
-            .string(Self.appName), .uint32(replaces), .string(icon), .string(summary), .string(Self.escaped(body)),
+            .string(Self.appName), .uint32(replaces), .string(icon), .string(summary),
+            .string(body.escapingMarkup(quotes: false)),
             .array(element: "s", []),
             .array(element: "{sv}", [.dictEntry(key: .string("urgency"), value: .variant(.byte(urgency.rawValue)))]),
             .int32(-1),
@@ -52,34 +53,16 @@ struct DesktopNotification: Equatable {
                     ? String(description.prefix(maximumBodyCharacters)) + "…" : description)
         }
         return DesktopNotification(
-            replaces: replaces, icon: "weather-severe-alert", summary: clean("\(title) — \(place.name)"),
-            body: clean(body), urgency: Urgency(alert.severity))
+            replaces: replaces, icon: "weather-severe-alert",
+            summary: "\(title) — \(place.name)".replacingControlCharacters(),
+            body: body.replacingControlCharacters(), urgency: Urgency(alert.severity))
     }
 
     /// Rain starting soon at the selected place; `summary` is the nowcast's line.
     static func rainSoon(at place: Location, summary: String, replaces: UInt32) -> DesktopNotification {
         DesktopNotification(
-            replaces: replaces, icon: "weather-showers", summary: clean("Rain soon — \(place.name)"),
-            body: clean(summary), urgency: .normal)
-    }
-
-    /// Provider text with its control characters replaced: shown, never obeyed.
-    static func clean(_ text: String) -> String {
-        text.replacingControlCharacters()
-    }
-
-    /// The body with `&`, `<` and `>` escaped: servers that read the
-    /// specification's markup would otherwise take a provider's text for tags.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            default: result.append(character)
-            }
-        }
-        return result
+            replaces: replaces, icon: "weather-showers",
+            summary: "Rain soon — \(place.name)".replacingControlCharacters(),
+            body: summary.replacingControlCharacters(), urgency: .normal)
     }
 }

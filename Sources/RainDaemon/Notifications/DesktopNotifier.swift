@@ -50,11 +50,12 @@ public final class DesktopNotifier {
 
     private var bus: BusConnection?
     private(set) var availability = Availability.usable {
-        didSet { if availability != oldValue { onAvailabilityChanged() } }
+        didSet { if availability != oldValue { onRainSoonInterestChanged() } }
     }
-    /// Called when notifications become possible or impossible: the daemon
-    /// keeps the nowcast's short refreshes only while rain soon can be shown.
-    var onAvailabilityChanged: () -> Void = {}
+    /// Called when `wantsRainSoon` may have changed (notifications became
+    /// possible or impossible; the daemon also calls it after a reload): the
+    /// daemon keeps the nowcast's short refreshes only while rain soon can be shown.
+    var onRainSoonInterestChanged: () -> Void = {}
     /// Whether a rain-soon notification could be shown now: the setting is
     /// on and a server is there (or has not been asked yet).
     public var wantsRainSoon: Bool { configuration().notifyRainSoon && availability == .usable }
@@ -149,8 +150,8 @@ public final class DesktopNotifier {
         let tolerance = Double(nowcast.resolutionSeconds)
         if change.newEpisode || rainEpisode.map({ !$0.spell.isSame(as: spell, tolerance: tolerance) }) ?? true {
             if let shown = rainEpisode { rainEnded(episode: shown.id) }
-            // Named by place and start; a new episode's notification replaces
-            // the last one's (replaces_id), never stacks beside it.
+            // Named by place and start. The last episode's notification was
+            // closed just above, so the new one never stacks beside it.
             rainEpisode = ("\(place.id.rawValue)@\(Int(spell.start / 60) * 60)", spell)
         } else {
             rainEpisode?.spell = spell

@@ -22,6 +22,17 @@ public final class GeoClueClient {
             self.longitude = longitude
             self.accuracy = accuracy
         }
+
+        /// The position in a Location object's properties; nil without
+        /// Latitude and Longitude in range. No Accuracy: unknown (infinite).
+        init?(_ properties: BusProperties) {
+            guard let latitude = properties["Latitude"]?.doubleValue,
+                let longitude = properties["Longitude"]?.doubleValue,
+                (-90...90).contains(latitude), (-180...180).contains(longitude)
+            else { return nil }
+            self.init(
+                latitude: latitude, longitude: longitude, accuracy: properties["Accuracy"]?.doubleValue ?? .infinity)
+        }
     }
 
     /// GClueAccuracyLevel.
@@ -148,10 +159,7 @@ public final class GeoClueClient {
     }
 
     private func classify(_ error: BusError, step: String) -> GeoClueError {
-        if error.isServiceMissing { return .serviceUnavailable(error) }
-        if error.isAccessDenied { return .denied(error) }
-        if error.isTimeout { return .timedOut(seconds: timeout) }
-        return .failed(step: step, error)
+        GeoClueError(error, step: step, timeout: timeout)
     }
 
     private func configure(client path: String, on connection: BusConnection) {
@@ -224,10 +232,7 @@ public final class GeoClueClient {
     }
 
     private func read(_ properties: BusProperties, at path: String) {
-        guard let latitude = properties["Latitude"]?.doubleValue,
-            let longitude = properties["Longitude"]?.doubleValue,
-            (-90...90).contains(latitude), (-180...180).contains(longitude)
-        else {
+        guard let position = Position(properties) else {
             let got = properties.keys.sorted().joined(separator: ", ")
             return finish(
                 .failure(
@@ -237,8 +242,7 @@ public final class GeoClueClient {
                             what: path, expected: "Latitude and Longitude in range", got: got.isEmpty ? "nothing" : got)
                     )))
         }
-        let accuracy = properties["Accuracy"]?.doubleValue ?? .infinity
-        finish(.success(Position(latitude: latitude, longitude: longitude, accuracy: accuracy)))
+        finish(.success(position))
     }
 
     // MARK: Ending

@@ -11,6 +11,19 @@ public enum GeoClueError: Error, Equatable, CustomStringConvertible {
     /// Another failure at the named step.
     case failed(step: String, BusError)
 
+    /// What a failed call at `step` means for locating the machine.
+    init(_ error: BusError, step: String, timeout: Double) {
+        if error.isServiceMissing {
+            self = .serviceUnavailable(error)
+        } else if error.isAccessDenied {
+            self = .denied(error)
+        } else if error.isTimeout {
+            self = .timedOut(seconds: timeout)
+        } else {
+            self = .failed(step: step, error)
+        }
+    }
+
     public var description: String {
         switch self {
         case .noBus(let error):

@@ -125,18 +125,11 @@ final class GeoClueWatch {
         ) { [weak self] result in
             guard let self else { return }
             self.pending = nil
-            guard case .success(let properties) = result,
-                let latitude = properties["Latitude"]?.doubleValue,
-                let longitude = properties["Longitude"]?.doubleValue,
-                (-90...90).contains(latitude), (-180...180).contains(longitude)
-            else {
+            guard case .success(let properties) = result, let position = GeoClueClient.Position(properties) else {
                 self.logger.debug("ignored an unreadable GeoClue location \(location)")
                 return
             }
-            self.onPosition(
-                .init(
-                    latitude: latitude, longitude: longitude,
-                    accuracy: properties["Accuracy"]?.doubleValue ?? .infinity))
+            self.onPosition(position)
         }
     }
 
@@ -159,10 +152,7 @@ final class GeoClueWatch {
     }
 
     private func classify(_ error: BusError, step: String) -> GeoClueError {
-        if error.isServiceMissing { return .serviceUnavailable(error) }
-        if error.isAccessDenied { return .denied(error) }
-        if error.isTimeout { return .timedOut(seconds: Self.callTimeout) }
-        return .failed(step: step, error)
+        GeoClueError(error, step: step, timeout: Self.callTimeout)
     }
 
     private func fail(_ error: GeoClueError) {

@@ -25,7 +25,6 @@ final class PlaceFollower {
     private var following: Location?
     private var geoclue: GeoClueWatch?
     private var zoneSlots: [BusSlot] = []
-    private var active = false
 
     init(
         loop: EventLoop, systemBus: Result<BusConnection, BusError>, places: PlaceLookup, logger: Logger,
@@ -40,16 +39,15 @@ final class PlaceFollower {
 
     /// The place that follows now (nil: none, and everything stops).
     func update(following place: Location?) {
+        let wasFollowing = following != nil
         following = place
         guard place != nil else {
-            if active { logger.debug("no place follows the machine any more") }
-            active = false
+            if wasFollowing { logger.debug("no place follows the machine any more") }
             geoclue = nil
             zoneSlots.removeAll()
             return
         }
-        guard !active else { return }
-        active = true
+        guard !wasFollowing else { return }
         switch systemBus {
         case .failure(let error):
             logger.warning("cannot follow the machine's position: no system bus (\(error))")
@@ -67,7 +65,7 @@ final class PlaceFollower {
     }
 
     private func geoClueFailed(_ error: GeoClueError, bus: BusConnection) {
-        guard active else { return }
+        guard following != nil else { return }
         geoclue = nil
         logger.info("GeoClue cannot follow the machine (\(error)); following the system time zone instead")
         watchTimeZone(on: bus)
@@ -139,7 +137,7 @@ final class PlaceFollower {
     }
 
     private func timeZoneIs(_ zone: String) {
-        guard let place = following, active, geoclue == nil, zone != place.timeZone else { return }
+        guard let place = following, geoclue == nil, zone != place.timeZone else { return }
         do throws(MethodError) {
             guard var candidate = try places.directory().mostPopulous(inTimeZone: zone) else {
                 logger.info("the time zone is now \(zone), which names no known place; the following place stays")

@@ -472,12 +472,6 @@ public final class VarlinkRequest {
         finish(.failure(error, parameters))
     }
 
-    /// A reply with `continues: true`, for calls made with `more`.
-    public func stream(_ parameters: JSON) {
-        guard !isFinished, !call.oneway, let connection else { return }
-        connection.send(VarlinkReply(parameters: parameters, continues: true))
-    }
-
     /// Sends pre-framed bytes (an event encoded once for every subscriber).
     /// Returns false when the connection could not take them.
     @discardableResult

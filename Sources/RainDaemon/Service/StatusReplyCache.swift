@@ -13,19 +13,21 @@ struct StatusReplyCache {
     private let tail: [UInt8]
 
     /// Finds where the uptime's text sits by encoding the reply with two
-    /// uptimes that differ in one digit; nil when the encodings differ
-    /// anywhere else (then there is nothing to reuse).
-    init?(status: WeatherStatus) {
+    /// uptimes that differ in one digit.
+    init(status: WeatherStatus) {
         var zero = status
         zero.uptimeSeconds = 0
         var one = status
         one.uptimeSeconds = 1
         let zeroBytes = Self.frame(zero)
         let oneBytes = Self.frame(one)
-        guard zeroBytes.count == oneBytes.count,
-            let hole = zeroBytes.indices.first(where: { zeroBytes[$0] != oneBytes[$0] }),
-            zeroBytes[(hole + 1)...] == oneBytes[(hole + 1)...]
-        else { return nil }
+        let hole = zeroBytes.indices.first { zeroBytes[$0] != oneBytes[$0] } ?? zeroBytes.endIndex
+        // Uptimes 0 and 1 are written as one digit each, in the one place of
+        // a field every status has: anything else is a bug in the encoder.
+        precondition(
+            zeroBytes.count == oneBytes.count && hole < zeroBytes.endIndex
+                && zeroBytes[(hole + 1)...] == oneBytes[(hole + 1)...],
+            "GetStatus replies with uptimes 0 and 1 differ in more than one byte")
         self.status = zero
         head = Array(zeroBytes[..<hole])
         tail = Array(zeroBytes[(hole + 1)...])

@@ -4,10 +4,13 @@ import RainCore
 extension WeatherService {
     func getStatus(_ parameters: NoParameters, _ responder: Responder<GetStatusCall.Reply>) throws(MethodError) {
         let status = status()
-        if statusReplyCache?.matches(status) != true {
-            statusReplyCache = StatusReplyCache(status: status)
+        let cache: StatusReplyCache
+        if let cached = statusReplyCache, cached.matches(status) {
+            cache = cached
+        } else {
+            cache = StatusReplyCache(status: status)
+            statusReplyCache = cache
         }
-        guard let cache = statusReplyCache else { return responder.reply(.init(status: status)) }
         responder.request.replyFramed { cache.write(uptime: status.uptimeSeconds, into: &$0) }
     }
 

@@ -87,7 +87,7 @@ public final class ForecastCache {
         guard let file = path(for: id) else { return }
         do {
             try FileIO.makeDirectories(forecastDirectory, mode: 0o700)
-            try FileIO.writeAtomically(Array(cached.json.serialized().utf8), to: file, durability: .disposable)
+            try FileIO.writeAtomically(cached.jsonBytes, to: file, durability: .disposable)
         } catch {
             logger.warning("cannot write the forecast cache for \(id): \(error)")
         }

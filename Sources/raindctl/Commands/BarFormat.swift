@@ -59,24 +59,6 @@ enum BarFormat: Equatable {
     }
 }
 
-/// Text for Pango markup (waybar's `text` and `tooltip`).
-enum Pango {
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "'": out += "&#39;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-}
-
 /// A failure as a short sentence for a tooltip: no URLs, at most one line
 /// of about a hundred characters.
 enum ShortSentence {

@@ -160,8 +160,8 @@ struct SubscriberView {
         if let condition = values.condition { classes.append(condition) }
         if values.alert != nil { classes.append("alert") }
         var object = JSONObject()
-        object["text"] = .string(Pango.escape(text))
-        object["tooltip"] = .string(Pango.escape(tooltip.joined(separator: "\n\n")))
+        object["text"] = .string(text.escapingMarkup(quotes: true))
+        object["tooltip"] = .string(tooltip.joined(separator: "\n\n").escapingMarkup(quotes: true))
         object["class"] = .array(classes.map(JSON.string))
         object["alt"] = .string(values.condition ?? state)
         if let chance = values.conditions?.precipProbability, chance.isFinite {
