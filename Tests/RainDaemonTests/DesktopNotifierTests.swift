@@ -270,4 +270,69 @@ final class DesktopNotifierTests: XCTestCase {
                 { XCTAssertEqual(try self.call(try XCTUnwrap(server))["call"] as? String, "Notify") },
             ])
     }
+
+    func testAnUpgradeSentBeforeTheFirstAnswer_stillReplacesIt() throws {
+        let bus = try PrivateBus()
+        let server = try FakeService("fake_notifications.py", bus: bus)
+        let setup = try makeNotifier(bus: bus)
+        try run(
+            setup,
+            [
+                {
+                    // Both in one go: the upgrade is queued while the first Notify waits for its id.
+                    setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.severe)])
+                    setup.notifier.alertsChanged(at: self.paris, alerts: [self.alert(.extreme)])
+                },
+                {
+                    let first = try self.call(server)
+                    let upgrade = try self.call(server)
+                    XCTAssertEqual(first["replaces_id"] as? Int, 0)
+                    XCTAssertEqual(upgrade["replaces_id"] as? Int, first["id"] as? Int, "replaced, not stacked")
+                },
+            ])
+    }
+
+    func testRainEndedBeforeItsNotificationWasAnswered_closesItOnceAnswered() throws {
+        let bus = try PrivateBus()
+        let server = try FakeService("fake_notifications.py", bus: bus)
+        let setup = try makeNotifier(bus: bus)
+        try run(
+            setup,
+            [
+                {
+                    setup.notifier.rainSoon(place: self.paris, summary: "Rain starting in about 10 min", episode: "e")
+                    setup.notifier.rainEnded(episode: "e")
+                },
+                {
+                    let shown = try XCTUnwrap(try self.call(server)["id"] as? Int)
+                    XCTAssertEqual(
+                        try self.call(server) as NSDictionary,
+                        ["call": "CloseNotification", "id": shown] as NSDictionary)
+                    XCTAssertNil(setup.notifier.record.rain)
+                },
+            ])
+    }
+
+    func testAlertsQueuedWhenNoServerAnswers_areNotTakenForShown() throws {
+        let bus = try PrivateBus()
+        let setup = try makeNotifier(bus: bus)
+        var server: FakeService?
+        defer { server?.stop() }
+        let two = [self.alert(.severe), self.alert(.extreme, uri: "https://alerts.example/2")]
+        try run(
+            setup, waiting: [1],
+            [
+                { setup.notifier.alertsChanged(at: self.paris, alerts: two) },
+                {
+                    XCTAssertEqual(setup.notifier.availability, .noServer)
+                    XCTAssertTrue(setup.notifier.record.alerts.isEmpty, "neither was shown, so neither is remembered")
+                    server = try FakeService("fake_notifications.py", bus: bus)
+                },
+                { setup.notifier.alertsChanged(at: self.paris, alerts: two) },
+                {
+                    let shown = try [self.call(try XCTUnwrap(server)), self.call(try XCTUnwrap(server))]
+                    XCTAssertEqual(shown.compactMap { $0["call"] as? String }, ["Notify", "Notify"])
+                },
+            ])
+    }
 }

@@ -208,7 +208,7 @@ public final class DesktopNotifier {
                 bus = connection
             } catch {
                 availability = .noBus
-                queue.removeAll()
+                dropQueue()
                 logger.warning("no session bus (\(error)): desktop notifications are off until raind restarts")
                 settled()
                 return
@@ -219,9 +219,7 @@ public final class DesktopNotifier {
             switch outgoing {
             case .notify(var notification, let target):
                 // An earlier call in the queue may have told the id this one replaces.
-                if case .rain = target, notification.replaces == 0 {
-                    notification.replaces = record.rain?.notification ?? 0
-                }
+                if notification.replaces == 0 { notification.replaces = shownID(of: target) }
                 inFlight = try connection.call(
                     destination: Self.busName, path: Self.objectPath, interface: Self.interface, member: "Notify",
                     arguments: notification.arguments, timeout: Self.callTimeout,
@@ -237,13 +235,20 @@ public final class DesktopNotifier {
                 ) { [weak self] result in
                     guard let self else { return }
                     self.inFlight = nil
-                    if case .failure(let error) = result { self.failed(error) }
+                    if case .failure(let error) = result {
+                        self.failed(error, doing: "closing notification \(id)", then: "close it by hand if it stays")
+                    }
                     self.sendNext()
                     if self.inFlight == nil { self.settled() }
                 }
             }
         } catch {
-            failed(error)
+            if case .notify(_, let target) = outgoing {
+                var next = record
+                Self.forget(target, in: &next)
+                update(next)
+            }
+            failed(error, doing: Self.describe(outgoing), then: Self.retry(outgoing))
             sendNext()
         }
     }
@@ -257,27 +262,89 @@ public final class DesktopNotifier {
                 next.alerts[index].notification = id
             }
         case (.success(let id), .rain(let episode)):
-            if next.rain?.episode == episode { next.rain?.notification = id }
-        case (.failure(let error), .alert(let place, let key)):
-            // Not shown: shown again when the alert is next reported.
-            next.alerts.removeAll { $0.place == place && $0.key == key }
-            failed(error)
-        case (.failure(let error), .rain(let episode)):
-            if next.rain?.episode == episode { next.rain = nil }
-            failed(error)
+            if next.rain?.episode == episode {
+                next.rain?.notification = id
+            } else {
+                // The episode ended (or another took its place) while this was
+                // on its way, so nothing else will ever close it.
+                queue.append(.close(id))
+            }
+        case (.failure, _):
+            // Not shown: shown again when it is next reported.
+            Self.forget(target, in: &next)
         }
         update(next)
+        if case .failure(let error) = result {
+            failed(error, doing: Self.describe(target), then: Self.retry(target))
+        }
         sendNext()
         if inFlight == nil { settled() }
     }
 
-    private func failed(_ error: BusError) {
+    /// The id of the notification `target` would replace (0: none yet).
+    private func shownID(of target: Target) -> UInt32 {
+        switch target {
+        case .alert(let place, let key):
+            return record.alerts.first { $0.place == place && $0.key == key }?.notification ?? 0
+        case .rain:
+            return record.rain?.notification ?? 0
+        }
+    }
+
+    /// Takes `target` out of the record: it was not shown, so it is shown
+    /// when next reported rather than taken for shown.
+    private static func forget(_ target: Target, in record: inout NotificationRecord) {
+        switch target {
+        case .alert(let place, let key): record.alerts.removeAll { $0.place == place && $0.key == key }
+        case .rain(let episode): if record.rain?.episode == episode { record.rain = nil }
+        }
+    }
+
+    /// Drops every call not yet sent, forgetting what they would have shown.
+    private func dropQueue() {
+        var next = record
+        for case .notify(_, let target) in queue { Self.forget(target, in: &next) }
+        queue.removeAll()
+        update(next)
+    }
+
+    private static func describe(_ target: Target) -> String {
+        switch target {
+        case .alert(let place, let key): return "showing alert \(key) for \(place)"
+        case .rain(let episode): return "showing rain soon (\(episode))"
+        }
+    }
+
+    private static func retry(_ target: Target) -> String {
+        switch target {
+        case .alert: return "it is shown when the place's alerts are next reported"
+        case .rain: return "it is shown at the next change of the rain outlook"
+        }
+    }
+
+    private static func describe(_ outgoing: Outgoing) -> String {
+        switch outgoing {
+        case .notify(_, let target): return describe(target)
+        case .close(let id): return "closing notification \(id)"
+        }
+    }
+
+    private static func retry(_ outgoing: Outgoing) -> String {
+        switch outgoing {
+        case .notify(_, let target): return retry(target)
+        case .close: return "close it by hand if it stays"
+        }
+    }
+
+    /// `doing` failed: a missing server turns notifications off until one
+    /// appears; any other failure is logged with what happens `then`.
+    private func failed(_ error: BusError, doing: String, then: String) {
         guard error.isServiceMissing else {
-            logger.warning("a desktop notification failed: \(error)")
+            logger.warning("\(doing) as a desktop notification failed (\(error)); \(then)")
             return
         }
         availability = .noServer
-        queue.removeAll()
+        dropQueue()
         logger.notice(
             "no notification server on the session bus (\(Self.busName)); notifications resume when one starts")
         watchForServer()
@@ -302,7 +369,9 @@ public final class DesktopNotifier {
                 self.settled()
             }
         } catch {
-            logger.debug("cannot watch for a notification server: \(error)")
+            logger.warning(
+                "cannot watch the session bus for a notification server (\(error)); "
+                    + "desktop notifications stay off until raind restarts")
         }
     }
 
