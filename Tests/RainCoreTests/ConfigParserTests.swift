@@ -50,6 +50,18 @@ final class ConfigParserTests: XCTestCase {
         XCTAssertEqual(parser.configuration.intervalMinutes, 10)
     }
 
+    func testParse_keyBeforeAnySection_isErrorNamingWhereItBelongs() {
+        var parser = ConfigParser()
+        parser.apply(text: "RainSoon=no\nColour=blue\n", file: "c.conf")
+        XCTAssertEqual(
+            parser.errors.map(\.description),
+            [
+                "c.conf:1: error: RainSoon= is outside any section (put it under [Notifications])",
+                "c.conf:2: error: Colour= is outside any section (put it under the section it belongs to: "
+                    + "[Provider], [Refresh], [Socket], [Places], [Notifications], [Nowcast])",
+            ])
+    }
+
     func testParse_badValue_isErrorNamingValueAndExpectedForm() {
         var parser = ConfigParser()
         parser.apply(text: "[Refresh]\nIntervalMinutes=soon\n", file: "b.conf")

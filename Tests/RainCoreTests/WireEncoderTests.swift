@@ -89,6 +89,14 @@ final class WireEncoderTests: XCTestCase {
             VarlinkFramer.frameReply(reply, continues: continues, into: &direct)
             XCTAssertEqual(direct, VarlinkFramer.frame(VarlinkReply(parameters: reply.json, continues: continues).json))
         }
+        var framed: [UInt8] = []
+        VarlinkFramer.frameReply(reply, into: &framed)
+        // The exact text, so the test does not only compare the encoder with itself.
+        XCTAssertEqual(
+            String(decoding: framed, as: UTF8.self),
+            #"{"parameters":{"locations":[{"id":"paris-fr","name":"Paris","region":"","country":"France","#
+                + #""countryCode":"FR","latitude":48.85,"longitude":2.35,"timeZone":"Europe/Paris","#
+                + #""source":{"kind":"geonames","id":"2988507"}}],"selected":"paris-fr"}}"# + "\0")
         let decoded = try ListLocationsCall.Reply(json: reply.json)
         XCTAssertEqual(decoded, reply)
     }

@@ -23,11 +23,12 @@ final class NowcastRefresherTests: XCTestCase {
         let id: LocationID
     }
 
-    private func rig() throws -> Rig {
+    /// `headers`: added by the fixture server to every answer.
+    private func rig(headers: [String] = []) throws -> Rig {
         let harness = try ClientHarness()
         let server = try FixtureServer(
             files: ["nowcast.json": Array(Self.body(quarter: 0, plan: .dry).utf8)],
-            routes: ["/v1/forecast": "nowcast.json"])
+            routes: ["/v1/forecast": "nowcast.json"], headers: headers)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("raind-nowcast-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -168,6 +169,38 @@ final class NowcastRefresherTests: XCTestCase {
         XCTAssertEqual(changes.first?.summary, "Light rain starting in about 30 min, for about 45 min")
         XCTAssertEqual(changes.last?.summary, "No rain in the next 2 h")
         XCTAssertEqual(rig.refresher.budgetUsage.requestsToday, 8)
+    }
+
+    func testAProxysOlderCopy_isPublishedWithItsNowcastAsOfNow() throws {
+        let rig = try rig(headers: ["Age: 300"])
+        defer {
+            rig.server.stop()
+            try? FileManager.default.removeItem(at: rig.directory)
+        }
+        var published: [Forecast] = []
+        rig.publisher.addObserver { event in
+            if case .weatherUpdated(_, let forecast) = event { published.append(forecast) }
+        }
+        try run(rig, [{ try self.serve(rig, Self.body(quarter: 0, plan: .lightRain)) }])
+        let forecast = try XCTUnwrap(published.last)
+        XCTAssertEqual(forecast.fetchedAt, rig.clock.wallNow - 300, "the copy is as old as its Age")
+        XCTAssertEqual(forecast.nowcast?.time, rig.clock.wallNow, "the outlook speaks of now, not of when it was made")
+    }
+
+    func testARegularIntervalShorterThanTheNowcasts_isTheIntervalStatusReports() throws {
+        let rig = try rig()
+        defer {
+            rig.server.stop()
+            try? FileManager.default.removeItem(at: rig.directory)
+        }
+        var configuration = Configuration()
+        configuration.baseURL = rig.server.url("")
+        rig.refresher.reconfigure(
+            source: WeatherSource(configuration: configuration, credentialsDirectory: nil), refreshMinutes: 10,
+            retryRefused: false)
+        let status = rig.refresher.nowcastStatus
+        XCTAssertEqual(status.intervalMinutes, 10, "every 10 minutes already: the nowcast's 15 would be slower")
+        XCTAssertEqual(status.requestsPerDay, 0, "and it adds nothing")
     }
 
     func testShortRefreshes_runOnlyWhileSomeoneCanUseTheNowcast() throws {

@@ -111,4 +111,17 @@ final class WeatherSourceTests: XCTestCase {
         XCTAssertTrue(failure.message.contains("site proxy"), failure.message)
         XCTAssertEqual(failure.httpStatus, 401)
     }
+
+    func testProxyRefusal_speaksOfAKeyOnlyForTheProviderThatTakesOne() {
+        for (provider, key) in [(Configuration.ProviderName.pirateWeather, true), (.openMeteo, false)] {
+            let source = WeatherSource(
+                configuration: configuration(provider, proxy: true, baseURL: "http://proxy.example"),
+                credentialsDirectory: nil)
+            guard
+                case .failed(let failure) = source.interpret(
+                    .success(HTTPResponse(status: 403)), for: enschede, now: now)
+            else { return XCTFail("403 is a failure") }
+            XCTAssertEqual(failure.message.contains("API key"), key, failure.message)
+        }
+    }
 }

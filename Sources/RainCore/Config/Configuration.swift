@@ -190,6 +190,16 @@ public struct Configuration: Equatable, Sendable {
         },
     ]
 
+    /// Where a key found before any section header belongs: its own
+    /// section when the name is known, else every section there is.
+    static func sectionAdvice(for key: String) -> String {
+        let own = keys.filter { $0.name == key }.map { "[\($0.section)]" }
+        if !own.isEmpty { return "put it under " + own.joined(separator: " or ") }
+        var sections: [String] = []
+        for spec in keys where !sections.contains("[\(spec.section)]") { sections.append("[\(spec.section)]") }
+        return "put it under the section it belongs to: " + sections.joined(separator: ", ")
+    }
+
     private static func setInt(_ field: inout Int, _ value: String, _ range: ClosedRange<Int>) -> Bool {
         guard let number = Int(value), range.contains(number) else { return false }
         field = number
@@ -325,8 +335,7 @@ public struct ConfigParser {
             guard let section else {
                 diagnose(
                     .error, file, lineNumber,
-                    "\(key)= is outside any section (put it under [Provider], [Refresh], [Socket], [Places] or [Nowcast])"
-                )
+                    "\(key)= is outside any section (\(Configuration.sectionAdvice(for: key)))")
                 continue
             }
             let known = Configuration.keys.contains { $0.section == section }

@@ -329,11 +329,13 @@ public final class Refresher {
             scheduler.succeeded(id, now: time, expiresAt: cached.forecast.expiresAt, selected: selected)
             lastSuccess = time
             clearFailure(of: id)
-            publisher.publish(.weatherUpdated(id, cached.forecast))
+            // The nowcast as of now: a proxy's copy (its Age) was made earlier.
+            let served = withNowcast(cached.forecast, at: time)
+            publisher.publish(.weatherUpdated(id, served))
             if cached.forecast.alerts != previousAlerts {
                 publisher.publish(.alertsChanged(id, cached.forecast.alerts))
             }
-            publishNowcastChange(id, now: time)
+            publishNowcastChange(id, served.nowcast)
             updateNowcastDemand()
         case .notModified(let expiresAt, let age):
             if var cached = forecasts[id] {
@@ -341,8 +343,9 @@ public final class Refresher {
                 cached.forecast.expiresAt = expiresAt
                 forecasts[id] = cached
                 cache.store(cached, for: id)
-                publisher.publish(.weatherUpdated(id, withNowcast(cached.forecast, at: time)))
-                publishNowcastChange(id, now: time)
+                let served = withNowcast(cached.forecast, at: time)
+                publisher.publish(.weatherUpdated(id, served))
+                publishNowcastChange(id, served.nowcast)
             }
             scheduler.succeeded(id, now: time, expiresAt: expiresAt, selected: selected)
             lastSuccess = time
@@ -460,20 +463,22 @@ public final class Refresher {
     /// The short refreshes' state and cost, for `GetStatus`.
     var nowcastStatus: NowcastStatus {
         let policy = scheduler.policy
-        let minutes =
+        let configured =
             context.configuration.effectiveNowcastIntervalMinutes
             ?? context.configuration.defaultNowcastIntervalMinutes
+        // Never slower than the regular interval, which the scheduler then follows.
+        let minutes = min(configured, Int(policy.interval / 60))
         let requests = scheduler.nowcastRequestsPerDay
         return NowcastStatus(
             enabled: policy.nowcastInterval != nil, active: scheduler.nowcastActive(now: now),
             intervalMinutes: minutes, requestsPerDay: requests, callsPerDay: requests * policy.callsPerRequest)
     }
 
-    /// Publishes `NowcastChanged` when the selected place's outlook differs
-    /// materially from the one last published.
-    private func publishNowcastChange(_ id: LocationID, now time: Double) {
+    /// Publishes `NowcastChanged` when the selected place's outlook,
+    /// `current` (as served with its forecast), differs materially from the
+    /// one last published.
+    private func publishNowcastChange(_ id: LocationID, _ current: Nowcast?) {
         guard id == list.selectedID else { return }
-        let current = forecasts[id]?.forecast.nowcast?.at(time)
         let baseline = publishedNowcast?.id == id ? publishedNowcast?.nowcast : nil
         guard let change = NowcastChange.between(baseline, current) else { return }
         publishedNowcast = (id, current)

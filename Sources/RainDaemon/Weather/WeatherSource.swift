@@ -230,11 +230,13 @@ public struct WeatherSource {
         case 304:
             return .notModified(expiresAt: expiresAt, age: policy.dataAge)
         case 401 where viaProxy, 403 where viaProxy:
+            // Only Pirate Weather's requests carry a key the proxy adds.
+            let why = provider == .pirateWeather ? "the proxy's API key is wrong or " : ""
             return .failed(
                 RefreshFailure(
                     error: .providerError,
                     message:
-                        "\(name) refused the request through the site proxy (HTTP \(response.status)): the proxy's API key is wrong or the proxy does not admit this machine; check the proxy (docs/DEPLOYMENT-PROXY.md), then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
+                        "\(name) refused the request through the site proxy (HTTP \(response.status)): \(why)the proxy does not admit this machine; check the proxy (docs/DEPLOYMENT-PROXY.md), then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
                     httpStatus: response.status))
         case 401 where apiKey == nil, 403 where apiKey == nil:
             // A provider that takes no key refused for another reason: a proxy, a block, a wrong BaseURL=.
