@@ -106,7 +106,9 @@ def test_example_configuration_lists_every_key(installed):
     example = pathlib.Path("/etc/raind/raind.conf").read_text()
     manual = subprocess.run(["man", "-P", "cat", "-l", "/usr/share/man/man5/raind.conf.5.gz"], capture_output=True,
                             text=True, env={**os.environ, "MANWIDTH": "200"}).stdout
-    keys = re.findall(r'Key\(section: "(\w+)", name: "(\w+)"',
+    # Each key is declared as Key(section:name:...) or .flag(section:name:...),
+    # its arguments wrapped over lines as swift format lays them out.
+    keys = re.findall(r'(?:Key|\.flag)\(\s*section: "(\w+)",\s*name: "(\w+)"',
                       (pathlib.Path(__file__).resolve().parents[2] / "Sources/RainCore/Config/Configuration.swift")
                       .read_text())
     assert len(keys) >= 12, keys
