@@ -11,17 +11,15 @@ let package = Package(
         .executable(name: "raindctl", targets: ["raindctl"]),
     ],
     targets: [
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl's header only (libcurl4-openssl-dev): raind opens the library itself
+        // at the first request (CShims/curl.c), so nothing links it.
+        .systemLibrary(name: "CCurl"),
         .systemLibrary(
             name: "CSystemd",
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
-        // Typed wrappers for C functions Swift cannot call: libcurl's variadic ones.
+        // libcurl, loaded on first use, behind typed wrappers (its setopt and getinfo are variadic).
         .target(name: "CShims", dependencies: ["CCurl"]),
         // GNU extensions (accept4, struct ucred) hidden from Swift's Glibc module.
         .target(name: "CSocket"),
@@ -34,7 +32,7 @@ let package = Package(
             dependencies: ["RainCore", "RainPlaces", "RainSystem", "CCurl", "CShims", "CSystemd"]
         ),
         // The Swift runtime is linked in, so the installed raind needs no Swift
-        // toolchain; the C libraries (libcurl, libsystemd, glibc) stay shared.
+        // toolchain; the C libraries (libsystemd, glibc, libcurl opened at run time) stay shared.
         .executableTarget(
             name: "raind",
             dependencies: ["RainDaemon"],

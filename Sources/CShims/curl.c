@@ -1,71 +1,158 @@
 #include "CShims.h"
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 
-/* curl_global_init is not thread-safe and must run before any other libcurl
- * call. Doing it here, behind pthread_once, keeps that one-time state in C and
- * out of Swift (no global mutable Swift state): every HTTPClient calls this in
- * its initializer and gets the same result. curl_global_cleanup is never
- * called; the process exit reclaims what init allocated. */
-static pthread_once_t global_init_once = PTHREAD_ONCE_INIT;
-static CURLcode global_init_result = CURLE_FAILED_INIT;
+/* libcurl is opened with dlopen on the first request, not linked: linking it
+ * loads about thirty more shared objects (its TLS, SSH, LDAP and Kerberos
+ * stacks) and runs their constructors at every start, which is most of raind's
+ * time from exec to READY=1, and a daemon whose forecasts are fresh may make
+ * no request for a long while. systemd opens its optional libraries the same
+ * way. The function pointers below are typed from curl.h, so a call through
+ * them is checked like a direct call. */
 
-static void global_init(void) {
-    global_init_result = curl_global_init(CURL_GLOBAL_DEFAULT);
+#define RAIND_CURL_SONAME "libcurl.so.4"
+
+static struct {
+    __typeof__(curl_global_init) *global_init;
+    __typeof__(curl_easy_init) *easy_init;
+    __typeof__(curl_easy_cleanup) *easy_cleanup;
+    __typeof__(curl_easy_setopt) *easy_setopt;
+    __typeof__(curl_easy_getinfo) *easy_getinfo;
+    __typeof__(curl_easy_strerror) *easy_strerror;
+    __typeof__(curl_multi_init) *multi_init;
+    __typeof__(curl_multi_cleanup) *multi_cleanup;
+    __typeof__(curl_multi_setopt) *multi_setopt;
+    __typeof__(curl_multi_add_handle) *multi_add_handle;
+    __typeof__(curl_multi_remove_handle) *multi_remove_handle;
+    __typeof__(curl_multi_socket_action) *multi_socket_action;
+    __typeof__(curl_multi_info_read) *multi_info_read;
+    __typeof__(curl_multi_strerror) *multi_strerror;
+    __typeof__(curl_slist_append) *slist_append;
+    __typeof__(curl_slist_free_all) *slist_free_all;
+} api;
+
+/* Loading and curl_global_init (which is not thread-safe and must run before
+ * any other libcurl call) happen once per process, behind pthread_once, so
+ * that one-time state stays in C and out of Swift. Neither dlclose nor
+ * curl_global_cleanup is ever called; the process exit reclaims both. */
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static char load_error[512];
+
+#define RESOLVE(library, field, symbol)                                                           \
+    do {                                                                                          \
+        api.field = (__typeof__(api.field))dlsym(library, #symbol);                               \
+        if (!api.field) {                                                                         \
+            snprintf(load_error, sizeof load_error, "%s has no %s", RAIND_CURL_SONAME, #symbol); \
+            return;                                                                               \
+        }                                                                                         \
+    } while (0)
+
+static void load(void) {
+    void *library = dlopen(RAIND_CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        const char *why = dlerror();
+        snprintf(load_error, sizeof load_error, "%s", why ? why : "cannot open " RAIND_CURL_SONAME);
+        return;
+    }
+    RESOLVE(library, global_init, curl_global_init);
+    RESOLVE(library, easy_init, curl_easy_init);
+    RESOLVE(library, easy_cleanup, curl_easy_cleanup);
+    RESOLVE(library, easy_setopt, curl_easy_setopt);
+    RESOLVE(library, easy_getinfo, curl_easy_getinfo);
+    RESOLVE(library, easy_strerror, curl_easy_strerror);
+    RESOLVE(library, multi_init, curl_multi_init);
+    RESOLVE(library, multi_cleanup, curl_multi_cleanup);
+    RESOLVE(library, multi_setopt, curl_multi_setopt);
+    RESOLVE(library, multi_add_handle, curl_multi_add_handle);
+    RESOLVE(library, multi_remove_handle, curl_multi_remove_handle);
+    RESOLVE(library, multi_socket_action, curl_multi_socket_action);
+    RESOLVE(library, multi_info_read, curl_multi_info_read);
+    RESOLVE(library, multi_strerror, curl_multi_strerror);
+    RESOLVE(library, slist_append, curl_slist_append);
+    RESOLVE(library, slist_free_all, curl_slist_free_all);
+    CURLcode code = api.global_init(CURL_GLOBAL_DEFAULT);
+    if (code != CURLE_OK) {
+        snprintf(load_error, sizeof load_error, "curl_global_init: %s", api.easy_strerror(code));
+        return;
+    }
 }
 
-CURLcode raind_curl_global_init_once(void) {
-    pthread_once(&global_init_once, global_init);
-    return global_init_result;
+const char *raind_curl_load(void) {
+    pthread_once(&load_once, load);
+    return load_error[0] ? load_error : NULL;
 }
+
+CURL *raind_curl_easy_init(void) { return api.easy_init(); }
+void raind_curl_easy_cleanup(CURL *easy) { api.easy_cleanup(easy); }
+const char *raind_curl_easy_strerror(CURLcode code) { return api.easy_strerror(code); }
+
+CURLM *raind_curl_multi_init(void) { return api.multi_init(); }
+CURLMcode raind_curl_multi_cleanup(CURLM *multi) { return api.multi_cleanup(multi); }
+CURLMcode raind_curl_multi_add_handle(CURLM *multi, CURL *easy) { return api.multi_add_handle(multi, easy); }
+CURLMcode raind_curl_multi_remove_handle(CURLM *multi, CURL *easy) { return api.multi_remove_handle(multi, easy); }
+
+CURLMcode raind_curl_multi_socket_action(CURLM *multi, curl_socket_t socket, int events, int *running) {
+    return api.multi_socket_action(multi, socket, events, running);
+}
+
+CURLMsg *raind_curl_multi_info_read(CURLM *multi, int *queued) { return api.multi_info_read(multi, queued); }
+const char *raind_curl_multi_strerror(CURLMcode code) { return api.multi_strerror(code); }
+
+struct curl_slist *raind_curl_slist_append(struct curl_slist *list, const char *line) {
+    return api.slist_append(list, line);
+}
+
+void raind_curl_slist_free_all(struct curl_slist *list) { api.slist_free_all(list); }
 
 CURLcode raind_easy_setopt_long(CURL *easy, CURLoption option, long value) {
-    return curl_easy_setopt(easy, option, value);
+    return api.easy_setopt(easy, option, value);
 }
 
 CURLcode raind_easy_setopt_off_t(CURL *easy, CURLoption option, curl_off_t value) {
-    return curl_easy_setopt(easy, option, value);
+    return api.easy_setopt(easy, option, value);
 }
 
 CURLcode raind_easy_setopt_string(CURL *easy, CURLoption option, const char *value) {
-    return curl_easy_setopt(easy, option, value);
+    return api.easy_setopt(easy, option, value);
 }
 
 CURLcode raind_easy_setopt_pointer(CURL *easy, CURLoption option, void *value) {
-    return curl_easy_setopt(easy, option, value);
+    return api.easy_setopt(easy, option, value);
 }
 
 CURLcode raind_easy_setopt_slist(CURL *easy, CURLoption option, struct curl_slist *value) {
-    return curl_easy_setopt(easy, option, value);
+    return api.easy_setopt(easy, option, value);
 }
 
 CURLcode raind_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_write_callback value) {
-    return curl_easy_setopt(easy, option, value);
+    return api.easy_setopt(easy, option, value);
 }
 
 CURLcode raind_easy_getinfo_long(CURL *easy, CURLINFO info, long *value) {
-    return curl_easy_getinfo(easy, info, value);
+    return api.easy_getinfo(easy, info, value);
 }
 
 CURLcode raind_easy_getinfo_off_t(CURL *easy, CURLINFO info, curl_off_t *value) {
-    return curl_easy_getinfo(easy, info, value);
+    return api.easy_getinfo(easy, info, value);
 }
 
 CURLcode raind_easy_getinfo_string(CURL *easy, CURLINFO info, const char **value) {
-    return curl_easy_getinfo(easy, info, value);
+    return api.easy_getinfo(easy, info, value);
 }
 
 CURLMcode raind_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
-    return curl_multi_setopt(multi, option, value);
+    return api.multi_setopt(multi, option, value);
 }
 
 CURLMcode raind_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
-    return curl_multi_setopt(multi, option, value);
+    return api.multi_setopt(multi, option, value);
 }
 
 CURLMcode raind_multi_setopt_socket_callback(CURLM *multi, curl_socket_callback value) {
-    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, value);
+    return api.multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, value);
 }
 
 CURLMcode raind_multi_setopt_timer_callback(CURLM *multi, curl_multi_timer_callback value) {
-    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, value);
+    return api.multi_setopt(multi, CURLMOPT_TIMERFUNCTION, value);
 }

@@ -385,3 +385,26 @@ def test_status_says_when_the_last_error_happened_and_drops_it_after_a_success(w
     assert "Last error" not in daemon.ctl("status", check=True).stdout
     assert daemon.client().call("GetStatus")["parameters"]["status"]["lastError"] is None
     sub.stop()
+
+
+def test_a_libcurl_that_cannot_be_loaded_fails_requests_with_advice(weather_daemon, fixture_server, tmp_path):
+    """raind opens libcurl at its first request, not at start; a broken one found first on the
+    library path fails that request and the next, each saying what to install, and the daemon
+    keeps serving."""
+    broken = tmp_path / "broken-lib"
+    broken.mkdir()
+    (broken / "libcurl.so.4").write_text("not a shared object\n")
+    daemon = weather_daemon(extra_env={"LD_LIBRARY_PATH": str(broken)})
+    sub = Subscriber(daemon, events=["RefreshFailed"])
+    add_paris(daemon)
+    failed = sub.until("RefreshFailed")
+    assert failed["failure"]["error"] == "NotConfigured", failed
+    message = failed["failure"]["message"]
+    assert "libcurl could not be loaded" in message and "libcurl.so.4" in message, message
+    assert "install libcurl" in message, message
+    result = daemon.ctl("refresh")
+    assert result.returncode == 1 and "libcurl could not be loaded" in result.stderr, result
+    assert fixture_server.count("/v1/forecast") == 0
+    assert daemon.client().call("GetStatus")["parameters"]["status"]["lastError"]["error"] == "NotConfigured"
+    assert daemon.process.poll() is None
+    sub.stop()

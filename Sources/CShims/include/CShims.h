@@ -5,13 +5,32 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* libcurl. Its setopt and getinfo functions are variadic, which Swift cannot
- * call; each shim below passes one argument of one fixed type. They return
- * the CURLcode / CURLMcode unchanged for Swift's wrapper layer to check. */
+/* libcurl, opened at the first request rather than linked (curl.c says why).
+ * Its setopt and getinfo functions are variadic, which Swift cannot call; each
+ * shim below passes one argument of one fixed type. They return the CURLcode /
+ * CURLMcode unchanged for Swift's wrapper layer to check. */
 
-/* curl_global_init(CURL_GLOBAL_DEFAULT), run exactly once per process under
- * pthread_once; every call returns the result of that one run. */
-CURLcode raind_curl_global_init_once(void);
+/* Opens libcurl (dlopen of libcurl.so.4, see curl.c) and runs
+ * curl_global_init(CURL_GLOBAL_DEFAULT), once per process under pthread_once.
+ * Returns NULL when libcurl is ready, else what failed (dlerror's text, a
+ * missing symbol, or curl_global_init's error); every call returns the result
+ * of that one attempt. No other function here may be called before it has
+ * returned NULL. */
+const char *raind_curl_load(void);
+
+/* The libcurl functions raind calls, through the loaded library. */
+CURL *raind_curl_easy_init(void);
+void raind_curl_easy_cleanup(CURL *easy);
+const char *raind_curl_easy_strerror(CURLcode code);
+CURLM *raind_curl_multi_init(void);
+CURLMcode raind_curl_multi_cleanup(CURLM *multi);
+CURLMcode raind_curl_multi_add_handle(CURLM *multi, CURL *easy);
+CURLMcode raind_curl_multi_remove_handle(CURLM *multi, CURL *easy);
+CURLMcode raind_curl_multi_socket_action(CURLM *multi, curl_socket_t socket, int events, int *running);
+CURLMsg *raind_curl_multi_info_read(CURLM *multi, int *queued);
+const char *raind_curl_multi_strerror(CURLMcode code);
+struct curl_slist *raind_curl_slist_append(struct curl_slist *list, const char *line);
+void raind_curl_slist_free_all(struct curl_slist *list);
 
 CURLcode raind_easy_setopt_long(CURL *easy, CURLoption option, long value);
 CURLcode raind_easy_setopt_off_t(CURL *easy, CURLoption option, curl_off_t value);

@@ -15,7 +15,7 @@ final class CurlEasy {
 
     /// curl_easy_init, then CURLOPT_ERRORBUFFER.
     init() throws(CurlError) {
-        guard let handle = curl_easy_init() else {
+        guard let handle = raind_curl_easy_init() else {
             throw CurlError("curl_easy_init", CURLE_FAILED_INIT)
         }
         self.handle = handle
@@ -26,8 +26,8 @@ final class CurlEasy {
 
     /// curl_easy_cleanup. The handle must no longer be in a multi handle.
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headerList)
+        raind_curl_easy_cleanup(handle)
+        raind_curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
@@ -67,8 +67,8 @@ final class CurlEasy {
     func setHeaderLines(_ lines: [String]) throws(CurlError) {
         var list: UnsafeMutablePointer<curl_slist>?
         for line in lines {
-            guard let longer = curl_slist_append(list, line) else {
-                curl_slist_free_all(list)
+            guard let longer = raind_curl_slist_append(list, line) else {
+                raind_curl_slist_free_all(list)
                 throw CurlError("curl_slist_append", CURLE_OUT_OF_MEMORY)
             }
             list = longer
@@ -78,10 +78,10 @@ final class CurlEasy {
                 Self.name("curl_easy_setopt", CURLOPT_HTTPHEADER),
                 raind_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list))
         } catch {
-            curl_slist_free_all(list)
+            raind_curl_slist_free_all(list)
             throw error
         }
-        curl_slist_free_all(headerList)
+        raind_curl_slist_free_all(headerList)
         headerList = list
     }
 

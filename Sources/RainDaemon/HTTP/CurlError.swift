@@ -1,4 +1,5 @@
 import CCurl
+import CShims
 
 /// A failed libcurl call: which call, and libcurl's own text for its code
 /// (curl_easy_strerror / curl_multi_strerror). Raised only by the wrapper layer
@@ -29,8 +30,8 @@ public struct CurlError: Error, CustomStringConvertible, Equatable {
     /// libcurl's description of the code.
     public var message: String {
         switch code {
-        case .easy(let code): return String(cString: curl_easy_strerror(code))
-        case .multi(let code): return String(cString: curl_multi_strerror(code))
+        case .easy(let code): return String(cString: raind_curl_easy_strerror(code))
+        case .multi(let code): return String(cString: raind_curl_multi_strerror(code))
         }
     }
 

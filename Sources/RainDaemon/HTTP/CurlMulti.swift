@@ -15,14 +15,14 @@ final class CurlMulti {
 
     /// curl_multi_init.
     init() throws(CurlError) {
-        guard let handle = curl_multi_init() else {
+        guard let handle = raind_curl_multi_init() else {
             throw CurlError("curl_multi_init", multi: CURLM_OUT_OF_MEMORY)
         }
         self.handle = handle
     }
 
     /// curl_multi_cleanup. Every easy handle must have been removed already.
-    deinit { curl_multi_cleanup(handle) }
+    deinit { raind_curl_multi_cleanup(handle) }
 
     /// CURLMOPT_SOCKETFUNCTION and CURLMOPT_SOCKETDATA; nil callback stops the calls.
     func setSocketCallback(_ callback: curl_socket_callback?, data: UnsafeMutableRawPointer?) throws(CurlError) {
@@ -42,12 +42,12 @@ final class CurlMulti {
 
     /// curl_multi_add_handle. May call the timer callback before returning.
     func add(_ easy: CurlEasy) throws(CurlError) {
-        try checkCurlMulti("curl_multi_add_handle", curl_multi_add_handle(handle, easy.handle))
+        try checkCurlMulti("curl_multi_add_handle", raind_curl_multi_add_handle(handle, easy.handle))
     }
 
     /// curl_multi_remove_handle. May call the socket and timer callbacks before returning.
     func remove(_ easy: CurlEasy) throws(CurlError) {
-        try checkCurlMulti("curl_multi_remove_handle", curl_multi_remove_handle(handle, easy.handle))
+        try checkCurlMulti("curl_multi_remove_handle", raind_curl_multi_remove_handle(handle, easy.handle))
     }
 
     /// curl_multi_socket_action: tells libcurl that `socket` is ready for
@@ -55,7 +55,7 @@ final class CurlMulti {
     /// timer expired. Calls the socket, timer, write and header callbacks.
     func socketAction(_ socket: curl_socket_t, events: Int32) throws(CurlError) {
         var running: Int32 = 0
-        try checkCurlMulti("curl_multi_socket_action", curl_multi_socket_action(handle, socket, events, &running))
+        try checkCurlMulti("curl_multi_socket_action", raind_curl_multi_socket_action(handle, socket, events, &running))
     }
 
     /// The next finished transfer from curl_multi_info_read, skipping other
@@ -63,7 +63,7 @@ final class CurlMulti {
     /// is copied out before the easy handle is removed.
     func nextDone() -> Done? {
         var queued: Int32 = 0
-        while let message = curl_multi_info_read(handle, &queued) {
+        while let message = raind_curl_multi_info_read(handle, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             return Done(easy: easy, result: message.pointee.data.result)
         }

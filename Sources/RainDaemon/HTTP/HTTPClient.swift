@@ -30,16 +30,10 @@ import RainSystem
 /// process must block or ignore SIGPIPE; `Daemon` blocks it (`loop.onSignal(SIGPIPE)`).
 public final class HTTPClient {
     /// Why the client could not be set up.
-    public enum SetupError: Error, CustomStringConvertible {
-        case curl(CurlError)
-        case system(SystemError)
+    public struct SetupError: Error, CustomStringConvertible {
+        let error: SystemError
 
-        public var description: String {
-            switch self {
-            case .curl(let error): return "cannot set up libcurl: \(error)"
-            case .system(let error): return "cannot set up the HTTP timer: \(error)"
-            }
-        }
+        public var description: String { "cannot set up the HTTP timer: \(error)" }
     }
 
     /// Redirects followed before a request fails with `tooManyRedirects` (CURLOPT_MAXREDIRS).
@@ -48,7 +42,8 @@ public final class HTTPClient {
     private let loop: EventLoop
     private let userAgent: String
     private let logger: Logger
-    private let multi: CurlMulti
+    /// Made at the first request, which is when libcurl is loaded: see `readyMulti`.
+    private var multi: CurlMulti?
     /// Transfers whose easy handle is in the multi handle, by easy handle.
     private var transfers: [UnsafeMutableRawPointer: HTTPTransfer] = [:]
     /// One loop source per socket libcurl asked to have watched.
@@ -62,41 +57,18 @@ public final class HTTPClient {
     /// True while inside a libcurl call that may run libcurl's callbacks.
     private var insideCurl = false
 
-    /// Sets up libcurl (curl_global_init once per process, in C under
-    /// pthread_once, see `raind_curl_global_init_once`), a multi handle, and the
-    /// loop timer libcurl drives.
+    /// Sets up the loop timer libcurl drives. libcurl itself is loaded at the
+    /// first request (`readyMulti`), not here.
     ///
     /// - Parameter userAgent: sent with every request, e.g. `raind/0.1.0 (+https://...)`.
     public init(loop: EventLoop, userAgent: String, logger: Logger) throws(SetupError) {
         self.loop = loop
         self.userAgent = userAgent
         self.logger = logger
-        do throws(CurlError) {
-            try checkCurl("curl_global_init", raind_curl_global_init_once())
-            multi = try CurlMulti()
-        } catch {
-            throw .curl(error)
-        }
         do {
             timer = try loop.timer(accuracy: 0.001) { [weak self] in self?.timerFired() }
         } catch {
-            throw .system(error)
-        }
-        let data = Unmanaged.passUnretained(self).toOpaque()
-        do throws(CurlError) {
-            try multi.setSocketCallback(
-                { _, socket, what, data, _ in
-                    guard let client = HTTPClient.from(data) else { return -1 }
-                    return client.curlWantsSocket(socket, what: what)
-                }, data: data)
-            try multi.setTimerCallback(
-                { _, milliseconds, data in
-                    guard let client = HTTPClient.from(data) else { return -1 }
-                    client.curlWantsTimer(milliseconds: milliseconds)
-                    return 0
-                }, data: data)
-        } catch {
-            throw .curl(error)
+            throw SetupError(error: error)
         }
     }
 
@@ -104,11 +76,11 @@ public final class HTTPClient {
     /// curl_multi_cleanup.
     deinit {
         // No callbacks into an object being torn down.
-        _ = try? multi.setSocketCallback(nil, data: nil)
-        _ = try? multi.setTimerCallback(nil, data: nil)
+        _ = try? multi?.setSocketCallback(nil, data: nil)
+        _ = try? multi?.setTimerCallback(nil, data: nil)
         for transfer in transfers.values {
             transfer.abandon()
-            if let easy = transfer.easy { _ = try? multi.remove(easy) }
+            if let easy = transfer.easy { _ = try? multi?.remove(easy) }
             transfer.easy = nil
         }
         transfers.removeAll()
@@ -133,6 +105,13 @@ public final class HTTPClient {
             failLater(transfer, HTTPFailure(.invalidRequest, redactedURL: request.redactedURL, detail: problem))
             return transfer
         }
+        let multi: CurlMulti
+        do throws(HTTPFailure) {
+            multi = try readyMulti(for: request)
+        } catch {
+            failLater(transfer, error)
+            return transfer
+        }
         do throws(CurlError) {
             let easy = try CurlEasy()
             try configure(easy, for: request, transfer: transfer)
@@ -150,6 +129,37 @@ public final class HTTPClient {
         }
         logger.debug("GET \(request.redactedURL)")
         return transfer
+    }
+
+    /// The multi handle, made at the first request: only then is libcurl loaded
+    /// (`raind_curl_load`, once per process), because loading it costs more than
+    /// everything else raind does to start, and a daemon whose forecasts are
+    /// fresh has nothing to fetch. A libcurl that cannot be loaded fails this
+    /// request and every later one, each saying so.
+    private func readyMulti(for request: HTTPRequest) throws(HTTPFailure) -> CurlMulti {
+        if let multi { return multi }
+        if let problem = raind_curl_load() {
+            throw HTTPFailure(.libcurlUnavailable, redactedURL: request.redactedURL, detail: String(cString: problem))
+        }
+        do throws(CurlError) {
+            let made = try CurlMulti()
+            let data = Unmanaged.passUnretained(self).toOpaque()
+            try made.setSocketCallback(
+                { _, socket, what, data, _ in
+                    guard let client = HTTPClient.from(data) else { return -1 }
+                    return client.curlWantsSocket(socket, what: what)
+                }, data: data)
+            try made.setTimerCallback(
+                { _, milliseconds, data in
+                    guard let client = HTTPClient.from(data) else { return -1 }
+                    client.curlWantsTimer(milliseconds: milliseconds)
+                    return 0
+                }, data: data)
+            multi = made
+            return made
+        } catch {
+            throw HTTPFailure(.other(error.message), redactedURL: request.redactedURL, detail: error.call)
+        }
     }
 
     /// Removes a transfer's easy handle from the multi handle and frees it. Called by `HTTPTransfer.cancel`.
@@ -289,6 +299,7 @@ public final class HTTPClient {
     private func drive(_ socket: curl_socket_t, events: Int32) {
         precondition(!insideCurl, "curl_multi_socket_action called from inside a libcurl callback")
         retiredWatches.removeAll()
+        guard let multi else { return }
         insideCurl = true
         do {
             try multi.socketAction(socket, events: events)
@@ -304,7 +315,7 @@ public final class HTTPClient {
     /// start or cancel requests, which changes the multi handle under the loop.
     private func completeFinished() {
         var finished: [(HTTPTransfer, Result<HTTPResponse, HTTPFailure>)] = []
-        while let done = multi.nextDone() {
+        while let done = multi?.nextDone() {
             guard let transfer = transfers.removeValue(forKey: done.easy), let easy = transfer.easy else { continue }
             let result = outcome(of: transfer, easy: easy, code: done.result)
             detach(transfer, easy)
@@ -327,7 +338,7 @@ public final class HTTPClient {
     private func detach(_ transfer: HTTPTransfer, _ easy: CurlEasy) {
         insideCurl = true
         do {
-            try multi.remove(easy)
+            try multi?.remove(easy)
         } catch {
             logger.warning("\(error)")
         }

@@ -1,4 +1,5 @@
 import CCurl
+import CShims
 import RainCore
 
 /// Why a request produced no response, in kinds a user (or the scheduler) can
@@ -24,6 +25,8 @@ public struct HTTPFailure: Error, Equatable, CustomStringConvertible {
         case tooManyRedirects(limit: Int)
         /// The URL or a header field could not be used.
         case invalidRequest
+        /// libcurl could not be loaded (`raind_curl_load`): not installed, or broken.
+        case libcurlUnavailable
         /// Anything else, with libcurl's text for it.
         case other(String)
     }
@@ -68,6 +71,9 @@ public struct HTTPFailure: Error, Equatable, CustomStringConvertible {
             return "the request to \(url) was redirected more than \(limit) times; check BaseURL="
         case .invalidRequest:
             return "the request to \(url) could not be made\(because); check BaseURL="
+        case .libcurlUnavailable:
+            return
+                "raind cannot make the request to \(url): libcurl could not be loaded\(because); install libcurl (Debian's libcurl4 package) and restart raind"
         case .other(let text):
             return "the request to \(url) failed: \(text)\(because)"
         }
@@ -108,7 +114,7 @@ extension HTTPFailure.Kind {
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
             self = .invalidRequest
         default:
-            self = .other(String(cString: curl_easy_strerror(code)))
+            self = .other(String(cString: raind_curl_easy_strerror(code)))
         }
     }
 }

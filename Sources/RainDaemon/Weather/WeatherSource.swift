@@ -304,11 +304,14 @@ public struct WeatherSource {
         return "; it asked raind to wait \(Int(min(max(retryAfter - now, 0), 1e9).rounded(.up))) s"
     }
 
-    /// Transport failures: those that mean the provider was not reached count as `Offline`.
+    /// Transport failures: those that mean the provider was not reached count as
+    /// `Offline`; a libcurl that cannot be loaded is this machine's setup, `NotConfigured`.
     static func failure(from failure: HTTPFailure) -> RefreshFailure {
         switch failure.kind {
         case .dnsFailed, .connectFailed:
             return RefreshFailure(error: .offline, message: failure.message)
+        case .libcurlUnavailable:
+            return RefreshFailure(error: .notConfigured, message: failure.message)
         default:
             return RefreshFailure(error: .providerError, message: failure.message)
         }
