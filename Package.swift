@@ -4,6 +4,23 @@ import PackageDescription
 // Layers (STYLE.md): C module maps and shims -> typed system wrappers (RainSystem)
 // -> pure core (RainCore) -> daemon shell (RainDaemon) -> two thin executables.
 // raindctl depends on RainCore and RainSystem only: no libcurl, no libsystemd, linked statically.
+
+// For every Swift target of the two executables: they must start fast (docs/PERFORMANCE.md).
+// - Concrete generic metadata (a KeyedDecodingContainer of a type's CodingKeys, say) is
+//   built by calling its accessor with the conformances in hand, instead of by demangling
+//   its name at first use, which looks each conformance up by a scan of every conformance
+//   record in the binary: a few dozen scans of the statically linked runtime's thousands.
+// - Nothing here uses Swift concurrency or Regex, so their modules are not imported;
+//   otherwise the static raindctl links the concurrency runtime and libdispatch, whose
+//   constructors run at every start.
+let startSettings: [SwiftSetting] = [
+    .unsafeFlags([
+        "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
+        "-Xfrontend", "-disable-implicit-concurrency-module-import",
+        "-Xfrontend", "-disable-implicit-string-processing-module-import",
+    ])
+]
+
 let package = Package(
     name: "raind",
     products: [
@@ -24,18 +41,20 @@ let package = Package(
         // GNU extensions (accept4, struct ucred) hidden from Swift's Glibc module.
         .target(name: "CSocket"),
         // Sockets, descriptors, files, memory maps and their typed errors, for every executable.
-        .target(name: "RainSystem", dependencies: ["CSocket"]),
-        .target(name: "RainCore"),
-        .target(name: "RainPlaces", dependencies: ["RainCore", "RainSystem"]),
+        .target(name: "RainSystem", dependencies: ["CSocket"], swiftSettings: startSettings),
+        .target(name: "RainCore", swiftSettings: startSettings),
+        .target(name: "RainPlaces", dependencies: ["RainCore", "RainSystem"], swiftSettings: startSettings),
         .target(
             name: "RainDaemon",
-            dependencies: ["RainCore", "RainPlaces", "RainSystem", "CCurl", "CShims", "CSystemd"]
+            dependencies: ["RainCore", "RainPlaces", "RainSystem", "CCurl", "CShims", "CSystemd"],
+            swiftSettings: startSettings
         ),
         // The Swift runtime is linked in, so the installed raind needs no Swift
         // toolchain; the C libraries (libsystemd, glibc, libcurl opened at run time) stay shared.
         .executableTarget(
             name: "raind",
             dependencies: ["RainDaemon"],
+            swiftSettings: startSettings,
             linkerSettings: [.unsafeFlags(["-static-stdlib"])]
         ),
         // Search and reverse-lookup latency against a linear-scan yardstick (docs/PERFORMANCE.md).
@@ -44,6 +63,7 @@ let package = Package(
         .executableTarget(
             name: "raindctl",
             dependencies: ["RainCore", "RainSystem"],
+            swiftSettings: startSettings,
             linkerSettings: [.unsafeFlags(["-static-executable"])]
         ),
         .testTarget(name: "RainCoreTests", dependencies: ["RainCore"]),

@@ -325,14 +325,15 @@ def main():
         f"RssAnon / RssFile: start {started['RssAnon']} / {started['RssFile']} KiB, after searches "
         f"{searched['RssAnon']} / {searched['RssFile']} KiB, later {later['RssAnon']} / {later['RssFile']} KiB.",
         '',
-        "Start to READY=1 is mostly exec, the dynamic loader (about forty shared objects, libcurl's",
-        'TLS stack among them) and first-touch page faults; with places saved, reading their cached',
-        "forecasts adds the rest. A typo search spends its time in the place data's near-spelling",
-        'index (see "Places"); the round trip adds the Python client\'s own time (the GetStatus',
-        'column). The subscribe burst writes each subscriber the snapshot (status, places and the',
-        "selected forecast, about 15 KB here). raindctl's time beyond `--version` is mostly the",
-        "Swift runtime's first use of Codable's generic types in a new process (metadata built",
-        'from mangled names, conformance lookups).',
+        "Start to READY=1 is mostly exec, the dynamic loader (libsystemd and its dozen libraries;",
+        "libcurl and its thirty are opened only at the first request, see docs/DECISIONS.md) and",
+        "first-touch page faults; with places saved, reading their cached forecasts adds the rest.",
+        "A typo search spends its time in the place data's near-spelling index (see \"Places\"); the",
+        "round trip adds the Python client's own time (the GetStatus column). The subscribe burst",
+        "writes each subscriber the snapshot (status, places and the selected forecast, about 15 KB",
+        "here). raindctl's time beyond `--version` is the call, decoding and formatting the reply,",
+        "and the page faults of the code that does it; generic metadata is built by accessors rather",
+        "than from mangled names, and neither executable links the concurrency runtime (Package.swift).",
     ]
     for line in lines:
         print(line)

@@ -26,54 +26,60 @@ func fail(_ message: String, code: Int32) -> Never {
     exit(code)
 }
 
-var options = DaemonOptions(environment: ProcessEnvironment.current())
-var checkConfigOnly = false
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--user": options.mode = .user
-    case "--system": options.mode = .system
-    case "--socket":
-        guard let path = arguments.popFirst(), path.hasPrefix("/") else {
-            fail("--socket needs an absolute path\n\n\(usage)", code: 64)
+/// Reads the options, then checks the configuration or runs the daemon; every way out exits.
+func main(_ arguments: ArraySlice<String>) -> Never {
+    var arguments = arguments
+    var options = DaemonOptions(environment: ProcessEnvironment.current())
+    var checkConfigOnly = false
+    while let argument = arguments.popFirst() {
+        switch argument {
+        case "--user": options.mode = .user
+        case "--system": options.mode = .system
+        case "--socket":
+            guard let path = arguments.popFirst(), path.hasPrefix("/") else {
+                fail("--socket needs an absolute path\n\n\(usage)", code: 64)
+            }
+            options.socketPath = path
+        case "--check-config": checkConfigOnly = true
+        case "--log-level":
+            let levels: [String: Logger.Level] = [
+                "error": .error, "warning": .warning, "notice": .notice, "info": .info, "debug": .debug,
+            ]
+            guard let name = arguments.popFirst(), let level = levels[name] else {
+                fail("--log-level needs one of: error, warning, notice, info, debug", code: 64)
+            }
+            options.logLevel = level
+        case "--version":
+            print("raind \(RaindVersion.string)")
+            exit(0)
+        case "-h", "--help":
+            print(usage, terminator: "")
+            exit(0)
+        default:
+            fail("unknown option '\(argument)'\n\n\(usage)", code: 64)
         }
-        options.socketPath = path
-    case "--check-config": checkConfigOnly = true
-    case "--log-level":
-        let levels: [String: Logger.Level] = [
-            "error": .error, "warning": .warning, "notice": .notice, "info": .info, "debug": .debug,
-        ]
-        guard let name = arguments.popFirst(), let level = levels[name] else {
-            fail("--log-level needs one of: error, warning, notice, info, debug", code: 64)
+    }
+
+    if checkConfigOnly {
+        let paths = DaemonPaths(mode: options.mode, environment: options.environment)
+        let result = ConfigLoader(paths: paths).load()
+        for diagnostic in result.diagnostics { Logger.standardError("\(diagnostic)\n") }
+        let files =
+            result.files.isEmpty ? "no configuration files (defaults apply)" : result.files.joined(separator: ", ")
+        if result.errors.isEmpty {
+            print("configuration OK: \(files)")
+            exit(0)
         }
-        options.logLevel = level
-    case "--version":
-        print("raind \(RaindVersion.string)")
-        exit(0)
-    case "-h", "--help":
-        print(usage, terminator: "")
-        exit(0)
-    default:
-        fail("unknown option '\(argument)'\n\n\(usage)", code: 64)
+        Logger.standardError("configuration has \(result.errors.count) error(s): \(files)\n")
+        exit(1)
+    }
+
+    do {
+        let daemon = try Daemon(options: options)
+        exit(daemon.run())
+    } catch {
+        fail(error.description, code: 1)
     }
 }
 
-if checkConfigOnly {
-    let paths = DaemonPaths(mode: options.mode, environment: options.environment)
-    let result = ConfigLoader(paths: paths).load()
-    for diagnostic in result.diagnostics { Logger.standardError("\(diagnostic)\n") }
-    let files = result.files.isEmpty ? "no configuration files (defaults apply)" : result.files.joined(separator: ", ")
-    if result.errors.isEmpty {
-        print("configuration OK: \(files)")
-        exit(0)
-    }
-    Logger.standardError("configuration has \(result.errors.count) error(s): \(files)\n")
-    exit(1)
-}
-
-do {
-    let daemon = try Daemon(options: options)
-    exit(daemon.run())
-} catch {
-    fail(error.description, code: 1)
-}
+main(CommandLine.arguments.dropFirst())

@@ -75,18 +75,30 @@ public final class PlaceLookup {
         return place
     }
 
+    /// What follows the first "zoneinfo/" in a path, if it has one: the zone's name.
+    private static func afterZoneinfo(_ path: String) -> String? {
+        let marker = Array("zoneinfo/".utf8)
+        let bytes = Array(path.utf8)
+        guard bytes.count >= marker.count else { return nil }
+        for start in 0...(bytes.count - marker.count)
+        where bytes[start..<start + marker.count].elementsEqual(marker) {
+            return String(decoding: bytes[(start + marker.count)...], as: UTF8.self)
+        }
+        return nil
+    }
+
     /// The machine's time zone: `$TZ`, else the target of /etc/localtime, else /etc/timezone.
     static func systemTimeZone(environment: [String: String]) -> String? {
         if var tz = environment["TZ"], !tz.isEmpty {
             if tz.hasPrefix(":") { tz.removeFirst() }
-            if let range = tz.firstRange(of: "zoneinfo/") { tz = String(tz[range.upperBound...]) }
+            if let zone = afterZoneinfo(tz) { tz = zone }
             if !tz.isEmpty { return tz }
         }
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = readlink("/etc/localtime", &buffer, buffer.count - 1)
         if length > 0 {
             let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let range = target.firstRange(of: "zoneinfo/") { return String(target[range.upperBound...]) }
+            if let zone = afterZoneinfo(target) { return zone }
         }
         if case .success(let bytes) = FileIO.readFile("/etc/timezone", limit: 4096) {
             let zone = String(decoding: bytes, as: UTF8.self).trimmingSpaces()
