@@ -65,6 +65,32 @@ final class NowcastSchedulingTests: XCTestCase {
         XCTAssertEqual(s.places[selected]!.nextDue, 900)
     }
 
+    /// A selection made after midnight asks today's budget whether the
+    /// nowcast is affordable, not the budget of the day the place was last fetched.
+    func testSelectionAfterMidnight_asksTodaysBudget() {
+        var policy = Self.pirateWeather
+        policy.dailyBudget = 100
+        policy.monthlyBudget = nil
+        policy.jitterFraction = 0
+        var s = RefreshScheduler(policy: policy)
+        let other = LocationID("other")
+        s.track([selected, other])
+        let lateYesterday = Self.midnight - 3600
+        s.setNowcastWanted(true, selected: selected, now: lateYesterday)
+        for id in [selected, other] {
+            s.started(id, now: lateYesterday)
+            s.succeeded(id, now: lateYesterday, expiresAt: nil, selected: id == selected)
+        }
+        var usage = BudgetUsage()
+        usage.add(calls: 99, now: lateYesterday)
+        s.restoreBudget(usage)
+        XCTAssertFalse(s.nowcastAffordable(now: lateYesterday), "yesterday's budget was spent")
+        XCTAssertTrue(s.nowcastAffordable(now: Self.midnight + 60), "today's is whole")
+        s.selectionChanged(to: other, from: selected, now: Self.midnight + 60)
+        XCTAssertEqual(s.places[other]!.nextDue, lateYesterday + 600, "the short interval, as today allows")
+        XCTAssertEqual(s.places[selected]!.nextDue, lateYesterday + 1800 * 3, "back to the background interval")
+    }
+
     func testOff_orNotWanted_costsNothingMore() {
         var off = Self.openMeteo
         off.nowcastInterval = nil

@@ -221,7 +221,7 @@ extension RefreshSchedulerTests {
         s.started(paris, now: 0); s.succeeded(paris, now: 0, expiresAt: nil, selected: true)
         s.started(oslo, now: 0); s.succeeded(oslo, now: 0, expiresAt: nil, selected: false)
         XCTAssertGreaterThanOrEqual(s.places[oslo]!.nextDue!, 5400)
-        s.selectionChanged(to: oslo, from: paris)
+        s.selectionChanged(to: oslo, from: paris, now: 10)
         XCTAssertEqual(s.places[oslo]!.nextDue, 1800)
         XCTAssertEqual(s.places[paris]!.nextDue, 5400)
     }

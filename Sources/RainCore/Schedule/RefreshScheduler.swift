@@ -119,10 +119,11 @@ public struct RefreshScheduler: Sendable {
 
     /// The selection moved: the newly selected place follows the selected
     /// interval from its last fetch, the previous one the background interval.
-    public mutating func selectionChanged(to selected: LocationID?, from previous: LocationID?) {
+    public mutating func selectionChanged(to selected: LocationID?, from previous: LocationID?, now: Double) {
         for (id, isSelected) in [(previous, false), (selected, true)] {
             guard let id, var state = places[id], let last = state.lastSuccess else { continue }
-            state.nextDue = last + interval(selected: isSelected, now: last)
+            // Whether the nowcast is affordable is a question about today's budget, not the day of `last`.
+            state.nextDue = last + interval(selected: isSelected, now: now)
             places[id] = state
         }
     }

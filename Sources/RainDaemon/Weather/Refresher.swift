@@ -179,7 +179,7 @@ public final class Refresher {
         scheduler.track(list.locations.map(\.id))
         var concerned = list.locations.map(\.id).filter { previous[$0] == nil }
         if list.selectedID != previous.selectedID {
-            scheduler.selectionChanged(to: list.selectedID, from: previous.selectedID)
+            scheduler.selectionChanged(to: list.selectedID, from: previous.selectedID, now: now)
             if let selected = list.selectedID { concerned.append(selected) }
             // The newly selected place's outlook arrives with LocationSelected; it is the baseline.
             resetNowcastBaseline(now: now)
