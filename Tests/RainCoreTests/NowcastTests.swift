@@ -93,18 +93,21 @@ final class NowcastTests: XCTestCase {
     /// Each broken value on its own: -999, null, a negative number, an absurd
     /// one, a string, a short array, a null time; none loses the forecast.
     func testOpenMeteo_eachBrokenValue_isUnknownOrDropsOnlyTheNowcast() throws {
+        var leftOut: [String] = []
         func parse(_ minutely: String) throws -> Forecast {
             let body = """
                 {"utc_offset_seconds": 0, "current": {"time": 1000, "temperature_2m": 5},
                  "minutely_15_units": {"precipitation": "mm"}, "minutely_15": \(minutely)}
                 """
-            return try OpenMeteo.parseForecast(Array(body.utf8), fetchedAt: 1000)
+            leftOut = []
+            return try OpenMeteo.parseForecast(Array(body.utf8), fetchedAt: 1000) { leftOut.append($0) }
         }
         for bad in ["-999", "null", "-0.5", "1000"] {
             let nowcast = try XCTUnwrap(
                 try parse(#"{"time": [900, 1800, 2700], "precipitation": [0, 0.1, \#(bad)]}"#).nowcast, bad)
             XCTAssertEqual(nowcast.steps.map(\.precipIntensity), [0.4, nil], bad)
             XCTAssertEqual(nowcast.coveredUntil, 1800, bad)
+            XCTAssertEqual(leftOut, [], "an unknown value is not an unusable block: \(bad)")
         }
         let short = try XCTUnwrap(try parse(#"{"time": [900, 1800, 2700], "precipitation": [0, 0]}"#).nowcast)
         XCTAssertEqual(short.steps.map(\.precipIntensity), [0, nil])
@@ -116,7 +119,16 @@ final class NowcastTests: XCTestCase {
             let forecast = try parse(broken)
             XCTAssertNil(forecast.nowcast, broken)
             XCTAssertEqual(forecast.current?.temperature, 5, "the forecast stays: \(broken)")
+            XCTAssertEqual(leftOut.count, 1, "the reason is told: \(broken)")
+            XCTAssertTrue(
+                leftOut.first?.hasPrefix("open-meteo sent a nowcast (minutely_15) raind cannot use: ") == true,
+                "\(leftOut)")
         }
+        XCTAssertTrue(leftOut.first?.contains("60 to 3600 expected") == true, "\(leftOut)")
+        _ = try parse(#"{"time": "x"}"#)
+        XCTAssertTrue(leftOut.first?.contains("minutely_15.time") == true, "\(leftOut)")
+        _ = try parse(#"{"time": [900], "precipitation": [0]}"#)
+        XCTAssertTrue(leftOut.first?.contains("1 row(s), at least 2 needed") == true, "\(leftOut)")
         XCTAssertNil(Nowcast.checkedIntensity(.nan))
         XCTAssertNil(Nowcast.checkedIntensity(.infinity))
         XCTAssertNil(Nowcast.checkedProbability(1.5))
@@ -153,6 +165,31 @@ final class NowcastTests: XCTestCase {
 
         XCTAssertNil(try pirateWeather("missing").nowcast)
         XCTAssertNotNil(try pirateWeather("missing").current)
+    }
+
+    /// A block present but unusable is left out, with the reason told; the rest stays.
+    func testPirateWeather_unusableBlock_isLeftOutWithItsReason() throws {
+        for (minutely, reason) in [
+            (#"{"data": [{"time": 1000}]}"#, "1 point(s), at least 2 needed"),
+            (#"{"data": [{"time": 1000}, {"time": 1010}]}"#, "points 10.0 s apart, 60 to 3600 expected"),
+            (#"{"data": [{"time": 1000}, {"precipIntensity": 0}]}"#, "minutely.data"),
+        ] {
+            let body =
+                #"{"flags": {"units": "si"}, "currently": {"time": 1000, "temperature": 5}, "minutely": \#(minutely)}"#
+            var leftOut: [String] = []
+            let forecast = try PirateWeather.parseForecast(Array(body.utf8), fetchedAt: 1000) { leftOut.append($0) }
+            XCTAssertNil(forecast.nowcast, minutely)
+            XCTAssertEqual(forecast.current?.temperature, 5, minutely)
+            XCTAssertEqual(leftOut.count, 1, minutely)
+            XCTAssertTrue(
+                leftOut.first?.hasPrefix("pirateweather sent a nowcast (minutely) raind cannot use: ") == true)
+            XCTAssertTrue(leftOut.first?.contains(reason) == true, "\(leftOut)")
+        }
+        var leftOut: [String] = []
+        _ = try PirateWeather.parseForecast(try Fixtures.bytes("pirateweather-nowcast-missing.json"), fetchedAt: 1000) {
+            leftOut.append($0)
+        }
+        XCTAssertEqual(leftOut, [], "no block is nothing to report")
     }
 
     func testPirateWeather_minus999_isUnknown() throws {

@@ -70,7 +70,7 @@ final class WeatherSourceTests: XCTestCase {
         let response = HTTPResponse(
             status: 200, headers: ["cache-control": "max-age=900", "age": "300"],
             body: try fixture("openmeteo-forecast-paris-unixtime.json"))
-        guard case .fresh(let cached) = source.interpret(.success(response), for: enschede, now: now) else {
+        guard case .fresh(let cached, _) = source.interpret(.success(response), for: enschede, now: now) else {
             return XCTFail("a 200 with a forecast is fresh data")
         }
         XCTAssertEqual(cached.forecast.fetchedAt, now - 300)
@@ -84,7 +84,7 @@ final class WeatherSourceTests: XCTestCase {
         let response = HTTPResponse(
             status: 200, headers: ["cache-control": "max-age=900", "age": "7200"],
             body: try fixture("openmeteo-forecast-paris-unixtime.json"))
-        guard case .fresh(let cached) = source.interpret(.success(response), for: enschede, now: now) else {
+        guard case .fresh(let cached, _) = source.interpret(.success(response), for: enschede, now: now) else {
             return XCTFail("a stale copy is still data to serve")
         }
         XCTAssertEqual(cached.forecast.fetchedAt, now - 7200)

@@ -106,8 +106,11 @@ public enum OpenMeteo {
     /// received it (Unix seconds). Throws when the body is not JSON, is an
     /// Open-Meteo error object (`{"error": true, "reason": ...}`), holds none
     /// of `current`, `current_weather`, `hourly`, `daily`, or has a field of
-    /// the wrong type or in an unknown unit.
-    public static func parseForecast(_ body: [UInt8], fetchedAt: Double) throws(ProviderParseError) -> Forecast {
+    /// the wrong type or in an unknown unit. `leftOut` is told of a part that
+    /// was present but unusable and left out (the nowcast), and why.
+    public static func parseForecast(
+        _ body: [UInt8], fetchedAt: Double, leftOut: (String) -> Void = { _ in }
+    ) throws(ProviderParseError) -> Forecast {
         let root = try ProviderJSON.parse(body, provider: providerName)
         if root.value["error"]?.boolValue == true {
             throw root.error(.providerReported(try root.string("reason") ?? "no reason given"), at: "reason")
@@ -142,7 +145,7 @@ public enum OpenMeteo {
                 single: legacyBlock, units: try root.object("current_weather_units"), offset: offset)
             forecast.current = try parseLegacyCurrent(table, hourly: forecast.hourly)
         }
-        forecast.nowcast = nowcast(root, offset: offset, now: fetchedAt)
+        forecast.nowcast = nowcast(root, offset: offset, now: fetchedAt, leftOut: leftOut)
         return forecast
     }
 
@@ -152,18 +155,25 @@ public enum OpenMeteo {
     /// checked like a client's input: null, -999, negative, absurd and
     /// missing values (a short array) are unknown, which ends the nowcast's
     /// data there. A block that cannot be read at all (wrong types, null
-    /// times, an unknown unit) leaves the nowcast out and the rest of the
-    /// forecast in place: the nowcast is an extra, never a reason to lose
+    /// times, an unknown unit, fewer than two rows, rows not 1 to 60 minutes
+    /// apart) leaves the nowcast out, says why to `leftOut`, and keeps the
+    /// rest of the forecast: the nowcast is an extra, never a reason to lose
     /// the forecast.
-    static func nowcast(_ root: ProviderJSON, offset: Int, now: Double) -> Nowcast? {
+    static func nowcast(_ root: ProviderJSON, offset: Int, now: Double, leftOut: (String) -> Void) -> Nowcast? {
+        func unusable(_ why: String) -> Nowcast? {
+            leftOut(
+                "\(providerName) sent a nowcast (minutely_15) raind cannot use: \(why); the forecast is kept without it"
+            )
+            return nil
+        }
         do throws(ProviderParseError) {
             guard let block = try root.object("minutely_15") else { return nil }
             let table = try OpenMeteoTable(block: block, units: try root.object("minutely_15_units"), offset: offset)
             let sums = try table.column("precipitation", .quantity(.precipitationIntensity))
             let times = table.times
-            guard times.count >= 2 else { return nil }
+            guard times.count >= 2 else { return unusable("\(times.count) row(s), at least 2 needed") }
             let step = times[1] - times[0]
-            guard step >= 60, step <= 3600 else { return nil }
+            guard step >= 60, step <= 3600 else { return unusable("rows \(step) s apart, 60 to 3600 expected") }
             let steps = times.indices.dropLast().map { index in
                 let next = index + 1
                 let follows = abs(times[next] - times[index] - step) < 1
@@ -172,7 +182,7 @@ public enum OpenMeteo {
             }
             return Nowcast(steps: steps, resolutionSeconds: Int(step), now: now)
         } catch {
-            return nil
+            return unusable("\(error)")
         }
     }
 

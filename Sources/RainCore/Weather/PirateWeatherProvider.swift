@@ -49,8 +49,11 @@ public enum PirateWeather {
     /// of `currently`, `hourly`, `daily`, names unknown units, or has a
     /// field of the wrong type. A missing `precipProbability` is 0 (the API
     /// omits it when it is 0); -999 makes it unknown (nil). Alerts are ordered
-    /// most severe first.
-    public static func parseForecast(_ body: [UInt8], fetchedAt: Double) throws(ProviderParseError) -> Forecast {
+    /// most severe first. `leftOut` is told of a part that was present but
+    /// unusable and left out (the nowcast), and why.
+    public static func parseForecast(
+        _ body: [UInt8], fetchedAt: Double, leftOut: (String) -> Void = { _ in }
+    ) throws(ProviderParseError) -> Forecast {
         let root = try ProviderJSON.parse(body, provider: providerName)
         let currently = try root.object("currently")
         let hourly = try root.object("hourly")
@@ -90,7 +93,7 @@ public enum PirateWeather {
         let alerts = try (root.array("alerts") ?? []).map { alert throws(ProviderParseError) in
             try reader.alert(alert)
         }
-        forecast.nowcast = nowcast(root, reader: reader, now: fetchedAt)
+        forecast.nowcast = nowcast(root, reader: reader, now: fetchedAt, leftOut: leftOut)
         // Most severe first; equal severities keep the provider's order.
         forecast.alerts = alerts.enumerated().sorted {
             ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset)
@@ -104,11 +107,20 @@ public enum PirateWeather {
     /// `precipProbability`. Checked like a client's input: -999, null,
     /// negative and absurd values are unknown, which ends the nowcast's data
     /// there; a left-out probability is 0 as everywhere in the API. A block
-    /// that cannot be read (wrong types, a point without a time) leaves the
-    /// nowcast out and the rest of the forecast in place.
-    private static func nowcast(_ root: ProviderJSON, reader: PointReader, now: Double) -> Nowcast? {
+    /// that cannot be read (wrong types, a point without a time, fewer than
+    /// two points, points not 1 to 60 minutes apart) leaves the nowcast out,
+    /// says why to `leftOut`, and keeps the rest of the forecast.
+    private static func nowcast(
+        _ root: ProviderJSON, reader: PointReader, now: Double, leftOut: (String) -> Void
+    ) -> Nowcast? {
+        func unusable(_ why: String) -> Nowcast? {
+            leftOut(
+                "\(providerName) sent a nowcast (minutely) raind cannot use: \(why); the forecast is kept without it")
+            return nil
+        }
         do throws(ProviderParseError) {
-            guard let points = try root.object("minutely")?.array("data"), points.count >= 2 else { return nil }
+            guard let points = try root.object("minutely")?.array("data") else { return nil }
+            guard points.count >= 2 else { return unusable("\(points.count) point(s), at least 2 needed") }
             let steps = try points.map { point throws(ProviderParseError) in
                 NowcastStep(
                     time: try reader.time(point),
@@ -117,10 +129,12 @@ public enum PirateWeather {
                     precipProbability: Nowcast.checkedProbability(try reader.probability(point)))
             }
             let resolution = steps[1].time - steps[0].time
-            guard resolution >= 60, resolution <= 3600 else { return nil }
+            guard resolution >= 60, resolution <= 3600 else {
+                return unusable("points \(resolution) s apart, 60 to 3600 expected")
+            }
             return Nowcast(steps: steps, resolutionSeconds: Int(resolution), now: now)
         } catch {
-            return nil
+            return unusable("\(error)")
         }
     }
 

@@ -322,7 +322,8 @@ public final class Refresher {
         let time = now
         var failure: RefreshFailure?
         switch source.interpret(result, for: location, now: time) {
-        case .fresh(let cached):
+        case .fresh(let cached, let leftOut):
+            for note in leftOut { logger.warning("\(id): \(note)") }
             let previousAlerts = forecasts[id]?.forecast.alerts ?? []
             forecasts[id] = cached
             cache.store(cached, for: id)

@@ -124,7 +124,8 @@ public struct WeatherSource {
 
     /// What came back, as a forecast to keep or a failure a person can act on.
     enum Outcome {
-        case fresh(CachedForecast)
+        /// `leftOut`: parts the provider sent that could not be used, and why (for the log).
+        case fresh(CachedForecast, leftOut: [String])
         /// 304: the cached data is still current; `age`: how long it has been
         /// (a proxy's `Age`, else 0).
         case notModified(expiresAt: Double?, age: Double)
@@ -138,13 +139,13 @@ public struct WeatherSource {
         let request = request(for: location, cached: nil)
         let scrubber = SecretScrubber(secret: apiKey, url: request.url, redactedURL: request.redactedURL)
         switch outcome(result, for: location, now: now) {
-        case .fresh(var cached):
+        case .fresh(var cached, let leftOut):
             cached.forecast = Self.scrubbed(cached.forecast, with: scrubber)
             if let etag = cached.etag, scrubber.reveals(etag) || etag.containsControlCharacters { cached.etag = nil }
             if let modified = cached.lastModified, scrubber.reveals(modified) || modified.containsControlCharacters {
                 cached.lastModified = nil
             }
-            return .fresh(cached)
+            return .fresh(cached, leftOut: leftOut.map(scrubber.scrub))
         case .notModified(let expiresAt, let age):
             return .notModified(expiresAt: expiresAt, age: age)
         case .failed(var failure):
@@ -203,9 +204,14 @@ public struct WeatherSource {
         case 200:
             do {
                 var forecast: Forecast
+                var leftOut: [String] = []
                 switch provider {
-                case .openMeteo: forecast = try OpenMeteo.parseForecast(response.body, fetchedAt: fetchedAt)
-                case .pirateWeather: forecast = try PirateWeather.parseForecast(response.body, fetchedAt: fetchedAt)
+                case .openMeteo:
+                    forecast = try OpenMeteo.parseForecast(response.body, fetchedAt: fetchedAt) { leftOut.append($0) }
+                case .pirateWeather:
+                    forecast = try PirateWeather.parseForecast(response.body, fetchedAt: fetchedAt) {
+                        leftOut.append($0)
+                    }
                 }
                 forecast.expiresAt = expiresAt
                 if let zone = ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone) {
@@ -218,7 +224,8 @@ public struct WeatherSource {
                 return .fresh(
                     CachedForecast(
                         forecast: forecast, latitude: location.latitude, longitude: location.longitude,
-                        etag: response[header: "etag"], lastModified: response[header: "last-modified"]))
+                        etag: response[header: "etag"], lastModified: response[header: "last-modified"]),
+                    leftOut: leftOut)
             } catch {
                 return .failed(
                     RefreshFailure(
