@@ -187,7 +187,7 @@ public final class Daemon {
         }
         context.onWeatherChanged = { [weak self] in self?.updateStatus() }
         publisher.cachedForecast = { [weak refresher] id in refresher?.forecast(for: id)?.forecast }
-        publisher.onCountChanged = { [weak refresher] in refresher?.nowcastDemandChanged() }
+        publisher.onWatchingChanged = { [weak refresher] in refresher?.nowcastDemandChanged() }
         context.onSubscriberAttached = { [weak refresher] in refresher?.refreshIfStale(reason: "a subscriber attached")
         }
         // Cached data first: clients get it the moment the socket serves.

@@ -25,9 +25,10 @@ public final class Publisher {
 
     public var count: Int { subscriptions.count }
 
-    /// Called after a subscriber was added or went away (the nowcast's short
-    /// refreshes run only while someone can use them).
-    var onCountChanged: () -> Void = {}
+    /// Called after the first subscriber arrived or the last one went away
+    /// (the nowcast's short refreshes run only while someone can use them);
+    /// not for the ones in between, which change nothing there.
+    var onWatchingChanged: () -> Void = {}
 
     /// The cached forecast of a place, sent along with `LocationSelected` so
     /// a status bar shows the new place at once, not at its next refresh.
@@ -38,12 +39,12 @@ public final class Publisher {
         let key = ObjectIdentifier(request)
         subscriptions[key] = Subscription(request: request, filter: filter)
         request.onCancel = { [weak self] in self?.remove(key) }
-        onCountChanged()
+        if subscriptions.count == 1 { onWatchingChanged() }
     }
 
     private func remove(_ key: ObjectIdentifier) {
         guard subscriptions.removeValue(forKey: key) != nil else { return }
-        onCountChanged()
+        if subscriptions.isEmpty { onWatchingChanged() }
     }
 
     public func publish(_ events: [Event]) {

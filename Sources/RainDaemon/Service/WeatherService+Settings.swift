@@ -4,14 +4,14 @@ import RainCore
 extension WeatherService {
     func getStatus(_ parameters: NoParameters, _ responder: Responder<GetStatusCall.Reply>) throws(MethodError) {
         let status = status()
-        let cache: StatusReplyCache
+        let cache: StatusEncodingCache
         if let cached = statusReplyCache, cached.matches(status) {
             cache = cached
         } else {
-            cache = StatusReplyCache(status: status)
+            cache = .getStatusReply(status)
             statusReplyCache = cache
         }
-        responder.request.replyFramed { cache.write(uptime: status.uptimeSeconds, into: &$0) }
+        responder.request.replyFramed { cache.write(status, into: &$0) }
     }
 
     /// `joining`: a subscriber about to be added, counted in its own snapshot.

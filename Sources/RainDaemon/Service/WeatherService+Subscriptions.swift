@@ -4,7 +4,8 @@ import RainCore
 /// serialized once and reused until either changes.
 struct SnapshotCache {
     let places: LocationList
-    let forecast: Forecast?
+    /// The selected place's forecast as `Refresher.forecastVersion` named it.
+    let forecast: ForecastVersion?
     /// `"locations":…,"selected":…,"forecast":…` without braces.
     let members: [UInt8]
 }
@@ -29,15 +30,16 @@ extension WeatherService {
     }
 
     /// Writes the framed snapshot reply straight into the subscriber's
-    /// output. The status (small, and different for each subscriber: uptime,
-    /// the subscriber count) is encoded each time; places and forecast come
-    /// from the cache, copied once.
+    /// output. The status differs for each subscriber only by its uptime and
+    /// subscriber count, which are written into its cached encoding; places
+    /// and forecast come from their cache, copied once.
     func snapshotWriter() -> (inout [UInt8]) -> Void {
-        let forecast = state.places.selectedID.flatMap { refresher.forecast(for: $0)?.forecast }
+        let version = state.places.selectedID.flatMap { refresher.forecastVersion(for: $0) }
         let members: [UInt8]
-        if let cached = snapshotCache, cached.places == state.places, cached.forecast == forecast {
+        if let cached = snapshotCache, cached.places == state.places, cached.forecast == version {
             members = cached.members
         } else {
+            let forecast = state.places.selectedID.flatMap { refresher.forecast(for: $0)?.forecast }
             let snapshot = SubscribeReply.snapshot(
                 status: status(), locations: state.places.locations, selected: state.places.selectedID,
                 forecast: forecast)
@@ -46,14 +48,21 @@ extension WeatherService {
             object["event"] = nil
             object["status"] = nil
             members = Array(JSON.object(object).serialized().utf8.dropFirst().dropLast())
-            snapshotCache = SnapshotCache(places: state.places, forecast: forecast, members: members)
+            snapshotCache = SnapshotCache(places: state.places, forecast: version, members: members)
         }
         let status = status(joining: 1)
+        let statusCache: StatusEncodingCache
+        if let cached = snapshotStatusCache, cached.matches(status) {
+            statusCache = cached
+        } else {
+            statusCache = .object(status)
+            snapshotStatusCache = statusCache
+        }
         return { frame in
             let head = #"{"parameters":{"event":"\#(SubscribeReply.snapshotName)","status":"#
             frame.reserveCapacity(frame.count + head.utf8.count + members.count + 1024)
             frame += head.utf8
-            WireEncoder.encode(status, into: &frame)
+            statusCache.write(status, into: &frame)
             if !members.isEmpty { frame.append(UInt8(ascii: ",")) }
             frame += members
             frame += #"},"continues":true}"#.utf8

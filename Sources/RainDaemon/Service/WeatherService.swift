@@ -73,8 +73,10 @@ public final class WeatherService {
     /// The Subscribe snapshot's encoding, kept until something in it changes,
     /// so a burst of subscribers costs one encoding.
     var snapshotCache: SnapshotCache?
-    /// GetStatus's reply, kept until the status changes (but for its uptime).
-    var statusReplyCache: StatusReplyCache?
+    /// GetStatus's reply, kept until the status changes (but for its uptime and subscriber count).
+    var statusReplyCache: StatusEncodingCache?
+    /// The status in a Subscribe snapshot, kept the same way.
+    var snapshotStatusCache: StatusEncodingCache?
 
     public init(
         context: DaemonContext, places: PlaceLookup, geocoder: OnlineGeocoder, geoclue: GeoClueClient,

@@ -21,7 +21,17 @@ public final class Refresher {
     /// The saved places and the selection, as the service last told.
     private var list: LocationList
 
-    public private(set) var forecasts: [LocationID: CachedForecast] = [:]
+    public private(set) var forecasts: [LocationID: CachedForecast] = [:] {
+        didSet {
+            revision &+= 1
+            served.removeAll(keepingCapacity: true)
+        }
+    }
+    /// Changes with every change to `forecasts`; with the minute, it names what `forecast(for:)` serves.
+    private var revision = 0
+    /// What `forecast(for:)` served, by place, for the minute it was derived in:
+    /// readers (GetForecast, Subscribe snapshots) within a minute share one nowcast.
+    private var served: [LocationID: (minute: Double, forecast: Forecast)] = [:]
     private var inFlight: [LocationID: (transfer: (any HTTPCancellable)?, waiters: [Completion])] = [:]
     private var timer: EventSource?
     public private(set) var lastSuccess: Double?
@@ -495,9 +505,11 @@ public final class Refresher {
     /// same within a minute keeps the Subscribe snapshot's encoding reusable.
     private func withNowcast(_ forecast: Forecast, at time: Double) -> Forecast {
         var result = forecast
-        result.nowcast = forecast.nowcast?.at((time / 60).rounded(.down) * 60)
+        result.nowcast = forecast.nowcast?.at(Self.minute(of: time))
         return result
     }
+
+    private static func minute(of time: Double) -> Double { (time / 60).rounded(.down) * 60 }
 
     // MARK: Reading
 
@@ -506,10 +518,30 @@ public final class Refresher {
         let time = now  // first: reading the clock may move the forecasts' times
         guard let cached = forecasts[id] else { return nil }
         let age = max(0, time - cached.forecast.fetchedAt)
+        let minute = Self.minute(of: time)
+        let forecast: Forecast
+        if let reuse = served[id], reuse.minute == minute {
+            forecast = reuse.forecast
+        } else {
+            forecast = withNowcast(cached.forecast, at: time)
+            served[id] = (minute, forecast)
+        }
         // Data a proxy had kept (its Age) is stale by its age, however recently it arrived.
-        return (
-            withNowcast(cached.forecast, at: time), age,
-            scheduler.isStale(id, now: time) || age >= scheduler.policy.staleAfter
-        )
+        return (forecast, age, scheduler.isStale(id, now: time) || age >= scheduler.policy.staleAfter)
     }
+
+    /// Names what `forecast(for: id)` serves now: equal versions, equal
+    /// forecasts. Cheaper to compare than the forecasts themselves.
+    func forecastVersion(for id: LocationID) -> ForecastVersion? {
+        let time = now  // first: reading the clock may move the forecasts' times
+        guard forecasts[id] != nil else { return nil }
+        return ForecastVersion(revision: revision, minute: Self.minute(of: time))
+    }
+}
+
+/// What `Refresher.forecast(for:)` serves: a revision of the forecasts and the
+/// minute the nowcast was derived for.
+struct ForecastVersion: Equatable {
+    let revision: Int
+    let minute: Double
 }

@@ -1,0 +1,96 @@
+import RainCore
+
+/// A status's encoding, made once per change of the status rather than once
+/// per use: GetStatus's framed reply, and the status in each Subscribe
+/// snapshot. Only the uptime (every call) and the subscriber count (every
+/// subscriber of a burst) move between uses, so the cache holds the bytes
+/// around those two numbers and writes them in; every other field (the
+/// selected place, the budget counters, which also roll over with the date)
+/// is compared as a value, and any difference encodes the status anew.
+struct StatusEncodingCache {
+    /// The status the bytes were made from, its uptime and subscriber count zeroed.
+    private let status: WeatherStatus
+    /// The bytes before the first of the two numbers, between them, and after the second.
+    private let head: [UInt8]
+    private let middle: [UInt8]
+    private let tail: [UInt8]
+    private let uptimeFirst: Bool
+
+    /// Finds where the two numbers sit by encoding `status` (with `encode`)
+    /// with each set to 0 and to 1, which differ in one digit.
+    init(status: WeatherStatus, encoding encode: (WeatherStatus) -> [UInt8]) {
+        let zero = Self.zeroed(status)
+        var uptimeOne = zero
+        uptimeOne.uptimeSeconds = 1
+        var subscribersOne = zero
+        subscribersOne.subscribers = 1
+        let bytes = encode(zero)
+        let uptimeAt = Self.hole(bytes, encode(uptimeOne), field: "uptimes")
+        let subscribersAt = Self.hole(bytes, encode(subscribersOne), field: "subscriber counts")
+        let first = min(uptimeAt, subscribersAt)
+        let second = max(uptimeAt, subscribersAt)
+        self.status = zero
+        head = Array(bytes[..<first])
+        middle = Array(bytes[(first + 1)..<second])
+        tail = Array(bytes[(second + 1)...])
+        uptimeFirst = uptimeAt < subscribersAt
+    }
+
+    /// GetStatus's framed reply.
+    static func getStatusReply(_ status: WeatherStatus) -> StatusEncodingCache {
+        StatusEncodingCache(status: status) { status in
+            var bytes: [UInt8] = []
+            VarlinkFramer.frameReply(GetStatusCall.Reply(status: status), into: &bytes)
+            return bytes
+        }
+    }
+
+    /// The status object alone, as a Subscribe snapshot holds it.
+    static func object(_ status: WeatherStatus) -> StatusEncodingCache {
+        StatusEncodingCache(status: status) { status in
+            var bytes: [UInt8] = []
+            WireEncoder.encode(status, into: &bytes)
+            return bytes
+        }
+    }
+
+    /// Whether the cached bytes say what `status` says but for its uptime and subscriber count.
+    func matches(_ status: WeatherStatus) -> Bool {
+        Self.zeroed(status) == self.status
+    }
+
+    /// Appends the encoding of `status`, which `matches` this cache.
+    func write(_ status: WeatherStatus, into bytes: inout [UInt8]) {
+        bytes.append(contentsOf: head)
+        if uptimeFirst {
+            WireEncoder.encode(status.uptimeSeconds, into: &bytes)
+        } else {
+            WireEncoder.encode(status.subscribers, into: &bytes)
+        }
+        bytes.append(contentsOf: middle)
+        if uptimeFirst {
+            WireEncoder.encode(status.subscribers, into: &bytes)
+        } else {
+            WireEncoder.encode(status.uptimeSeconds, into: &bytes)
+        }
+        bytes.append(contentsOf: tail)
+    }
+
+    private static func zeroed(_ status: WeatherStatus) -> WeatherStatus {
+        var zero = status
+        zero.uptimeSeconds = 0
+        zero.subscribers = 0
+        return zero
+    }
+
+    /// Where `zero` and `one`, encodings that differ in one field set to 0
+    /// and to 1, differ: in one byte, since each number is one digit in the
+    /// one place of a field every status has. Anything else is a bug in the encoder.
+    private static func hole(_ zero: [UInt8], _ one: [UInt8], field: String) -> Int {
+        let hole = zero.indices.first { zero[$0] != one[$0] } ?? zero.endIndex
+        precondition(
+            zero.count == one.count && hole < zero.endIndex && zero[(hole + 1)...] == one[(hole + 1)...],
+            "statuses with \(field) 0 and 1 differ in more than one byte")
+        return hole
+    }
+}

@@ -1,0 +1,48 @@
+import RainCore
+import XCTest
+
+@testable import RainDaemon
+
+final class StatusEncodingCacheTests: XCTestCase {
+    private func status(uptime: Double, selected: Location? = nil, subscribers: Int = 2) -> WeatherStatus {
+        WeatherStatus(
+            version: "1.2.3", uptimeSeconds: uptime, provider: "open-meteo", online: true, units: .si,
+            refreshMinutes: 30, locations: selected == nil ? 0 : 1, selected: selected, lastRefresh: 1_700_000_000.5,
+            lastError: RefreshFailure(error: .offline, message: "no \"network\""), nextRefresh: nil,
+            usage: BudgetUsage(), dailyBudget: 1000, monthlyBudget: nil, subscribers: subscribers)
+    }
+
+    private func framed(_ status: WeatherStatus) -> [UInt8] {
+        VarlinkFramer.frame(VarlinkReply(parameters: GetStatusCall.Reply(status: status).json).json)
+    }
+
+    func testWrite_isTheFreshEncoding_forEveryUptimeAndSubscriberCount() throws {
+        let cache = StatusEncodingCache.getStatusReply(status(uptime: 5))
+        let object = StatusEncodingCache.object(status(uptime: 5))
+        for uptime in [0, 1, 12.25, 86_400.123456, 1e-7, 3e15] {
+            for subscribers in [0, 1, 2, 10, 1000] {
+                let status = status(uptime: uptime, subscribers: subscribers)
+                var bytes: [UInt8] = []
+                cache.write(status, into: &bytes)
+                XCTAssertEqual(String(decoding: bytes, as: UTF8.self), String(decoding: framed(status), as: UTF8.self))
+                var objectBytes: [UInt8] = []
+                object.write(status, into: &objectBytes)
+                XCTAssertEqual(
+                    String(decoding: objectBytes, as: UTF8.self),
+                    status.json.serialized(), "the bare object, as a snapshot holds it")
+            }
+        }
+    }
+
+    func testMatches_ignoresTheUptimeAndSubscriberCount_butNoOtherField() throws {
+        let paris = Location(
+            id: LocationID("paris-fr"), name: "Paris", latitude: 48.85, longitude: 2.35, source: .geonames(id: 2988507))
+        let cache = StatusEncodingCache.getStatusReply(status(uptime: 5))
+        XCTAssertTrue(cache.matches(status(uptime: 99)))
+        XCTAssertTrue(cache.matches(status(uptime: 99, subscribers: 7)))
+        XCTAssertFalse(cache.matches(status(uptime: 5, selected: paris)))
+        var counted = status(uptime: 5)
+        counted.requestsToday += 1
+        XCTAssertFalse(cache.matches(counted))
+    }
+}
