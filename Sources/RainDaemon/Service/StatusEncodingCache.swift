@@ -54,6 +54,17 @@ struct StatusEncodingCache {
         }
     }
 
+    /// `cache` if it matches `status`; else one made by `make`, kept in `cache` for the next use.
+    static func current(
+        _ cache: inout StatusEncodingCache?, for status: WeatherStatus,
+        make: (WeatherStatus) -> StatusEncodingCache
+    ) -> StatusEncodingCache {
+        if let cache, cache.matches(status) { return cache }
+        let made = make(status)
+        cache = made
+        return made
+    }
+
     /// Whether the cached bytes say what `status` says but for its uptime and subscriber count.
     func matches(_ status: WeatherStatus) -> Bool {
         Self.zeroed(status) == self.status

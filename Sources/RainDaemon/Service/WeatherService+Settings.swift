@@ -4,13 +4,8 @@ import RainCore
 extension WeatherService {
     func getStatus(_ parameters: NoParameters, _ responder: Responder<GetStatusCall.Reply>) throws(MethodError) {
         let status = status()
-        let cache: StatusEncodingCache
-        if let cached = statusReplyCache, cached.matches(status) {
-            cache = cached
-        } else {
-            cache = .getStatusReply(status)
-            statusReplyCache = cache
-        }
+        let cache = StatusEncodingCache.current(
+            &statusReplyCache, for: status, make: StatusEncodingCache.getStatusReply)
         responder.request.replyFramed { cache.write(status, into: &$0) }
     }
 

@@ -51,13 +51,8 @@ extension WeatherService {
             snapshotCache = SnapshotCache(places: state.places, forecast: version, members: members)
         }
         let status = status(joining: 1)
-        let statusCache: StatusEncodingCache
-        if let cached = snapshotStatusCache, cached.matches(status) {
-            statusCache = cached
-        } else {
-            statusCache = .object(status)
-            snapshotStatusCache = statusCache
-        }
+        let statusCache = StatusEncodingCache.current(
+            &snapshotStatusCache, for: status, make: StatusEncodingCache.object)
         return { frame in
             let head = #"{"parameters":{"event":"\#(SubscribeReply.snapshotName)","status":"#
             frame.reserveCapacity(frame.count + head.utf8.count + members.count + 1024)
