@@ -126,8 +126,7 @@ final class VarlinkClient {
     /// Calls a method and returns its declared reply; an error reply is thrown.
     func call<Call: WeatherCall>(_ call: Call.Type, _ parameters: Call.Parameters) throws(ClientError) -> Call.Reply {
         // No parameters (status, list): nothing to encode.
-        let object =
-            Call.Parameters.self == NoParameters.self ? JSONObject() : parameters.json.objectValue ?? JSONObject()
+        let object = Call.noParameters != nil ? JSONObject() : parameters.json.objectValue ?? JSONObject()
         try send(VarlinkCall(method: Call.method.qualifiedName, parameters: object))
         let reply = try receive()
         if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters, instance: instance) }

@@ -37,6 +37,14 @@ final class WireSchemaTests: XCTestCase {
         }
     }
 
+    /// Exactly the methods the IDL declares without parameters skip the encoder and the decoder.
+    func testNoParameters_standsForExactlyTheMethodsWithoutParameters() throws {
+        for method in WeatherMethod.allCases {
+            let declared = try XCTUnwrap(idl.methods[method.rawValue]?.parameters, method.rawValue)
+            XCTAssertEqual(method.call.noParameters != nil, declared.isEmpty, method.rawValue)
+        }
+    }
+
     func testEveryError_matchesItsDeclaredParameters() throws {
         XCTAssertEqual(Set(idl.errors.keys), Set(WeatherErrorName.allCases.map(\.rawValue)))
         for error in WeatherErrorName.allCases {

@@ -26,9 +26,7 @@ public final class WeatherService {
             Method(access: access) { service, request throws(MethodError) in
                 let parameters: Call.Parameters
                 do throws(WireDecodingError) {
-                    if Call.Parameters.self == NoParameters.self, request.call.parameters.isEmpty,
-                        let none = NoParameters() as? Call.Parameters
-                    {
+                    if request.call.parameters.isEmpty, let none = Call.noParameters {
                         // The common call with nothing to read (GetStatus): no decoder to run.
                         parameters = none
                     } else {

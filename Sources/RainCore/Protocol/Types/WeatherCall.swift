@@ -5,6 +5,17 @@ public protocol WeatherCall {
     associatedtype Parameters: Codable & Sendable
     associatedtype Reply: Codable & Sendable
     static var method: WeatherMethod { get }
+    /// The parameters of a method that takes none, which both ends use
+    /// without running the encoder or the decoder; nil for every other method.
+    static var noParameters: Parameters? { get }
+}
+
+extension WeatherCall {
+    public static var noParameters: Parameters? { nil }
+}
+
+extension WeatherCall where Parameters == NoParameters {
+    public static var noParameters: Parameters? { NoParameters() }
 }
 
 /// Parameters of a method that takes none.
