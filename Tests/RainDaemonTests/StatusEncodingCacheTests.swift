@@ -18,18 +18,26 @@ final class StatusEncodingCacheTests: XCTestCase {
 
     func testWrite_isTheFreshEncoding_forEveryUptimeAndSubscriberCount() throws {
         let cache = StatusEncodingCache.getStatusReply(status(uptime: 5))
-        let object = StatusEncodingCache.object(status(uptime: 5))
+        let paris = Location(
+            id: LocationID("paris-fr"), name: "Paris", latitude: 48.85, longitude: 2.35, source: .geonames(id: 2988507))
+        func snapshot(_ status: WeatherStatus) -> [UInt8] {
+            var bytes: [UInt8] = []
+            VarlinkFramer.frameReply(
+                SubscribeReply.snapshot(status: status, locations: [paris], selected: paris.id, forecast: nil),
+                continues: true, into: &bytes)
+            return bytes
+        }
+        let snapshots = StatusEncodingCache(status: status(uptime: 5), encoding: snapshot)
         for uptime in [0, 1, 12.25, 86_400.123456, 1e-7, 3e15] {
             for subscribers in [0, 1, 2, 10, 1000] {
                 let status = status(uptime: uptime, subscribers: subscribers)
                 var bytes: [UInt8] = []
                 cache.write(status, into: &bytes)
                 XCTAssertEqual(String(decoding: bytes, as: UTF8.self), String(decoding: framed(status), as: UTF8.self))
-                var objectBytes: [UInt8] = []
-                object.write(status, into: &objectBytes)
+                var snapshotBytes: [UInt8] = []
+                snapshots.write(status, into: &snapshotBytes)
                 XCTAssertEqual(
-                    String(decoding: objectBytes, as: UTF8.self),
-                    status.json.serialized(), "the bare object, as a snapshot holds it")
+                    String(decoding: snapshotBytes, as: UTF8.self), String(decoding: snapshot(status), as: UTF8.self))
             }
         }
     }

@@ -1,8 +1,7 @@
 import RainCore
 
-/// A status's encoding, made once per change of the status rather than once
-/// per use: GetStatus's framed reply, and the status in each Subscribe
-/// snapshot. Only the uptime (every call) and the subscriber count (every
+/// An encoding that holds a status, made once per change rather than once
+/// per use: GetStatus's framed reply, and the Subscribe snapshot's. Only the uptime (every call) and the subscriber count (every
 /// subscriber of a burst) move between uses, so the cache holds the bytes
 /// around those two numbers and writes them in; every other field (the
 /// selected place, the budget counters, which also roll over with the date)
@@ -41,15 +40,6 @@ struct StatusEncodingCache {
         StatusEncodingCache(status: status) { status in
             var bytes: [UInt8] = []
             VarlinkFramer.frameReply(GetStatusCall.Reply(status: status), into: &bytes)
-            return bytes
-        }
-    }
-
-    /// The status object alone, as a Subscribe snapshot holds it.
-    static func object(_ status: WeatherStatus) -> StatusEncodingCache {
-        StatusEncodingCache(status: status) { status in
-            var bytes: [UInt8] = []
-            WireEncoder.encode(status, into: &bytes)
             return bytes
         }
     }

@@ -1,13 +1,13 @@
 import RainCore
 
-/// The Subscribe snapshot's costly part (places and the selected forecast),
-/// serialized once and reused until either changes.
+/// The Subscribe snapshot's framed reply, encoded once and reused until the
+/// places, the selected forecast or the status (but for its uptime and
+/// subscriber count, written in for each subscriber) change.
 struct SnapshotCache {
     let places: LocationList
     /// The selected place's forecast as `Refresher.forecastVersion` named it.
     let forecast: ForecastVersion?
-    /// `"locations":…,"selected":…,"forecast":…` without braces.
-    let members: [UInt8]
+    let reply: StatusEncodingCache
 }
 
 /// Subscriptions: the snapshot, then every event through the publisher.
@@ -30,38 +30,29 @@ extension WeatherService {
     }
 
     /// Writes the framed snapshot reply straight into the subscriber's
-    /// output. The status differs for each subscriber only by its uptime and
-    /// subscriber count, which are written into its cached encoding; places
-    /// and forecast come from their cache, copied once.
+    /// output, from the cached encoding with this subscriber's uptime and
+    /// subscriber count written in.
     func snapshotWriter() -> (inout [UInt8]) -> Void {
-        let version = state.places.selectedID.flatMap { refresher.forecastVersion(for: $0) }
-        let members: [UInt8]
-        if let cached = snapshotCache, cached.places == state.places, cached.forecast == version {
-            members = cached.members
-        } else {
-            let forecast = state.places.selectedID.flatMap { refresher.forecast(for: $0)?.forecast }
-            let snapshot = SubscribeReply.snapshot(
-                status: status(), locations: state.places.locations, selected: state.places.selectedID,
-                forecast: forecast)
-            // Everything but the event and the status, written per subscriber; without the braces.
-            var object = snapshot.json.objectValue ?? JSONObject()
-            object["event"] = nil
-            object["status"] = nil
-            members = Array(JSON.object(object).serialized().utf8.dropFirst().dropLast())
-            snapshotCache = SnapshotCache(places: state.places, forecast: version, members: members)
-        }
         let status = status(joining: 1)
-        let statusCache = StatusEncodingCache.current(
-            &snapshotStatusCache, for: status, make: StatusEncodingCache.object)
-        return { frame in
-            let head = #"{"parameters":{"event":"\#(SubscribeReply.snapshotName)","status":"#
-            frame.reserveCapacity(frame.count + head.utf8.count + members.count + 1024)
-            frame += head.utf8
-            statusCache.write(status, into: &frame)
-            if !members.isEmpty { frame.append(UInt8(ascii: ",")) }
-            frame += members
-            frame += #"},"continues":true}"#.utf8
-            frame.append(0)
+        let places = state.places
+        let version = places.selectedID.flatMap { refresher.forecastVersion(for: $0) }
+        let reply: StatusEncodingCache
+        if let cached = snapshotCache, cached.places == places, cached.forecast == version,
+            cached.reply.matches(status)
+        {
+            reply = cached.reply
+        } else {
+            let forecast = places.selectedID.flatMap { refresher.forecast(for: $0)?.forecast }
+            reply = StatusEncodingCache(status: status) { status in
+                var bytes: [UInt8] = []
+                VarlinkFramer.frameReply(
+                    SubscribeReply.snapshot(
+                        status: status, locations: places.locations, selected: places.selectedID, forecast: forecast),
+                    continues: true, into: &bytes)
+                return bytes
+            }
+            snapshotCache = SnapshotCache(places: places, forecast: version, reply: reply)
         }
+        return { frame in reply.write(status, into: &frame) }
     }
 }

@@ -73,8 +73,6 @@ public final class WeatherService {
     var snapshotCache: SnapshotCache?
     /// GetStatus's reply, kept until the status changes (but for its uptime and subscriber count).
     var statusReplyCache: StatusEncodingCache?
-    /// The status in a Subscribe snapshot, kept the same way.
-    var snapshotStatusCache: StatusEncodingCache?
 
     public init(
         context: DaemonContext, places: PlaceLookup, geocoder: OnlineGeocoder, geoclue: GeoClueClient,
