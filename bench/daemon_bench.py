@@ -17,7 +17,6 @@ run, written to docs/PERFORMANCE.md ("## Daemon" section):
     of 200) and /bin/true.
 
 The weather comes from the fixture HTTP server on loopback. Run through bench/run."""
-import json
 import os
 import pathlib
 import shutil
@@ -35,7 +34,7 @@ QUIET_WINDOW = float(os.environ.get("RAIND_BENCH_QUIET_WINDOW", "30"))
 SUBSCRIBERS = 1000
 RUNS = 200
 sys.path.insert(0, str(ROOT / "tests" / "integration"))
-from raindtest import FixtureServer  # noqa: E402
+from raindtest import FixtureServer, Varlink  # noqa: E402
 
 # Ten places spread over the world (latitude, longitude), added by position.
 PLACES = [(48.857, 2.352), (52.22, 6.89), (40.71, -74.0), (35.68, 139.69), (-33.87, 151.21),
@@ -74,37 +73,8 @@ def context_switches(pid):
     return total
 
 
-class Client:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX)
-        self.sock.connect(str(path))
-        self.buffer = b""
-
-    def send(self, method, parameters=None, more=False):
-        message = {"method": "io.raind.Weather." + method, "parameters": parameters or {}}
-        if more:
-            message["more"] = True
-        self.sock.sendall(json.dumps(message).encode() + b"\0")
-
-    def receive(self):
-        while b"\0" not in self.buffer:
-            chunk = self.sock.recv(1 << 20)
-            if not chunk:
-                raise ConnectionError("raind closed the connection")
-            self.buffer += chunk
-        message, self.buffer = self.buffer.split(b"\0", 1)
-        return json.loads(message)
-
-    def call(self, method, parameters=None):
-        self.send(method, parameters)
-        return self.receive()
-
-    def close(self):
-        self.sock.close()
-
-
 def call(path, method, parameters=None):
-    client = Client(path)
+    client = Varlink(path, check=False)
     try:
         return client.call(method, parameters)
     finally:
@@ -176,8 +146,8 @@ def subscribe_burst(path, pid, method):
     clients = []
     before = cpu_ns(pid)
     for _ in range(SUBSCRIBERS):
-        client = Client(path)
-        client.send(method, more=method == "Subscribe")
+        client = Varlink(path, check=False)
+        client.send("io.raind.Weather." + method, more=method == "Subscribe")
         clients.append(client)
     for client in clients:
         reply = client.receive()
@@ -244,7 +214,7 @@ def main():
             call(raind.socket, "SearchPlaces", {"query": query})
         searched = rss_kib(pid)
 
-        client = Client(raind.socket)
+        client = Varlink(raind.socket, check=False)
         status_ms, _ = timed_calls(client, "GetStatus", None, RUNS)
         typos = {query: timed_calls(client, "SearchPlaces", {"query": query}, RUNS)
                  for query in ("pariss", "sprngfield")}

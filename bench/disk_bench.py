@@ -18,7 +18,6 @@ import json
 import os
 import pathlib
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -29,22 +28,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / ".build" / "release"
 CALLS = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
 sys.path.insert(0, str(ROOT / "tests" / "integration"))
-from raindtest import FixtureServer  # noqa: E402
-
-
-class Client:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX)
-        self.sock.connect(str(path))
-        self.buffer = b""
-
-    def call(self, method, parameters=None):
-        self.sock.sendall(json.dumps({"method": "io.raind.Weather." + method,
-                                      "parameters": parameters or {}}).encode() + b"\0")
-        while b"\0" not in self.buffer:
-            self.buffer += self.sock.recv(65536)
-        message, self.buffer = self.buffer.split(b"\0", 1)
-        return json.loads(message)
+from raindtest import FixtureServer, Varlink  # noqa: E402
 
 
 def timed(function, count):
@@ -105,7 +89,7 @@ def main():
             if sock.exists():
                 break
             time.sleep(0.01)
-        client = Client(sock)
+        client = Varlink(sock, check=False)
         client.call("AddLocation", {"latitude": 48.8534, "longitude": 2.3488, "name": "Paris"})
         state_dir = base / "state" / "raind"
         for _ in range(500):
@@ -121,7 +105,7 @@ def main():
         print(f"{'yardstick: write+fsync+rename+fsync(dir), Python':<46} {yardstick[0]:>10.3f} {yardstick[1]:>8.3f}")
         print(f"{'SetSettings round trip (state.json, 2 fsyncs)':<46} {settings[0]:>10.3f} {settings[1]:>8.3f}")
         print(f"SetSettings / (GetStatus + yardstick) = {settings[0] / (status[0] + yardstick[0]):.2f}")
-        refresh = fsyncs_during(daemon.pid, lambda: Client(sock).call("Refresh", {"all": True}))
+        refresh = fsyncs_during(daemon.pid, lambda: Varlink(sock, check=False).call("Refresh", {"all": True}))
         if refresh is not None:
             server.reset()
             # A refresh within a minute of the last is answered from the cache; force one by a second place.

@@ -28,9 +28,12 @@ def wait_for(predicate, timeout=5.0, interval=0.01, what="condition"):
 
 
 class Varlink:
-    """A minimal Varlink client over a Unix socket (NUL-framed JSON)."""
+    """A minimal Varlink client over a Unix socket (NUL-framed JSON). `check`: hold every
+    reply of `call` to the IDL (idl_check); the benchmarks turn it off, as it is not the
+    daemon's time."""
 
-    def __init__(self, path, timeout=10.0):
+    def __init__(self, path, timeout=10.0, check=True):
+        self.check = check
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(timeout)
         self.sock.connect(str(path))
@@ -66,7 +69,8 @@ class Varlink:
             method = "io.raind.Weather." + method
         self.send(method, parameters)
         reply = self.receive()
-        check_reply(method, reply)
+        if self.check:
+            check_reply(method, reply)
         return reply
 
 

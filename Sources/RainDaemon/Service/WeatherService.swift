@@ -21,12 +21,13 @@ public final class WeatherService {
         _ handler:
             @escaping @Sendable (WeatherService) -> (Call.Parameters, Responder<Call.Reply>) throws(MethodError) -> Void
     ) -> (WeatherMethod, Method) {
-        (
+        let noParameters = Call.noParameters
+        return (
             Call.method,
             Method(access: access) { service, request throws(MethodError) in
                 let parameters: Call.Parameters
                 do throws(WireDecodingError) {
-                    if request.call.parameters.isEmpty, let none = Call.noParameters {
+                    if request.call.parameters.isEmpty, let none = noParameters {
                         // The common call with nothing to read (GetStatus): no decoder to run.
                         parameters = none
                     } else {
