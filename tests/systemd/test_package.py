@@ -90,6 +90,10 @@ def test_package_contents(installed):
 def test_installed_binaries_need_no_swift_toolchain_and_carry_no_build_path(installed):
     libraries = run(["ldd", "/usr/bin/raind"]).stdout
     assert "libswift" not in libraries and "not found" not in libraries, libraries
+    # libcurl is opened at the first request, not linked: the package must name it itself.
+    assert "libcurl" not in libraries, libraries
+    depends = run(["dpkg-query", "-W", "-f=${Depends}", "raind"]).stdout
+    assert "libcurl4 (>= 7.85.0)" in depends, depends
     for binary in ("raind", "raindctl"):
         # A bare environment: no LD_LIBRARY_PATH, no toolchain on PATH.
         result = run(["env", "-i", f"/usr/bin/{binary}", "--version"])
