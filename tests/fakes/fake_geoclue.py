@@ -32,6 +32,8 @@ BUS_NAME = "org.freedesktop.GeoClue2"
 MANAGER_PATH = "/org/freedesktop/GeoClue2/Manager"
 CLIENT_PATH = "/org/freedesktop/GeoClue2/Client/1"
 LOCATION_PATH = "/org/freedesktop/GeoClue2/Location/1"
+# The Location object of where the machine is now (the last move).
+CURRENT = {"path": LOCATION_PATH}
 MANAGER_IFACE = "org.freedesktop.GeoClue2.Manager"
 CLIENT_IFACE = "org.freedesktop.GeoClue2.Client"
 LOCATION_IFACE = "org.freedesktop.GeoClue2.Location"
@@ -72,7 +74,8 @@ class Client(Properties):
             "Active": dbus.Boolean(False),
         })
         self.mode = mode
-        self.location_path = LOCATION_PATH
+        # Where the machine is now: a client made after a move starts there, as with GeoClue.
+        self.location_path = CURRENT["path"]
 
     @dbus.service.method(PROPS_IFACE, in_signature="ssv", out_signature="")
     def Set(self, interface, name, value):
@@ -162,6 +165,7 @@ def main():
         if len(words) == 3 and words[0] == "move":
             path = "/org/freedesktop/GeoClue2/Location/%d" % (len(locations) + 1)
             locations.append(location(path, float(words[1]), float(words[2])))
+            CURRENT["path"] = path
             for each in manager.clients:
                 each.location_path = path
                 if each.props["Active"]:
