@@ -201,6 +201,32 @@ private struct ObjectReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try TreeDecoder.decode(type, from: value, at: .key(key.stringValue), under: path)
     }
 
+    // The primitive types, each its own requirement of the protocol: called
+    // directly, without the generic path's type tests and casts. A forecast
+    // is thousands of numbers.
+
+    /// The primitive field at `key`: nil when absent or null, an error when of another type.
+    private func primitive<T>(_ type: T.Type, _ key: Key) throws(WireDecodingError) -> T? {
+        guard let value = present(key) else { return nil }
+        return try WireDecoder.primitive(type, from: value, at: path.text(appending: .key(key.stringValue)))
+    }
+
+    private func required<T>(_ type: T.Type, _ key: Key) throws(WireDecodingError) -> T {
+        guard let value = try primitive(type, key) else {
+            throw WireDecodingError(field: path.text(appending: .key(key.stringValue)), reason: "missing")
+        }
+        return value
+    }
+
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try required(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try required(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try required(type, key) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try required(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try primitive(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try primitive(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try primitive(type, key) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try primitive(type, key) }
+
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
