@@ -122,6 +122,23 @@ final class RefreshSchedulerTests: XCTestCase {
         XCTAssertEqual(s.refusal(for: paris, now: day + 10), .quotaExhausted(.day, resetsAt: day + 86400))
     }
 
+    func testNotSent_givesTheRequestBack_butNotAcrossMidnight() {
+        var s = RefreshScheduler(
+            policy: RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 10, callsPerRequest: 3))
+        s.track([paris])
+        let day = 20_000 * 86400.0
+        s.started(paris, now: day + 1)
+        s.started(paris, now: day + 2)
+        s.notSent(now: day + 2)
+        XCTAssertEqual(s.usage(now: day + 3).requestsToday, 1)
+        XCTAssertEqual(s.usage(now: day + 3).callsToday, 3)
+        XCTAssertEqual(s.usage(now: day + 3).requestsThisMonth, 1)
+        // A request counted yesterday is not taken from today's count.
+        s.notSent(now: day + 86400 + 1)
+        XCTAssertEqual(s.usage(now: day + 86400 + 2).requestsToday, 0)
+        XCTAssertEqual(s.usage(now: day + 86400 + 2).callsToday, 0)
+    }
+
     func testMonthlyBudget_isEnforcedAndResetsOnTheFirst() {
         var policy = RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 5, monthlyBudget: 12)
         policy.jitterFraction = 0

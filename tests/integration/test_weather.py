@@ -405,6 +405,9 @@ def test_a_libcurl_that_cannot_be_loaded_fails_requests_with_advice(weather_daem
     result = daemon.ctl("refresh")
     assert result.returncode == 1 and "libcurl could not be loaded" in result.stderr, result
     assert fixture_server.count("/v1/forecast") == 0
-    assert daemon.client().call("GetStatus")["parameters"]["status"]["lastError"]["error"] == "NotConfigured"
+    status = daemon.client().call("GetStatus")["parameters"]["status"]
+    assert status["lastError"]["error"] == "NotConfigured"
+    # Requests that never left count against no budget.
+    assert status["requestsToday"] == 0 and status["callsToday"] == 0, status
     assert daemon.process.poll() is None
     sub.stop()

@@ -30,6 +30,21 @@ public struct BudgetUsage: Equatable, Sendable {
         callsThisMonth += calls
     }
 
+    /// Takes back one request counted by `add` that never left this machine
+    /// (`calls` as it was counted), from the day and month containing `now`
+    /// that are counted; a period that has ended since, or not been counted
+    /// yet, gives nothing back.
+    public mutating func withdraw(calls: Double, now: Double) {
+        if Self.dayStart(now) == day, requestsToday > 0 {
+            requestsToday -= 1
+            callsToday = max(0, callsToday - calls)
+        }
+        if Self.monthStart(now) == month, requestsThisMonth > 0 {
+            requestsThisMonth -= 1
+            callsThisMonth = max(0, callsThisMonth - calls)
+        }
+    }
+
     /// Starts a new day or month when `now` is past the one counted.
     mutating func roll(now: Double) {
         let today = Self.dayStart(now)

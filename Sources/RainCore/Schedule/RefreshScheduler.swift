@@ -145,6 +145,12 @@ public struct RefreshScheduler: Sendable {
         places[id, default: PlaceState()].inFlight = true
     }
 
+    /// The request `started` counted never left this machine (libcurl could
+    /// not be loaded): the budgets get it back.
+    public mutating func notSent(now: Double) {
+        budgetUsage.withdraw(calls: policy.callsPerRequest, now: now)
+    }
+
     /// New data (or a 304 confirming the old) arrived.
     public mutating func succeeded(_ id: LocationID, now: Double, expiresAt: Double?, selected: Bool) {
         var state = places[id] ?? PlaceState()

@@ -80,6 +80,11 @@ public struct HTTPFailure: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// Whether the request surely never left this machine: libcurl could
+    /// not be loaded. (A URL libcurl refuses may come from a redirect, after
+    /// the provider was asked.)
+    public var neverSent: Bool { kind == .libcurlUnavailable }
 }
 
 extension HTTPFailure.Kind {

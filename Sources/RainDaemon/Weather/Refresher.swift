@@ -330,6 +330,10 @@ public final class Refresher {
         guard let flight = inFlight.removeValue(forKey: id) else { return }
         let wasOnline = scheduler.online
         let time = now
+        if case .failure(let failure) = result, failure.neverSent {
+            scheduler.notSent(now: time)
+            cache.storeBudget(scheduler.budgetUsage)
+        }
         var failure: RefreshFailure?
         switch source.interpret(result, for: location, now: time) {
         case .fresh(let cached, let leftOut):
