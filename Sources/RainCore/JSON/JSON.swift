@@ -56,12 +56,8 @@ public struct JSONObject: Equatable, Sendable, Sequence {
         members.append((key, value))
     }
 
-    /// Keys of another length are passed over without comparing their text
-    /// (a native string's UTF-8 count is stored): decoding a forecast looks
-    /// up thousands of keys among a dozen members each.
     private func lastIndex(of key: String) -> Int? {
-        let length = key.utf8.count
-        return members.lastIndex { $0.key.utf8.count == length && $0.key == key }
+        members.lastIndex { $0.key == key }
     }
 
     /// The keys in order, each once.
