@@ -12,6 +12,11 @@ enum Output {
         print(text.strippingControlCharacters(keepingLineBreaks: true))
     }
 
+    /// A reply as one line of JSON (`--json`), straight from its encoding.
+    static func json(_ value: some Encodable) {
+        line(String(decoding: value.jsonBytes, as: UTF8.self))
+    }
+
     /// A forecast view made from text already made plain (`Forecast.withPlainText`),
     /// printed as it is so raindctl's own colour codes reach the terminal.
     static func viewLine(_ text: String) {

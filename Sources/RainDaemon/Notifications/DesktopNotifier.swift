@@ -236,7 +236,7 @@ public final class DesktopNotifier {
                     guard let self else { return }
                     self.inFlight = nil
                     if case .failure(let error) = result {
-                        self.failed(error, doing: "closing notification \(id)", then: "close it by hand if it stays")
+                        self.failed(error, Self.account(of: outgoing))
                     }
                     self.sendNext()
                     if self.inFlight == nil { self.settled() }
@@ -248,7 +248,7 @@ public final class DesktopNotifier {
                 Self.forget(target, in: &next)
                 update(next)
             }
-            failed(error, doing: Self.describe(outgoing), then: Self.retry(outgoing))
+            failed(error, Self.account(of: outgoing))
             sendNext()
         }
     }
@@ -275,7 +275,7 @@ public final class DesktopNotifier {
         }
         update(next)
         if case .failure(let error) = result {
-            failed(error, doing: Self.describe(target), then: Self.retry(target))
+            failed(error, Self.account(of: target))
         }
         sendNext()
         if inFlight == nil { settled() }
@@ -308,39 +308,29 @@ public final class DesktopNotifier {
         update(next)
     }
 
-    private static func describe(_ target: Target) -> String {
+    /// What was being done when a call for `target` failed, and what happens next.
+    private static func account(of target: Target) -> (doing: String, then: String) {
         switch target {
-        case .alert(let place, let key): return "showing alert \(key) for \(place)"
-        case .rain(let episode): return "showing rain soon (\(episode))"
+        case .alert(let place, let key):
+            return ("showing alert \(key) for \(place)", "it is shown when the place's alerts are next reported")
+        case .rain(let episode):
+            return ("showing rain soon (\(episode))", "it is shown at the next change of the rain outlook")
         }
     }
 
-    private static func retry(_ target: Target) -> String {
-        switch target {
-        case .alert: return "it is shown when the place's alerts are next reported"
-        case .rain: return "it is shown at the next change of the rain outlook"
-        }
-    }
-
-    private static func describe(_ outgoing: Outgoing) -> String {
+    private static func account(of outgoing: Outgoing) -> (doing: String, then: String) {
         switch outgoing {
-        case .notify(_, let target): return describe(target)
-        case .close(let id): return "closing notification \(id)"
+        case .notify(_, let target): return account(of: target)
+        case .close(let id): return ("closing notification \(id)", "close it by hand if it stays")
         }
     }
 
-    private static func retry(_ outgoing: Outgoing) -> String {
-        switch outgoing {
-        case .notify(_, let target): return retry(target)
-        case .close: return "close it by hand if it stays"
-        }
-    }
-
-    /// `doing` failed: a missing server turns notifications off until one
-    /// appears; any other failure is logged with what happens `then`.
-    private func failed(_ error: BusError, doing: String, then: String) {
+    /// A call failed while `account.doing`: a missing server turns
+    /// notifications off until one appears; any other failure is logged with
+    /// what happens `account.then`.
+    private func failed(_ error: BusError, _ account: (doing: String, then: String)) {
         guard error.isServiceMissing else {
-            logger.warning("\(doing) as a desktop notification failed (\(error)); \(then)")
+            logger.warning("\(account.doing) as a desktop notification failed (\(error)); \(account.then)")
             return
         }
         availability = .noServer

@@ -330,7 +330,7 @@ public final class Refresher {
         guard let flight = inFlight.removeValue(forKey: id) else { return }
         let wasOnline = scheduler.online
         let time = now
-        if case .failure(let failure) = result, failure.neverSent {
+        if case .failure(let transport) = result, transport.neverSent {
             scheduler.notSent(now: time)
             cache.storeBudget(scheduler.budgetUsage)
         }

@@ -78,7 +78,7 @@ struct AddCommand: ClientCommand {
         }
         let reply = try session.connect().call(AddLocationCall.self, parameters)
         if json {
-            Output.line(String(decoding: reply.jsonBytes, as: UTF8.self))
+            Output.json(reply)
             return
         }
         let location = reply.location

@@ -24,7 +24,7 @@ struct ListCommand: ClientCommand {
     func run(_ session: ClientSession) throws(ClientError) {
         let reply = try session.connect().call(ListLocationsCall.self, NoParameters())
         if json {
-            Output.line(String(decoding: reply.jsonBytes, as: UTF8.self))
+            Output.json(reply)
             return
         }
         let selected = reply.selected

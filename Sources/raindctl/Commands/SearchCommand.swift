@@ -39,7 +39,7 @@ struct SearchCommand: ClientCommand {
     func run(_ session: ClientSession) throws(ClientError) {
         let reply = try session.connect().call(SearchPlacesCall.self, .init(query: query, limit: limit))
         if json {
-            Output.line(String(decoding: reply.jsonBytes, as: UTF8.self))
+            Output.json(reply)
             return
         }
         let candidates = reply.candidates

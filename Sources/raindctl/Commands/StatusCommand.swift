@@ -25,7 +25,7 @@ struct StatusCommand: ClientCommand {
     func run(_ session: ClientSession) throws(ClientError) {
         let status = try session.connect().call(GetStatusCall.self, NoParameters()).status
         if json {
-            Output.line(String(decoding: status.jsonBytes, as: UTF8.self))
+            Output.json(status)
             return
         }
         for line in Self.describe(status) { Output.line(line) }

@@ -14,7 +14,7 @@ struct ForecastView {
         let client = try session.connect()
         let reply = try client.call(GetForecastCall.self, .init(id: place))
         if json {
-            Output.line(String(decoding: reply.jsonBytes, as: UTF8.self))
+            Output.json(reply)
             return
         }
         let location = reply.location
