@@ -18,11 +18,16 @@ public struct StartupError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The daemon: wires the loop, the socket server, the state and the service
-/// together, and runs until SIGTERM or SIGINT.
+/// The daemon: builds the loop, the socket server, the state, the service
+/// and the triggers, connects them through one event stream (`DaemonEvents`;
+/// who acts on what is the table at the end of `init`), and runs until
+/// SIGTERM or SIGINT.
 public final class Daemon {
     let loop: EventLoop
     let context: DaemonContext
+    let events = DaemonEvents()
+    let forecasts: ForecastStore
+    let publisher: Publisher
     let logger: Logger
     let manager = ServiceManager()
     let service: WeatherService
@@ -74,8 +79,11 @@ public final class Daemon {
             logger.info("removed \(paths.stateDirectory)/\(name), left over from an interrupted write")
         }
         let state = try Self.loadState(store, loop: loop, environment: options.environment, logger: logger)
-        let publisher = Publisher(
-            maximumQueuedBytes: VarlinkServer.Limits().maximumQueuedBytes, logger: logger.scoped("publish"))
+        forecasts = ForecastStore(
+            cache: ForecastCache(directory: paths.cacheDirectory, logger: logger.scoped("cache")))
+        publisher = Publisher(
+            maximumQueuedBytes: VarlinkServer.Limits().maximumQueuedBytes, forecasts: forecasts, clock: loop,
+            events: events, logger: logger.scoped("publish"))
         let places = PlaceLookup(loop: loop, environment: options.environment, logger: logger.scoped("places"))
         let source = WeatherSource(
             configuration: loaded.configuration, credentialsDirectory: paths.credentialsDirectory)
@@ -87,9 +95,8 @@ public final class Daemon {
                 userAgent: "raind/\(RaindVersion.string) (+\(RaindVersion.projectURL))",
                 logger: logger.scoped("http"))
             refresher = try Refresher(
-                context: context, source: source, http: http,
-                cache: ForecastCache(directory: paths.cacheDirectory, logger: logger.scoped("cache")),
-                publisher: publisher, places: state.places, refreshMinutes: state.settings.refreshMinutes)
+                context: context, source: source, http: http, store: forecasts, events: events,
+                places: state.places, settings: state.settings)
         } catch {
             throw StartupError("cannot set up HTTP: \(error)")
         }
@@ -103,16 +110,17 @@ public final class Daemon {
             loop: loop, bus: try? systemBus.get(), timeout: 10, logger: logger.scoped("geoclue"))
         service = WeatherService(
             context: context, places: places, geocoder: OnlineGeocoder(http: http, logger: logger.scoped("geocoder")),
-            geoclue: geoclue, refresher: refresher, state: state, store: store, publisher: publisher)
+            geoclue: geoclue, refresher: refresher, state: state, store: store, publisher: publisher,
+            events: events)
         logind = LogindWatcher(
             bus: systemBus,
             session: options.mode == .user ? LogindWatcher.sessionToWatch(environment: options.environment) : nil,
             logger: logger.scoped("logind"),
-            onResume: { [refresher] in refresher.refreshIfStale(reason: "resume from suspend") },
-            onSessionActive: { [refresher] in refresher.refreshIfStale(reason: "session active") })
+            onResume: { [events] in events.emit(.becameActive(reason: "resume from suspend")) },
+            onSessionActive: { [events] in events.emit(.becameActive(reason: "session active")) })
         do {
-            let monitor = try NetworkMonitor(loop: loop, logger: logger.scoped("network")) { [refresher] hasRoute in
-                refresher.setNetworkUp(hasRoute)
+            let monitor = try NetworkMonitor(loop: loop, logger: logger.scoped("network")) { [events] hasRoute in
+                events.emit(.networkChanged(hasRoute: hasRoute))
             }
             if case .success(let bus) = systemBus {
                 do {
@@ -160,36 +168,28 @@ public final class Daemon {
             })
         server.handler = { [service] request in service.handle(request) }
         if options.mode == .user {
-            let notifier = DesktopNotifier(
+            notifier = DesktopNotifier(
                 connect: { [loop] () throws(BusError) in try BusConnection(.user, loop: loop) },
                 configuration: { [context] in context.configuration }, now: { [context] in context.clock.wallNow },
-                recordPath: paths.cacheDirectory + "/notifications.json", logger: logger.scoped("notify"))
-            publisher.addObserver { [notifier, weak service] event in
-                if let service { notifier.observe(event, places: service.state.places) }
-            }
-            // Rain soon is a use of the nowcast: its short refreshes go on
-            // without subscribers only while it can be shown.
-            notifier.onRainSoonInterestChanged = { [notifier, weak refresher] in
-                refresher?.notificationsWantNowcast = notifier.wantsRainSoon
-            }
-            notifier.onRainSoonInterestChanged()
-            self.notifier = notifier
+                recordPath: paths.cacheDirectory + "/notifications.json", places: state.places, events: events,
+                logger: logger.scoped("notify"))
         } else {
             notifier = nil
         }
         follower = PlaceFollower(
             loop: loop, systemBus: systemBus, places: places, logger: logger.scoped("follow"),
             onMove: { [weak service] candidate in service?.moveFollowing(to: candidate) })
-        context.onStateChanged = { [weak self] in
-            guard let self else { return }
-            self.updateStatus()
-            self.follower.update(following: self.service.state.places.following)
-        }
-        context.onWeatherChanged = { [weak self] in self?.updateStatus() }
-        publisher.cachedForecast = { [weak refresher] id in refresher?.forecast(for: id)?.forecast }
-        publisher.onWatchingChanged = { [weak refresher] in refresher?.nowcastDemandChanged() }
-        context.onSubscriberAttached = { [weak refresher] in refresher?.refreshIfStale(reason: "a subscriber attached")
-        }
+
+        // Who acts on what. An event goes to its observers in this order:
+        // the notifier sees a change before subscribers are sent it, and the
+        // refresher has acted on a state change before the status line is written.
+        if let notifier { events.register(notifier, for: DesktopNotifier.observedKinds) }
+        events.register(publisher, for: [.published])
+        events.register(refresher, for: Refresher.observedKinds)
+        events.register(self, for: [.stateChanged, .weatherChanged])
+        // Rain soon is a use of the nowcast: its short refreshes go on
+        // without subscribers only while it can be shown.
+        notifier?.announceRainSoonInterest()
         // Cached data first: clients get it the moment the socket serves.
         refresher.restore()
     }
@@ -319,8 +319,8 @@ public final class Daemon {
             }
             signalSources.append(try loop.onSignal(SIGHUP, name: "SIGHUP reload") { [weak self] in self?.reload() })
             signalSources.append(
-                try loop.onSignal(SIGUSR1, name: "SIGUSR1 refresh") { [refresher] in
-                    refresher.refreshIfStale(reason: "SIGUSR1")
+                try loop.onSignal(SIGUSR1, name: "SIGUSR1 refresh") { [events] in
+                    events.emit(.becameActive(reason: "SIGUSR1"))
                 })
             signalSources.append(try loop.onSignal(SIGPIPE, name: "SIGPIPE ignored") {})
         } catch {
@@ -332,7 +332,7 @@ public final class Daemon {
             "raind \(RaindVersion.string) serving on \(socketPath) (\(context.configuration.provider.rawValue))")
         manager.ready(status: statusLine())
         // Places without fresh data are fetched now that the socket serves.
-        refresher.refreshIfStale(reason: "start")
+        events.emit(.becameActive(reason: "start"))
         follower.update(following: service.state.places.following)
         let code: Int32
         do {
@@ -388,14 +388,8 @@ public final class Daemon {
                 "configuration not reloaded: \(loaded.errors.count) error(s); the previous configuration stays in force"
             )
         }
-        // The key is read again and a provider that refused it gets another
-        // chance on every reload, changed configuration or not (docs/CONFIGURATION.md).
-        let source = WeatherSource(
-            configuration: context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
-        if let problem = source.configurationProblem { logger.warning(problem.message) }
-        refresher.reconfigure(source: source, refreshMinutes: service.state.settings.refreshMinutes, retryRefused: true)
-        notifier?.onRainSoonInterestChanged()  // RainSoon= may have changed
-        refresher.refreshIfStale(reason: "reload")
+        // Changed or not: the key is read again, RainSoon= may have changed.
+        events.emit(.configurationReloaded)
         lastStatus = ""
         manager.ready(status: statusLine())
     }
@@ -408,5 +402,21 @@ public final class Daemon {
         // An activated socket belongs to the service manager and must stay.
         if let ownedSocketPath { unlink(ownedSocketPath) }
         loop.exit(code: 0)
+    }
+}
+
+/// The status line follows the state and the weather; the followed place's
+/// watch follows the state.
+extension Daemon: DaemonEventObserver {
+    public func observe(_ event: DaemonEvent) {
+        switch event {
+        case .stateChanged(_, let new):
+            updateStatus()
+            follower.update(following: new.places.following)
+        case .weatherChanged:
+            updateStatus()
+        default:
+            break
+        }
     }
 }

@@ -1,7 +1,8 @@
 import RainCore
 
-/// What the daemon's parts share: the loop, the configuration in force, the
-/// paths, and hooks back into the daemon. Lives on the loop like everything else.
+/// What the daemon's parts share: the loop, the clock, the configuration in
+/// force and the paths. Lives on the loop like everything else; what
+/// happens travels as events (`DaemonEvents`), not through here.
 public final class DaemonContext {
     public let loop: EventLoop
     /// The loop itself, unless a test gives its own.
@@ -10,13 +11,6 @@ public final class DaemonContext {
     public let paths: DaemonPaths
     public let logger: Logger
     let startedAt: Double
-
-    /// Set by the daemon: the state changed (places, selection, settings).
-    var onStateChanged: () -> Void = {}
-    /// Set by the daemon: a forecast or reachability changed.
-    var onWeatherChanged: () -> Void = {}
-    /// Set by the daemon: a subscriber attached.
-    var onSubscriberAttached: () -> Void = {}
 
     init(
         loop: EventLoop, configuration: Configuration, paths: DaemonPaths, logger: Logger,
@@ -31,8 +25,4 @@ public final class DaemonContext {
     }
 
     public var uptime: Double { clock.monotonicNow - startedAt }
-
-    func stateChanged() { onStateChanged() }
-    func subscriberAttached() { onSubscriberAttached() }
-    func weatherChanged() { onWeatherChanged() }
 }

@@ -18,7 +18,7 @@ final class NowcastRefresherTests: XCTestCase {
         let server: FixtureServer
         let clock: FakeClock
         let refresher: Refresher
-        let publisher: Publisher
+        let events: DaemonEvents
         let directory: URL
         let id: LocationID
     }
@@ -49,14 +49,15 @@ final class NowcastRefresherTests: XCTestCase {
             PlaceCandidate(
                 name: "Paris", countryCode: "FR", latitude: 48.8534, longitude: 2.3488, timeZone: "Europe/Paris",
                 source: .geonames(id: 2_988_507)))
-        let publisher = Publisher(maximumQueuedBytes: 1 << 20, logger: logger)
+        let events = DaemonEvents()
         let refresher = try Refresher(
             context: context, source: WeatherSource(configuration: configuration, credentialsDirectory: nil),
-            http: harness.http, cache: ForecastCache(directory: paths.cacheDirectory, logger: logger),
-            publisher: publisher, places: places, refreshMinutes: nil)
+            http: harness.http,
+            store: ForecastStore(cache: ForecastCache(directory: paths.cacheDirectory, logger: logger)),
+            events: events, places: places, settings: Settings(units: .si))
         refresher.restore()
         return Rig(
-            harness: harness, server: server, clock: clock, refresher: refresher, publisher: publisher,
+            harness: harness, server: server, clock: clock, refresher: refresher, events: events,
             directory: directory, id: place.location.id)
     }
 
@@ -131,9 +132,9 @@ final class NowcastRefresherTests: XCTestCase {
         var transcript: [String] = []
         var changes: [(quarter: Int, change: NowcastChange, summary: String?)] = []
         var quarter = 0
-        // The observer lives as long as the publisher: it holds the clock, not the rig.
+        // The observer holds the clock, not the rig.
         let clock = rig.clock
-        rig.publisher.addObserver { event in
+        let recorder = EventRecorder(rig.events) { event in
             let minutes = Int((clock.wallNow - Self.origin) / 60)
             let stamp = String(format: "+%03d min", minutes)
             switch event {
@@ -149,6 +150,7 @@ final class NowcastRefresherTests: XCTestCase {
                 break
             }
         }
+        defer { withExtendedLifetime(recorder) {} }
         let plans: [Plan] = [.dry, .dry, .lightRain, .lightRain, .lightRain, .heavier, .heavier, .heavier]
         try run(
             rig,
@@ -178,9 +180,10 @@ final class NowcastRefresherTests: XCTestCase {
             try? FileManager.default.removeItem(at: rig.directory)
         }
         var published: [Forecast] = []
-        rig.publisher.addObserver { event in
+        let recorder = EventRecorder(rig.events) { event in
             if case .weatherUpdated(_, let forecast) = event { published.append(forecast) }
         }
+        defer { withExtendedLifetime(recorder) {} }
         try run(rig, [{ try self.serve(rig, Self.body(quarter: 0, plan: .lightRain)) }])
         let forecast = try XCTUnwrap(published.last)
         XCTAssertEqual(forecast.fetchedAt, rig.clock.wallNow - 300, "the copy is as old as its Age")

@@ -80,8 +80,9 @@ final class RefresherTests: XCTestCase {
                 longitude: paris.longitude, timeZone: paris.timeZone, source: paris.source))
         let refresher = try Refresher(
             context: context, source: WeatherSource(configuration: configuration, credentialsDirectory: nil),
-            http: harness.http, cache: ForecastCache(directory: paths.cacheDirectory, logger: logger),
-            publisher: Publisher(maximumQueuedBytes: 1 << 20, logger: logger), places: places, refreshMinutes: nil)
+            http: harness.http,
+            store: ForecastStore(cache: ForecastCache(directory: paths.cacheDirectory, logger: logger)),
+            events: DaemonEvents(), places: places, settings: Settings(units: .si))
         refresher.restore()
         return Rig(harness: harness, server: server, clock: clock, refresher: refresher, directory: directory)
     }

@@ -1,13 +1,11 @@
 /// raind's configuration: `raind.conf` and `raind.conf.d/*.conf` in the
 /// systemd style. Every key and its default is documented in docs/CONFIGURATION.md.
 public struct Configuration: Equatable, Sendable {
-    public enum ProviderName: String, CaseIterable, Sendable {
-        case openMeteo = "open-meteo"
-        case pirateWeather = "pirateweather"
-    }
+    /// A provider in `WeatherProviders.all`.
+    public typealias ProviderName = RainCore.ProviderName
 
     // [Provider]
-    public var provider: ProviderName = .openMeteo
+    public var provider: ProviderName = WeatherProviders.standard.name
     /// Overrides the provider's base URL (a site proxy, a test server).
     public var baseURL: String?
     public var apiKeyFile: String?
@@ -83,7 +81,7 @@ public struct Configuration: Equatable, Sendable {
     }
 
     static let keys: [Key] = [
-        Key(section: "Provider", name: "Name", field: \.provider, expected: "open-meteo or pirateweather") {
+        Key(section: "Provider", name: "Name", field: \.provider, expected: providerNames) {
             config, value in
             guard let name = ProviderName(rawValue: value.lowercased()) else { return false }
             config.provider = name
@@ -214,14 +212,21 @@ public struct Configuration: Equatable, Sendable {
 
     // MARK: Budgets (docs/SCHEDULING.md shows the arithmetic)
 
-    /// The calls per month the configured provider allows, when its quota is
-    /// monthly: Pirate Weather's free plan is 10,000 calls a month. Open-Meteo's
-    /// free API is limited per day (10,000 calls), so it has none.
+    /// The calls per month the configured provider's free plan allows, when
+    /// its quota is counted by the month (`ProviderQuota`); nil otherwise.
     public var defaultMonthlyBudget: Int? {
-        switch provider {
-        case .openMeteo: return nil
-        case .pirateWeather: return 10_000
-        }
+        let quota = providerTerms.quota
+        return quota.period == .month ? quota.freeCalls : nil
+    }
+
+    /// The configured provider's rules.
+    public var providerTerms: ProviderTerms { WeatherProviders.provider(provider).terms }
+
+    /// "open-meteo or pirateweather": what `Name=` takes, from the table.
+    static var providerNames: String {
+        let names = ProviderName.allCases.map(\.rawValue)
+        return names.count < 2
+            ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 
     /// The monthly budget in force: `MonthlyBudget=`, else the provider's.
@@ -242,12 +247,7 @@ public struct Configuration: Equatable, Sendable {
     /// Open-Meteo's `minutely_15` comes in quarter hours; Pirate Weather's
     /// `minutely` is renewed every few minutes, and 10 minutes keeps a day of
     /// it within its free plan's daily share (docs/SCHEDULING.md).
-    public var defaultNowcastIntervalMinutes: Int {
-        switch provider {
-        case .openMeteo: return 15
-        case .pirateWeather: return 10
-        }
-    }
+    public var defaultNowcastIntervalMinutes: Int { providerTerms.nowcastIntervalMinutes }
 
     /// The nowcast interval in force, in minutes; nil when `[Nowcast] Enabled=no`.
     public var effectiveNowcastIntervalMinutes: Int? {

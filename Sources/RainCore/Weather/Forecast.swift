@@ -244,16 +244,9 @@ public struct Attribution: Equatable, Sendable, Codable {
         self.url = url
     }
 
-    /// The credit for a provider by its configured name.
+    /// The credit for a provider by its configured name (`WeatherProviders`).
     public init(provider: String) {
-        switch provider {
-        case OpenMeteo.providerName:
-            // CC BY 4.0, as https://open-meteo.com/en/licence asks.
-            self.init(text: "Weather data by Open-Meteo.com (CC BY 4.0)", url: "https://open-meteo.com/")
-        case PirateWeather.providerName:
-            self.init(text: "Powered by Pirate Weather", url: "https://pirateweather.net/")
-        default:
-            self.init(text: "Weather data by \(provider)", url: "")
-        }
+        self = WeatherProviders.provider(named: provider)?.attribution
+            ?? Attribution(text: "Weather data by \(provider)", url: "")
     }
 }

@@ -46,16 +46,15 @@ public final class DesktopNotifier {
     private let configuration: () -> Configuration
     private let now: () -> Double
     private let recordPath: String?
+    private let events: DaemonEvents
     private let logger: Logger
+    /// The saved places, as last written: alerts and outlooks name them.
+    private var places: LocationList
 
     private var bus: BusConnection?
     private(set) var availability = Availability.usable {
-        didSet { if availability != oldValue { onRainSoonInterestChanged() } }
+        didSet { if availability != oldValue { announceRainSoonInterest() } }
     }
-    /// Called when `wantsRainSoon` may have changed (notifications became
-    /// possible or impossible; the daemon also calls it after a reload): the
-    /// daemon keeps the nowcast's short refreshes only while rain soon can be shown.
-    var onRainSoonInterestChanged: () -> Void = {}
     /// Whether a rain-soon notification could be shown now: the setting is
     /// on and a server is there (or has not been asked yet).
     public var wantsRainSoon: Bool { configuration().notifyRainSoon && availability == .usable }
@@ -79,12 +78,15 @@ public final class DesktopNotifier {
     ///   - recordPath: the file that remembers what was shown; nil keeps it in memory.
     public init(
         connect: @escaping () throws(BusError) -> BusConnection, configuration: @escaping () -> Configuration,
-        now: @escaping () -> Double, recordPath: String?, logger: Logger
+        now: @escaping () -> Double, recordPath: String?, places: LocationList = LocationList(),
+        events: DaemonEvents = DaemonEvents(), logger: Logger
     ) {
         self.connect = connect
         self.configuration = configuration
         self.now = now
         self.recordPath = recordPath
+        self.places = places
+        self.events = events
         self.logger = logger
         if let recordPath, case .success(let bytes) = FileIO.readFile(recordPath, limit: 1 << 20),
             let saved = NotificationRecord(bytes: bytes)
@@ -99,6 +101,14 @@ public final class DesktopNotifier {
     // MARK: Inputs
 
     /// Routes the events that concern notifications; `places` are the saved ones.
+    /// Emits `.rainSoonInterestChanged` with `wantsRainSoon`, which may have
+    /// changed (notifications became possible or impossible, a reload): the
+    /// nowcast's short refreshes run without subscribers only while rain soon
+    /// can be shown.
+    func announceRainSoonInterest() {
+        events.emit(.rainSoonInterestChanged(wantsRainSoon))
+    }
+
     public func observe(_ event: Event, places: LocationList) {
         switch event {
         case .alertsChanged(let id, let alerts):
@@ -378,4 +388,19 @@ public final class DesktopNotifier {
             logger.warning("cannot record the notifications shown (\(error)); after a restart some may be shown again")
         }
     }
+}
+
+/// What the notifier acts on (wired in `Daemon.init`): the published
+/// changes, the places they name, and a reload (`RainSoon=` may have changed).
+extension DesktopNotifier: DaemonEventObserver {
+    public func observe(_ event: DaemonEvent) {
+        switch event {
+        case .published(let change): observe(change, places: places)
+        case .stateChanged(_, let new): places = new.places
+        case .configurationReloaded: announceRainSoonInterest()
+        default: break
+        }
+    }
+
+    static let observedKinds: Set<DaemonEvent.Kind> = [.published, .stateChanged, .configurationReloaded]
 }

@@ -3,6 +3,9 @@ import RainCore
 /// Sends events to subscribers. Each event is encoded once and the same bytes
 /// are queued to every subscriber that asked for it; one that has let too
 /// much pile up is told `SubscriberTooSlow` and dropped, never waited for.
+/// Emits `.watchingChanged` when the first subscriber comes and when the
+/// last one leaves (the nowcast's short refreshes run only while someone
+/// can use them); not for the ones in between, which change nothing there.
 public final class Publisher {
     final class Subscription {
         let request: VarlinkRequest
@@ -16,55 +19,46 @@ public final class Publisher {
 
     private var subscriptions: [ObjectIdentifier: Subscription] = [:]
     private let maximumQueuedBytes: Int
+    /// The cached forecasts: a place's is sent along with `LocationSelected`
+    /// so a status bar shows the new place at once, not at its next refresh.
+    private let forecasts: ForecastStore
+    private let clock: any DaemonClock
+    private let events: DaemonEvents
     private let logger: Logger
 
-    public init(maximumQueuedBytes: Int, logger: Logger) {
+    init(
+        maximumQueuedBytes: Int, forecasts: ForecastStore, clock: any DaemonClock, events: DaemonEvents,
+        logger: Logger
+    ) {
         self.maximumQueuedBytes = maximumQueuedBytes
+        self.forecasts = forecasts
+        self.clock = clock
+        self.events = events
         self.logger = logger
     }
 
     public var count: Int { subscriptions.count }
-
-    /// Called after the first subscriber arrived or the last one went away
-    /// (the nowcast's short refreshes run only while someone can use them);
-    /// not for the ones in between, which change nothing there.
-    var onWatchingChanged: () -> Void = {}
-
-    /// The cached forecast of a place, sent along with `LocationSelected` so
-    /// a status bar shows the new place at once, not at its next refresh.
-    var cachedForecast: (LocationID) -> Forecast? = { _ in nil }
 
     /// Adds a subscriber whose snapshot was already sent.
     public func add(_ request: VarlinkRequest, filter: Set<EventName>?) {
         let key = ObjectIdentifier(request)
         subscriptions[key] = Subscription(request: request, filter: filter)
         request.onCancel = { [weak self] in self?.remove(key) }
-        if subscriptions.count == 1 { onWatchingChanged() }
+        if subscriptions.count == 1 { events.emit(.watchingChanged(true)) }
     }
 
     private func remove(_ key: ObjectIdentifier) {
         guard subscriptions.removeValue(forKey: key) != nil else { return }
-        if subscriptions.isEmpty { onWatchingChanged() }
+        if subscriptions.isEmpty { events.emit(.watchingChanged(false)) }
     }
 
-    public func publish(_ events: [Event]) {
-        for event in events { publish(event) }
-    }
-
-    /// Parts of raind itself that act on events (the desktop notifier, for
-    /// one), called with every event before subscribers are sent it.
-    private var observers: [(Event) -> Void] = []
-
-    /// Adds an in-process observer of every event, for the daemon's lifetime.
-    public func addObserver(_ observer: @escaping (Event) -> Void) {
-        observers.append(observer)
-    }
-
-    public func publish(_ event: Event) {
-        for observer in observers { observer(event) }
+    /// Sends `event` to every subscriber that asked for its kind.
+    func publish(_ event: Event) {
         guard !subscriptions.isEmpty else { return }
         var reply = SubscribeReply(event)
-        if case .locationSelected(let location) = event { reply.forecast = cachedForecast(location.id) }
+        if case .locationSelected(let location) = event {
+            reply.forecast = forecasts.served(location.id, at: clock.wallNow)
+        }
         var bytes: [UInt8] = []
         VarlinkFramer.frameReply(reply, continues: true, into: &bytes)
         for (key, subscription) in subscriptions {
@@ -91,5 +85,11 @@ public final class Publisher {
             }
             subscription.request.streamFramed(bytes)
         }
+    }
+}
+
+extension Publisher: DaemonEventObserver {
+    public func observe(_ event: DaemonEvent) {
+        if case .published(let event) = event { publish(event) }
     }
 }

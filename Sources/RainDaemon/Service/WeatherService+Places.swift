@@ -244,15 +244,15 @@ extension WeatherService {
     func moveFollowing(to candidate: PlaceCandidate) {
         guard let place = state.places.following else { return }
         var next = state
-        let events = next.places.moveFollowing(to: candidate.sanitized())
-        guard !events.isEmpty else { return }
+        let changes = next.places.moveFollowing(to: candidate.sanitized())
+        guard !changes.isEmpty else { return }
         do throws(MethodError) {
-            try commit(next, events: events)
+            try commit(next, events: changes)
         } catch {
             return  // commit logged why; the place stays where it was
         }
         logger.info("\(place.id) followed the machine from \(place.name) to \(candidate.name)")
-        refresher.placeMoved(place.id)
+        events.emit(.placeMoved(place.id))
     }
 
     func removeLocation(_ parameters: PlaceReference, _ responder: Responder<LocationReply>) throws(MethodError) {

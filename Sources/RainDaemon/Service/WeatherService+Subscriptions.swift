@@ -23,10 +23,7 @@ extension WeatherService {
             throw MethodError(service: .expectedMore, NoParameters(), message: "Subscribe needs more=true")
         }
         request.streamFramed(writing: snapshotWriter())
-        let quiet = publisher.count == 0
         publisher.add(request, filter: parameters.events.map(Set.init))
-        // The first subscriber after a time with none is someone looking: refresh what is stale.
-        if quiet { context.subscriberAttached() }
     }
 
     /// Writes the framed snapshot reply straight into the subscriber's

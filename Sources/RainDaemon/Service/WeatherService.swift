@@ -67,7 +67,10 @@ public final class WeatherService {
     let refresher: Refresher
     public private(set) var state: PersistentState
     let store: StateStore
+    /// Told of subscribers; counted in the status.
     let publisher: Publisher
+    /// Where every change is emitted (`Daemon.init` wires who acts on it).
+    let events: DaemonEvents
     let logger: Logger
     /// The Subscribe snapshot's encoding, kept until something in it changes,
     /// so a burst of subscribers costs one encoding.
@@ -77,7 +80,7 @@ public final class WeatherService {
 
     public init(
         context: DaemonContext, places: PlaceLookup, geocoder: OnlineGeocoder, geoclue: GeoClueClient,
-        refresher: Refresher, state: PersistentState, store: StateStore, publisher: Publisher
+        refresher: Refresher, state: PersistentState, store: StateStore, publisher: Publisher, events: DaemonEvents
     ) {
         self.context = context
         self.places = places
@@ -87,6 +90,7 @@ public final class WeatherService {
         self.state = state
         self.store = store
         self.publisher = publisher
+        self.events = events
         self.logger = context.logger.scoped("service")
     }
 
@@ -121,9 +125,10 @@ public final class WeatherService {
 
     // MARK: State changes
 
-    /// Persists `newState`, then makes it current and publishes `events`.
-    /// When the file cannot be written nothing changes and the caller is told.
-    func commit(_ newState: PersistentState, events: [Event]) throws(MethodError) {
+    /// Persists `newState`, then makes it current, publishes `changes` and
+    /// emits `.stateChanged`. When the file cannot be written nothing
+    /// changes and the caller is told.
+    func commit(_ newState: PersistentState, events changes: [Event]) throws(MethodError) {
         guard newState != state else { return }
         do {
             try store.save(newState)
@@ -138,13 +143,8 @@ public final class WeatherService {
         }
         let old = state
         state = newState
-        publisher.publish(events)
-        if old.settings.refreshMinutes != newState.settings.refreshMinutes {
-            refresher.reconfigure(
-                source: refresher.source, refreshMinutes: newState.settings.refreshMinutes, retryRefused: false)
-        }
-        if old.places != newState.places { refresher.placesChanged(newState.places) }
-        context.stateChanged()
+        events.publish(changes)
+        events.emit(.stateChanged(from: old, to: newState))
     }
 
     /// The saved place named by `reference` (an id or a unique name); with

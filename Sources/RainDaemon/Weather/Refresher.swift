@@ -1,9 +1,11 @@
 import RainCore
 import RainSystem
 
-/// Keeps every saved place's forecast fresh: serves cached data at once,
-/// fetches on the scheduler's timer and on "became active" moments, joins
-/// requests already under way, and publishes what happens. All on the loop.
+/// Starts, joins and finishes forecast requests: on the scheduler's timer,
+/// on "became active" moments and when a person asks, within the budgets.
+/// What arrives goes into the `ForecastStore`; what happens is emitted as
+/// events. The nowcast's interest and changes are the `NowcastWatch`'s.
+/// All on the loop.
 public final class Refresher {
     /// A person's refresh of data received less than this ago is answered
     /// from the cache: a burst of refresh commands costs at most one request per place.
@@ -14,24 +16,16 @@ public final class Refresher {
     private let context: DaemonContext
     private(set) var source: WeatherSource
     private let http: any HTTPFetching
-    private let cache: ForecastCache
-    private let publisher: Publisher
+    let store: ForecastStore
+    private let events: DaemonEvents
     private let logger: Logger
     private(set) var scheduler: RefreshScheduler
-    /// The saved places and the selection, as the service last told.
+    /// The saved places and the selection, as last written.
     private var list: LocationList
+    /// The settings in force (units and the refresh interval), as last written.
+    private var settings: Settings
+    private var nowcast = NowcastWatch()
 
-    public private(set) var forecasts: [LocationID: CachedForecast] = [:] {
-        didSet {
-            revision &+= 1
-            served.removeAll(keepingCapacity: true)
-        }
-    }
-    /// Changes with every change to `forecasts`; with the minute, it names what `forecast(for:)` serves.
-    private var revision = 0
-    /// What `forecast(for:)` served, by place, for the minute it was derived in:
-    /// readers (GetForecast, Subscribe snapshots) within a minute share one nowcast.
-    private var served: [LocationID: (minute: Double, forecast: Forecast)] = [:]
     private var inFlight: [LocationID: (transfer: (any HTTPCancellable)?, waiters: [Completion])] = [:]
     private var timer: EventSource?
     public private(set) var lastSuccess: Double?
@@ -43,42 +37,37 @@ public final class Refresher {
     /// Notices the wall clock being set, so times held in wall-clock seconds
     /// keep the distances the monotonic clock measured.
     private var clockWatch: WallClockWatch
-    /// The selected place's nowcast as last published (or as found when it
-    /// became selected): `NowcastChanged` compares against it, so a drift of
-    /// small moves adds up to an event rather than hiding under each step.
-    private var publishedNowcast: (id: LocationID, nowcast: Nowcast?)?
-    /// Set by the notifier while rain notifications are on: someone can use
-    /// the nowcast even with no subscriber connected.
-    public var notificationsWantNowcast = false {
-        didSet { nowcastDemandChanged() }
-    }
 
     init(
-        context: DaemonContext, source: WeatherSource, http: any HTTPFetching, cache: ForecastCache,
-        publisher: Publisher, places: LocationList, refreshMinutes: Int?
+        context: DaemonContext, source: WeatherSource, http: any HTTPFetching, store: ForecastStore,
+        events: DaemonEvents, places: LocationList, settings: Settings
     ) throws(SystemError) {
         self.context = context
         self.source = source
         self.http = http
-        self.cache = cache
-        self.publisher = publisher
+        self.store = store
+        self.events = events
         self.list = places
+        self.settings = settings
         self.logger = context.logger.scoped("refresh")
         self.clockWatch = WallClockWatch(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow)
         self.scheduler = RefreshScheduler(
-            policy: Self.policy(context.configuration, refreshMinutes: refreshMinutes),
+            policy: Self.policy(context.configuration, refreshMinutes: settings.refreshMinutes),
             seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 1000)))
         self.timer = try context.loop.timer(accuracy: 1) { [weak self] in self?.timerFired() }
     }
 
     static func policy(_ configuration: Configuration, refreshMinutes: Int?) -> RefreshPolicy {
-        RefreshPolicy(
+        let terms = configuration.providerTerms
+        var policy = RefreshPolicy(
             interval: Double((refreshMinutes ?? configuration.intervalMinutes) * 60),
             staleAfter: Double(configuration.staleAfterMinutes * 60),
             dailyBudget: Double(configuration.effectiveDailyBudget),
             monthlyBudget: configuration.effectiveMonthlyBudget.map(Double.init),
-            callsPerRequest: WeatherSource.callsPerRequest(configuration.provider),
+            callsPerRequest: terms.quota.callsPerRequest,
             nowcastInterval: configuration.effectiveNowcastIntervalMinutes.map { Double($0 * 60) })
+        policy.jitterFraction = terms.jitterFraction
+        return policy
     }
 
     /// The wall-clock time, after following any jump of the clock since the last reading.
@@ -98,11 +87,7 @@ public final class Refresher {
             "the wall clock was set \(jump < 0 ? "back" : "forward") by \(Int(min(abs(jump), 1e15).rounded())) s; refresh times follow it"
         )
         scheduler.clockJumped(by: jump)
-        for (id, var cached) in forecasts {
-            cached.forecast.fetchedAt += jump
-            cached.forecast.expiresAt = cached.forecast.expiresAt.map { $0 + jump }
-            forecasts[id] = cached
-        }
+        store.clockJumped(by: jump)
         lastSuccess = lastSuccess.map { $0 + jump }
         if let time = lastFailure?.time { lastFailure?.time = time + jump }
         nextWake = nextWake.map { $0 + jump }
@@ -124,13 +109,12 @@ public final class Refresher {
 
     /// Loads the cache for the saved places, so clients get data at once.
     func restore() {
-        cache.removeLeftovers()
-        if let usage = cache.loadBudget() { scheduler.restoreBudget(usage) }
+        store.cache.removeLeftovers()
+        if let usage = store.cache.loadBudget() { scheduler.restoreBudget(usage) }
         scheduler.track(list.locations.map(\.id))
         let time = now
         for location in list.locations {
-            guard let cached = cache.load(location) else { continue }
-            forecasts[location.id] = cached
+            guard let cached = store.restore(location) else { continue }
             // Data from the provider configured before a restart stays served
             // but is fetched anew, as on a reload that changes the provider.
             let current = fromCurrentProvider(cached.forecast)
@@ -150,13 +134,13 @@ public final class Refresher {
     /// credentials another chance, whether or not the configuration changed;
     /// a settings change does not.
     func reconfigure(source: WeatherSource, refreshMinutes: Int?, retryRefused: Bool) {
-        let providerChanged = source.provider != self.source.provider
+        let providerChanged = source.name != self.source.name
         self.source = source
         scheduler.reconfigure(
             Self.policy(context.configuration, refreshMinutes: refreshMinutes), credentialsChanged: retryRefused)
         if providerChanged {
             // Data from another provider stays served, but is fetched anew.
-            for id in forecasts.keys { scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: false, now: now) }
+            for id in store.ids { scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: false, now: now) }
         }
         nowcastDemandChanged()
     }
@@ -164,7 +148,7 @@ public final class Refresher {
     /// Whether `forecast` came from the provider configured now; data from
     /// another one answers no person's refresh and counts as never fetched.
     private func fromCurrentProvider(_ forecast: Forecast) -> Bool {
-        forecast.provider == source.provider.rawValue
+        forecast.provider == source.name.rawValue
     }
 
     /// The places changed: forget removed ones, fetch an added or newly
@@ -173,10 +157,7 @@ public final class Refresher {
         let previous = self.list
         self.list = list
         let ids = Set(list.locations.map(\.id))
-        for id in forecasts.keys where !ids.contains(id) {
-            forecasts[id] = nil
-            cache.remove(id)
-        }
+        for id in Array(store.ids) where !ids.contains(id) { store.remove(id) }
         if let failed = lastFailedPlace, !ids.contains(failed) { clearFailure(of: failed) }
         for (id, flight) in inFlight where !ids.contains(id) {
             flight.transfer?.cancel()
@@ -214,10 +195,7 @@ public final class Refresher {
             scheduler.abandoned(id)
             waiters = flight.waiters
         }
-        // Served until the new data arrives, but never offered as a validator:
-        // a 304 would confirm the old town's forecast for the new position.
-        forecasts[id]?.etag = nil
-        forecasts[id]?.lastModified = nil
+        store.dropValidators(of: id)
         scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: id == list.selectedID, now: now)
         fetch([id], explicit: false, completion: nil)
         if inFlight[id] != nil {
@@ -225,6 +203,17 @@ public final class Refresher {
         } else {
             for waiter in waiters { waiter(nil) }
         }
+    }
+
+    /// SIGHUP: the key is read again and a provider that refused it gets
+    /// another chance on every reload, changed configuration or not
+    /// (docs/CONFIGURATION.md); then what is stale is fetched.
+    private func configurationReloaded() {
+        let source = WeatherSource(
+            configuration: context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
+        if let problem = source.configurationProblem { logger.warning(problem.message) }
+        reconfigure(source: source, refreshMinutes: settings.refreshMinutes, retryRefused: true)
+        refreshIfStale(reason: "reload")
     }
 
     // MARK: Triggers
@@ -288,11 +277,11 @@ public final class Refresher {
             }
             // Offline, a person's refresh is refused at once, like the app's disabled button.
             if explicit, !scheduler.networkUp {
-                finishOne(id, failure(for: .offline))
+                finishOne(id, RefreshScheduler.Refusal.offline.failure(policy: scheduler.policy, now: time))
                 continue
             }
             // Measured from when the data arrived: a proxy's copy can be older (its Age) yet just fetched.
-            if explicit, let cached = forecasts[id], fromCurrentProvider(cached.forecast),
+            if explicit, let cached = store[id], fromCurrentProvider(cached.forecast),
                 time - max(cached.forecast.fetchedAt, scheduler.places[id]?.lastSuccess ?? 0) < Self.minimumSpacing
             {
                 finishOne(id, nil)
@@ -303,22 +292,22 @@ public final class Refresher {
                 continue
             }
             if let refusal = scheduler.refusal(for: id, now: now, ignoringBackoff: explicit) {
-                finishOne(id, failure(for: refusal))
+                finishOne(id, refusal.failure(policy: scheduler.policy, now: now))
                 continue
             }
             inFlight[id] = (nil, [{ finishOne(id, $0) }])
             started.append(id)
             start(location, selected: id == list.selectedID)
         }
-        if !started.isEmpty { publisher.publish(.refreshStarted(started)) }
+        if !started.isEmpty { events.emit(.published(.refreshStarted(started))) }
         reschedule()
     }
 
     private func start(_ location: Location, selected: Bool) {
         let id = location.id
-        let request = source.request(for: location, cached: forecasts[id])
+        let request = source.request(for: location, units: settings.units, cached: store[id])
         scheduler.started(id, now: now)
-        cache.storeBudget(scheduler.budgetUsage)
+        store.cache.storeBudget(scheduler.budgetUsage)
         let transfer = http.fetch(request) { [weak self] result in
             self?.finished(location, selected: selected, result: result)
         }
@@ -332,39 +321,21 @@ public final class Refresher {
         let time = now
         if case .failure(let transport) = result, transport.neverSent {
             scheduler.notSent(now: time)
-            cache.storeBudget(scheduler.budgetUsage)
+            store.cache.storeBudget(scheduler.budgetUsage)
         }
         var failure: RefreshFailure?
         switch source.interpret(result, for: location, now: time) {
         case .fresh(let cached, let leftOut):
             for note in leftOut { logger.warning("\(id): \(note)") }
-            let previousAlerts = forecasts[id]?.forecast.alerts ?? []
-            forecasts[id] = cached
-            cache.store(cached, for: id)
-            scheduler.succeeded(id, now: time, expiresAt: cached.forecast.expiresAt, selected: selected)
-            lastSuccess = time
-            clearFailure(of: id)
-            // The nowcast as of now: a proxy's copy (its Age) was made earlier.
-            let served = withNowcast(cached.forecast, at: time)
-            publisher.publish(.weatherUpdated(id, served))
-            if cached.forecast.alerts != previousAlerts {
-                publisher.publish(.alertsChanged(id, cached.forecast.alerts))
-            }
-            publishNowcastChange(id, served.nowcast)
+            succeeded(
+                id, cached, expiresAt: cached.forecast.expiresAt, previousAlerts: store[id]?.forecast.alerts ?? [],
+                selected: selected, at: time)
             updateNowcastDemand()
         case .notModified(let expiresAt, let age):
-            if var cached = forecasts[id] {
-                cached.forecast.fetchedAt = time - age
-                cached.forecast.expiresAt = expiresAt
-                forecasts[id] = cached
-                cache.store(cached, for: id)
-                let served = withNowcast(cached.forecast, at: time)
-                publisher.publish(.weatherUpdated(id, served))
-                publishNowcastChange(id, served.nowcast)
-            }
-            scheduler.succeeded(id, now: time, expiresAt: expiresAt, selected: selected)
-            lastSuccess = time
-            clearFailure(of: id)
+            var cached = store[id]
+            cached?.forecast.fetchedAt = time - age
+            cached?.forecast.expiresAt = expiresAt
+            succeeded(id, cached, expiresAt: expiresAt, previousAlerts: nil, selected: selected, at: time)
         case .failed(let problem):
             failure = problem
             scheduler.failed(id, now: time, failure: problem)
@@ -373,12 +344,33 @@ public final class Refresher {
             lastFailure = recorded
             lastFailedPlace = id
             logger.warning("refreshing \(id) failed: \(problem.message)")
-            publisher.publish(.refreshFailed(id, problem))
+            events.emit(.published(.refreshFailed(id, problem)))
         }
         publishReachability(wasOnline: wasOnline)
         for waiter in flight.waiters { waiter(failure) }
         reschedule()
-        context.weatherChanged()
+        events.emit(.weatherChanged)
+    }
+
+    /// A place's refresh succeeded: the scheduler is told, and `cached` (nil
+    /// for a 304 with nothing in memory) is kept and published with its
+    /// nowcast as of now (a proxy's copy, its Age, was made earlier), with
+    /// `AlertsChanged` when its alerts differ from `previousAlerts`.
+    private func succeeded(
+        _ id: LocationID, _ cached: CachedForecast?, expiresAt: Double?, previousAlerts: [WeatherAlert]?,
+        selected: Bool, at time: Double
+    ) {
+        if let cached { store.store(cached, for: id) }
+        scheduler.succeeded(id, now: time, expiresAt: expiresAt, selected: selected)
+        lastSuccess = time
+        clearFailure(of: id)
+        guard let cached else { return }
+        let served = ForecastStore.withNowcast(cached.forecast, at: time)
+        events.emit(.published(.weatherUpdated(id, served)))
+        if let previousAlerts, cached.forecast.alerts != previousAlerts {
+            events.emit(.published(.alertsChanged(id, cached.forecast.alerts)))
+        }
+        publishNowcastChange(id, served.nowcast)
     }
 
     private func clearFailure(of id: LocationID) {
@@ -406,8 +398,8 @@ public final class Refresher {
 
     private func publishReachability(wasOnline: Bool) {
         if scheduler.online != wasOnline {
-            publisher.publish(.reachabilityChanged(online: scheduler.online))
-            context.weatherChanged()
+            events.emit(.published(.reachabilityChanged(online: scheduler.online)))
+            events.emit(.weatherChanged)
         }
     }
 
@@ -423,39 +415,17 @@ public final class Refresher {
         timer?.arm(after: delay)
     }
 
-    func failure(for refusal: RefreshScheduler.Refusal) -> RefreshFailure {
-        switch refusal {
-        case .offline:
-            return RefreshFailure(
-                error: .offline,
-                message:
-                    "the network is down, so raind makes no requests; cached data is still served and refreshed when the network returns"
-            )
-        case .unauthorized(let failure):
-            return failure
-        case .quotaExhausted(.day, let resetsAt):
-            return RefreshFailure(
-                error: .quotaExhausted,
-                message:
-                    "the daily budget of \(BudgetUsage.text(calls: scheduler.policy.dailyBudget)) upstream calls is used up; it resets at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)",
-                retryAfter: resetsAt)
-        case .quotaExhausted(.month, let resetsAt):
-            return RefreshFailure(
-                error: .quotaExhausted,
-                message:
-                    "the monthly budget of \(BudgetUsage.text(calls: scheduler.policy.monthlyBudget ?? 0)) upstream calls is used up; it resets on the 1st at 00:00 UTC (raise [Refresh] MonthlyBudget= if your plan allows more)",
-                retryAfter: resetsAt)
-        case .backingOff(let until, let last):
-            let wait = Int(min(max(until - now, 0), 1e9).rounded(.up))
-            return RefreshFailure(
-                error: last?.error ?? .providerError,
-                message:
-                    "the provider failed recently (\(last?.message ?? "unknown error")); raind retries in \(wait) s",
-                httpStatus: last?.httpStatus, retryAfter: until)
+    // MARK: Nowcast
+
+    /// Set while rain notifications can be shown: someone can use the
+    /// nowcast even with no subscriber connected.
+    public var notificationsWantNowcast: Bool {
+        get { nowcast.notificationsWant }
+        set {
+            nowcast.notificationsWant = newValue
+            nowcastDemandChanged()
         }
     }
-
-    // MARK: Nowcast
 
     /// Someone may have started or stopped being able to use the nowcast (a
     /// subscriber came or went, notifications were turned on or off): the
@@ -465,87 +435,82 @@ public final class Refresher {
         reschedule()
     }
 
-    /// Tells the scheduler whether the selected place's nowcast is wanted:
-    /// someone can use it, and the place's data has one (a provider or a
-    /// place without short-range data gains nothing from short refreshes).
+    /// Tells the scheduler whether the selected place's nowcast is wanted.
     private func updateNowcastDemand() {
         let selected = list.selectedID
-        let hasNowcast = selected.flatMap { forecasts[$0]?.forecast.nowcast } != nil
-        let wanted = (publisher.count > 0 || notificationsWantNowcast) && hasNowcast
-        scheduler.setNowcastWanted(wanted, selected: selected, now: now)
+        let hasNowcast = selected.flatMap { store[$0]?.forecast.nowcast } != nil
+        scheduler.setNowcastWanted(nowcast.wanted(hasNowcast: hasNowcast), selected: selected, now: now)
     }
 
     /// The short refreshes' state and cost, for `GetStatus`.
     var nowcastStatus: NowcastStatus {
-        let policy = scheduler.policy
-        let configured =
-            context.configuration.effectiveNowcastIntervalMinutes
-            ?? context.configuration.defaultNowcastIntervalMinutes
-        // Never slower than the regular interval, which the scheduler then follows.
-        let minutes = min(configured, Int(policy.interval / 60))
-        let requests = scheduler.nowcastRequestsPerDay
-        return NowcastStatus(
-            enabled: policy.nowcastInterval != nil, active: scheduler.nowcastActive(now: now),
-            intervalMinutes: minutes, requestsPerDay: requests, callsPerDay: requests * policy.callsPerRequest)
+        NowcastWatch.status(scheduler, configuration: context.configuration, now: now)
     }
 
     /// Publishes `NowcastChanged` when the selected place's outlook,
     /// `current` (as served with its forecast), differs materially from the
     /// one last published.
     private func publishNowcastChange(_ id: LocationID, _ current: Nowcast?) {
-        guard id == list.selectedID else { return }
-        let baseline = publishedNowcast?.id == id ? publishedNowcast?.nowcast : nil
-        guard let change = NowcastChange.between(baseline, current) else { return }
-        publishedNowcast = (id, current)
-        publisher.publish(.nowcastChanged(id, current, change))
+        guard id == list.selectedID, let change = nowcast.change(of: id, to: current) else { return }
+        events.emit(.published(.nowcastChanged(id, current, change)))
     }
 
     private func resetNowcastBaseline(now time: Double) {
-        publishedNowcast = list.selectedID.map { id in (id, forecasts[id]?.forecast.nowcast?.at(time)) }
+        let selected = list.selectedID
+        nowcast.resetBaseline(selected, selected.flatMap { store[$0]?.forecast.nowcast?.at(time) })
     }
-
-    /// `forecast` with its nowcast derived as of the minute containing
-    /// `time`: its texts speak in minutes, and a forecast that stays the
-    /// same within a minute keeps the Subscribe snapshot's encoding reusable.
-    private func withNowcast(_ forecast: Forecast, at time: Double) -> Forecast {
-        var result = forecast
-        result.nowcast = forecast.nowcast?.at(Self.minute(of: time))
-        return result
-    }
-
-    private static func minute(of time: Double) -> Double { (time / 60).rounded(.down) * 60 }
 
     // MARK: Reading
 
     /// A place's cached forecast (its nowcast as of now), its age in seconds and whether it is stale.
     func forecast(for id: LocationID) -> (forecast: Forecast, age: Double, stale: Bool)? {
         let time = now  // first: reading the clock may move the forecasts' times
-        guard let cached = forecasts[id] else { return nil }
+        guard let cached = store[id], let forecast = store.served(id, at: time) else { return nil }
         let age = max(0, time - cached.forecast.fetchedAt)
-        let minute = Self.minute(of: time)
-        let forecast: Forecast
-        if let reuse = served[id], reuse.minute == minute {
-            forecast = reuse.forecast
-        } else {
-            forecast = withNowcast(cached.forecast, at: time)
-            served[id] = (minute, forecast)
-        }
         // Data a proxy had kept (its Age) is stale by its age, however recently it arrived.
         return (forecast, age, scheduler.isStale(id, now: time) || age >= scheduler.policy.staleAfter)
     }
 
-    /// Names what `forecast(for: id)` serves now: equal versions, equal
-    /// forecasts. Cheaper to compare than the forecasts themselves.
+    /// Names what `forecast(for: id)` serves now: equal versions, equal forecasts.
     func forecastVersion(for id: LocationID) -> ForecastVersion? {
         let time = now  // first: reading the clock may move the forecasts' times
-        guard forecasts[id] != nil else { return nil }
-        return ForecastVersion(revision: revision, minute: Self.minute(of: time))
+        return store.version(of: id, at: time)
     }
 }
 
-/// What `Refresher.forecast(for:)` serves: a revision of the forecasts and the
-/// minute the nowcast was derived for.
-struct ForecastVersion: Equatable {
-    let revision: Int
-    let minute: Double
+/// What moves the refresher (wired in `Daemon.init`).
+extension Refresher: DaemonEventObserver {
+    public func observe(_ event: DaemonEvent) {
+        switch event {
+        case .stateChanged(let old, let new):
+            settings = new.settings
+            if old.settings.refreshMinutes != new.settings.refreshMinutes {
+                reconfigure(source: source, refreshMinutes: new.settings.refreshMinutes, retryRefused: false)
+            }
+            if old.places != new.places { placesChanged(new.places) }
+        case .placeMoved(let id):
+            placeMoved(id)
+        case .watchingChanged(let watching):
+            nowcast.watching = watching
+            nowcastDemandChanged()
+            // The first subscriber after a time with none is someone looking.
+            if watching { refreshIfStale(reason: "a subscriber attached") }
+        case .becameActive(let reason):
+            refreshIfStale(reason: reason)
+        case .networkChanged(let hasRoute):
+            setNetworkUp(hasRoute)
+        case .rainSoonInterestChanged(let wanted):
+            notificationsWantNowcast = wanted
+        case .configurationReloaded:
+            configurationReloaded()
+        case .published, .weatherChanged:
+            break
+        }
+    }
+
+    /// The kinds `observe` acts on.
+    static let observedKinds: Set<DaemonEvent.Kind> = [
+        .stateChanged, .placeMoved, .watchingChanged, .becameActive, .networkChanged, .rainSoonInterestChanged,
+        .configurationReloaded,
+    ]
 }

@@ -1,11 +1,13 @@
 import RainCore
 import RainSystem
 
-/// The configured weather provider: how to ask it for a place's forecast,
-/// and what its answers mean. The API key lives here and nowhere else; only
-/// redacted URLs leave.
+/// The configured weather provider, ready to ask: its base URL, its key
+/// and the request timeouts, around what every provider shares — HTTP
+/// statuses, validation of every value, secrets scrubbed. What differs
+/// between providers is the provider's (`WeatherProvider`). The API key
+/// lives here and nowhere else; only redacted URLs leave.
 public struct WeatherSource {
-    public let provider: Configuration.ProviderName
+    public let provider: any WeatherProvider
     let baseURL: String
     let apiKey: String?
     /// `[Provider] Proxy=yes`: `baseURL` is a site proxy that holds the key.
@@ -18,27 +20,26 @@ public struct WeatherSource {
     /// Largest forecast body accepted; a larger one is an error, not memory growth.
     static let maximumBodyBytes = 4 << 20
 
+    /// The configured provider's name.
+    public var name: ProviderName { provider.name }
+
     /// Builds the source from the configuration; a missing key for a provider
     /// that needs one is a `NotConfigured` failure kept for every request.
     init(configuration: Configuration, credentialsDirectory: String?) {
-        self.provider = configuration.provider
-        self.connectTimeout = configuration.connectTimeoutSeconds
-        self.totalTimeout = configuration.timeoutSeconds
-        self.viaProxy = configuration.proxy
-        switch configuration.provider {
-        case .openMeteo:
-            baseURL = configuration.baseURL ?? OpenMeteo.defaultBaseURL
-            apiKey = nil
-            configurationProblem = configuration.proxy ? Self.proxyProblem(configuration) : nil
-        case .pirateWeather where configuration.proxy:
-            baseURL = configuration.baseURL ?? PirateWeather.defaultBaseURL
+        provider = WeatherProviders.provider(configuration.provider)
+        connectTimeout = configuration.connectTimeoutSeconds
+        totalTimeout = configuration.timeoutSeconds
+        viaProxy = configuration.proxy
+        baseURL = configuration.baseURL ?? provider.defaultBaseURL
+        if configuration.proxy {
             apiKey = nil
             configurationProblem = Self.proxyProblem(configuration)
-        case .pirateWeather:
-            baseURL = configuration.baseURL ?? PirateWeather.defaultBaseURL
-            let (key, problem) = Self.readKey(configuration: configuration, credentialsDirectory: credentialsDirectory)
-            apiKey = key
-            configurationProblem = problem
+        } else if provider.terms.needsKey {
+            (apiKey, configurationProblem) = Self.readKey(
+                provider: provider.name, configuration: configuration, credentialsDirectory: credentialsDirectory)
+        } else {
+            apiKey = nil
+            configurationProblem = nil
         }
     }
 
@@ -54,7 +55,9 @@ public struct WeatherSource {
     }
 
     /// `$CREDENTIALS_DIRECTORY/api-key` (systemd `LoadCredential=`), else `ApiKeyFile=`.
-    static func readKey(configuration: Configuration, credentialsDirectory: String?) -> (String?, RefreshFailure?) {
+    static func readKey(
+        provider: ProviderName, configuration: Configuration, credentialsDirectory: String?
+    ) -> (String?, RefreshFailure?) {
         var tried: [String] = []
         var malformed: String?
         for path in [credentialsDirectory.map { $0 + "/api-key" }, configuration.apiKeyFile].compactMap({ $0 }) {
@@ -76,6 +79,7 @@ public struct WeatherSource {
                 )
             )
         }
+        let keyless = WeatherProviders.all.first { !$0.terms.needsKey }?.name ?? WeatherProviders.standard.name
         let looked =
             tried.isEmpty ? "no key file is configured" : "no readable key in " + tried.joined(separator: " or ")
         return (
@@ -83,41 +87,24 @@ public struct WeatherSource {
             RefreshFailure(
                 error: .notConfigured,
                 message:
-                    "pirateweather needs an API key and \(looked); set [Provider] ApiKeyFile= or LoadCredential=api-key:..., then reload raind (or use Name=open-meteo, which needs none)"
+                    "\(provider) needs an API key and \(looked); set [Provider] ApiKeyFile= or LoadCredential=api-key:..., then reload raind (or use Name=\(keyless), which needs none)"
             )
         )
     }
 
-    /// How many calls the provider counts for one of raind's forecast requests.
-    static func callsPerRequest(_ provider: Configuration.ProviderName) -> Double {
-        switch provider {
-        case .openMeteo: return OpenMeteo.callsPerRequest
-        case .pirateWeather: return 1
+    /// The request for `location`, conditional on the cached answer when the
+    /// provider's terms allow. `units`: what the person reads in.
+    func request(for location: Location, units: UnitSystem = .si, cached: CachedForecast?) -> HTTPRequest {
+        let asked = provider.request(for: location, units: units, key: apiKey)
+        let redacted = provider.request(
+            for: location, units: units, key: apiKey.map { _ in URLRedaction.placeholder })
+        var headers = asked.headers
+        if provider.terms.conditionalRequests {
+            if let etag = cached?.etag { headers["If-None-Match"] = etag }
+            if let lastModified = cached?.lastModified { headers["If-Modified-Since"] = lastModified }
         }
-    }
-
-    func request(for location: Location, cached: CachedForecast?) -> HTTPRequest {
-        let url: String
-        let redacted: String
-        switch provider {
-        case .openMeteo:
-            url = baseURL + OpenMeteo.forecastPath(latitude: location.latitude, longitude: location.longitude)
-            redacted = url
-        case .pirateWeather:
-            url =
-                baseURL
-                + PirateWeather.forecastPath(apiKey: apiKey, latitude: location.latitude, longitude: location.longitude)
-            redacted =
-                baseURL
-                + PirateWeather.forecastPath(
-                    apiKey: apiKey.map { _ in URLRedaction.placeholder }, latitude: location.latitude,
-                    longitude: location.longitude)
-        }
-        var headers: [String: String] = [:]
-        if let etag = cached?.etag { headers["If-None-Match"] = etag }
-        if let lastModified = cached?.lastModified { headers["If-Modified-Since"] = lastModified }
         return HTTPRequest(
-            url: url, redactedURL: redacted, headers: headers,
+            url: baseURL + asked.path, redactedURL: baseURL + redacted.path, headers: headers,
             connectTimeout: .seconds(connectTimeout), totalTimeout: .seconds(totalTimeout),
             maxBodyBytes: Self.maximumBodyBytes)
     }
@@ -197,23 +184,15 @@ public struct WeatherSource {
         let retryAfter = response[header: "retry-after"].flatMap {
             HTTPCachePolicy.retryAfter($0, now: now, serverDate: response[header: "date"])
         }
-        let refusal = provider == .openMeteo ? OpenMeteoErrorReply(body: response.body) : nil
-        let name = provider.rawValue
+        let refusal = provider.refusal(in: response.body, now: now)
+        let name = provider.name.rawValue
         let said = refusal.map { ": \"\($0.reason)\"" } ?? ""
         switch response.status {
         case 200:
             do {
-                var forecast: Forecast
                 var leftOut: [String] = []
-                switch provider {
-                case .openMeteo:
-                    forecast = try OpenMeteo.parseForecast(response.body, fetchedAt: fetchedAt) { leftOut.append($0) }
-                case .pirateWeather:
-                    forecast = try PirateWeather.parseForecast(response.body, fetchedAt: fetchedAt) {
-                        leftOut.append($0)
-                    }
-                }
-                forecast.expiresAt = expiresAt
+                var forecast = try provider.parseForecast(response.body, fetchedAt: fetchedAt) { leftOut.append($0) }
+                forecast.expiresAt = expiresAt ?? provider.terms.defaultLifetime.map { fetchedAt + $0 }
                 if let zone = ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone) {
                     forecast.alignDays(to: zone)
                 }
@@ -237,8 +216,8 @@ public struct WeatherSource {
         case 304:
             return .notModified(expiresAt: expiresAt, age: policy.dataAge)
         case 401 where viaProxy, 403 where viaProxy:
-            // Only Pirate Weather's requests carry a key the proxy adds.
-            let why = provider == .pirateWeather ? "the proxy's API key is wrong or " : ""
+            // Only a keyed provider's requests carry a key the proxy adds.
+            let why = provider.terms.needsKey ? "the proxy's API key is wrong or " : ""
             return .failed(
                 RefreshFailure(
                     error: .providerError,
@@ -269,7 +248,7 @@ public struct WeatherSource {
                     httpStatus: 404))
         case 429:
             // Open-Meteo sends no Retry-After; its reason names the limit hit, which says how long to wait.
-            if retryAfter == nil, let wait = refusal?.retryAfter(now: now) {
+            if retryAfter == nil, let wait = refusal?.retryAfter {
                 return .failed(
                     RefreshFailure(
                         error: .providerError,

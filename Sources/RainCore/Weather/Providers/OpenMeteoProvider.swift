@@ -318,3 +318,46 @@ public enum OpenMeteo {
         hourly.last { $0.time <= time && time < $0.time + 3600 }
     }
 }
+
+/// Open-Meteo as a `WeatherProvider`: free and keyless, counted per day in
+/// weighted calls (`OpenMeteo.callsPerRequest`).
+public struct OpenMeteoProvider: WeatherProvider {
+    public init() {}
+
+    public var name: ProviderName { .openMeteo }
+    public var defaultBaseURL: String { OpenMeteo.defaultBaseURL }
+    // CC BY 4.0, as https://open-meteo.com/en/licence asks.
+    public var attribution: Attribution {
+        Attribution(text: "Weather data by Open-Meteo.com (CC BY 4.0)", url: "https://open-meteo.com/")
+    }
+
+    /// The free API allows 10,000 calls a day per address; raind's default
+    /// daily budget (1,500) keeps well inside it. `minutely_15` comes in
+    /// quarter hours.
+    public var terms: ProviderTerms {
+        ProviderTerms(
+            needsKey: false, coordinateDigits: ProviderQuery.gridDigits,
+            quota: ProviderQuota(callsPerRequest: OpenMeteo.callsPerRequest, period: .day, freeCalls: nil),
+            nowcastIntervalMinutes: 15)
+    }
+
+    /// Always in SI (wind in m/s) with Unix times, whatever `units` are.
+    public func request(for place: Location, units: UnitSystem, key: String?) -> ProviderRequest {
+        ProviderRequest(path: OpenMeteo.forecastPath(latitude: place.latitude, longitude: place.longitude))
+    }
+
+    public func parseForecast(
+        _ body: [UInt8], fetchedAt: Double, leftOut: (String) -> Void
+    ) throws(ProviderParseError) -> Forecast {
+        try OpenMeteo.parseForecast(body, fetchedAt: fetchedAt, leftOut: leftOut)
+    }
+
+    /// `{"error": true, "reason": "..."}`; a 429's reason names the limit hit.
+    public func refusal(in body: [UInt8], now: Double) -> ProviderRefusal? {
+        OpenMeteoErrorReply(body: body).map { ProviderRefusal(reason: $0.reason, retryAfter: $0.retryAfter(now: now)) }
+    }
+}
+
+extension ProviderName {
+    public static let openMeteo = ProviderName(declaring: OpenMeteo.providerName)
+}

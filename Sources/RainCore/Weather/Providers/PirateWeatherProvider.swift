@@ -275,3 +275,43 @@ enum PirateWeatherUnits: String {
         }
     }
 }
+
+/// Pirate Weather as a `WeatherProvider`: needs a key, counted per month
+/// (the free plan's 10,000 calls), one call a request.
+public struct PirateWeatherProvider: WeatherProvider {
+    public init() {}
+
+    public var name: ProviderName { .pirateWeather }
+    public var defaultBaseURL: String { PirateWeather.defaultBaseURL }
+    public var attribution: Attribution {
+        Attribution(text: "Powered by Pirate Weather", url: "https://pirateweather.net/")
+    }
+
+    /// `minutely` is renewed every few minutes; 10 minutes keeps a day of it
+    /// within the free plan's daily share (docs/SCHEDULING.md).
+    public var terms: ProviderTerms {
+        ProviderTerms(
+            needsKey: true, coordinateDigits: ProviderQuery.gridDigits,
+            quota: ProviderQuota(callsPerRequest: 1, period: .month, freeCalls: 10_000),
+            nowcastIntervalMinutes: 10)
+    }
+
+    /// Always `units=si`, whatever `units` are; the key goes into the path.
+    public func request(for place: Location, units: UnitSystem, key: String?) -> ProviderRequest {
+        ProviderRequest(
+            path: PirateWeather.forecastPath(apiKey: key, latitude: place.latitude, longitude: place.longitude))
+    }
+
+    public func parseForecast(
+        _ body: [UInt8], fetchedAt: Double, leftOut: (String) -> Void
+    ) throws(ProviderParseError) -> Forecast {
+        try PirateWeather.parseForecast(body, fetchedAt: fetchedAt, leftOut: leftOut)
+    }
+
+    /// Its error bodies (`{"message": ...}`) are not shown: the status says enough.
+    public func refusal(in body: [UInt8], now: Double) -> ProviderRefusal? { nil }
+}
+
+extension ProviderName {
+    public static let pirateWeather = ProviderName(declaring: PirateWeather.providerName)
+}

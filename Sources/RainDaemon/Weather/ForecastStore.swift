@@ -1,0 +1,98 @@
+import RainCore
+
+/// Every saved place's forecast: in memory, in the cache files
+/// (`ForecastCache`), and as served to readers. Readers within one minute
+/// share one derived nowcast; a version names what is served, so the
+/// Subscribe snapshot can tell it is unchanged without comparing forecasts.
+/// All on the loop.
+public final class ForecastStore {
+    /// The files behind the forecasts (and the refresher's budget counter).
+    let cache: ForecastCache
+
+    public private(set) var forecasts: [LocationID: CachedForecast] = [:] {
+        didSet {
+            revision &+= 1
+            served.removeAll(keepingCapacity: true)
+        }
+    }
+    /// Changes with every change to `forecasts`; with the minute, it names what `served(_:at:)` gives.
+    private var revision = 0
+    /// What `served(_:at:)` gave, by place, for the minute it was derived in.
+    private var served: [LocationID: (minute: Double, forecast: Forecast)] = [:]
+
+    init(cache: ForecastCache) { self.cache = cache }
+
+    subscript(id: LocationID) -> CachedForecast? { forecasts[id] }
+
+    /// Keeps `cached` as the place's forecast, in memory and on disk.
+    func store(_ cached: CachedForecast, for id: LocationID) {
+        forecasts[id] = cached
+        cache.store(cached, for: id)
+    }
+
+    /// Loads the place's cached file, when there is a usable one for its position.
+    func restore(_ location: Location) -> CachedForecast? {
+        guard let cached = cache.load(location) else { return nil }
+        forecasts[location.id] = cached
+        return cached
+    }
+
+    /// Forgets the forecast of a place no longer saved, and its file.
+    func remove(_ id: LocationID) {
+        forecasts[id] = nil
+        cache.remove(id)
+    }
+
+    /// The ids of the places with a forecast.
+    var ids: Dictionary<LocationID, CachedForecast>.Keys { forecasts.keys }
+
+    /// Serves the place's data until new data arrives, but never offers it as
+    /// a validator: a 304 would confirm the old town's forecast for a new position.
+    func dropValidators(of id: LocationID) {
+        forecasts[id]?.etag = nil
+        forecasts[id]?.lastModified = nil
+    }
+
+    /// Moves the fetch and expiry times in memory by a jump of the wall
+    /// clock, so ages stay what really passed. Files catch up at the next write.
+    func clockJumped(by jump: Double) {
+        for (id, var cached) in forecasts {
+            cached.forecast.fetchedAt += jump
+            cached.forecast.expiresAt = cached.forecast.expiresAt.map { $0 + jump }
+            forecasts[id] = cached
+        }
+    }
+
+    /// The place's forecast with its nowcast as of the minute containing `time`.
+    func served(_ id: LocationID, at time: Double) -> Forecast? {
+        guard let cached = forecasts[id] else { return nil }
+        let minute = Self.minute(of: time)
+        if let reuse = served[id], reuse.minute == minute { return reuse.forecast }
+        let forecast = Self.withNowcast(cached.forecast, at: time)
+        served[id] = (minute, forecast)
+        return forecast
+    }
+
+    /// Names what `served(id, at: time)` gives: equal versions, equal forecasts.
+    func version(of id: LocationID, at time: Double) -> ForecastVersion? {
+        forecasts[id] == nil ? nil : ForecastVersion(revision: revision, minute: Self.minute(of: time))
+    }
+
+    /// `forecast` with its nowcast derived as of the minute containing
+    /// `time`: its texts speak in minutes, and a forecast that stays the
+    /// same within a minute keeps the Subscribe snapshot's encoding reusable.
+    static func withNowcast(_ forecast: Forecast, at time: Double) -> Forecast {
+        var result = forecast
+        result.nowcast = forecast.nowcast?.at(minute(of: time))
+        return result
+    }
+
+    static func minute(of time: Double) -> Double { (time / 60).rounded(.down) * 60 }
+}
+
+/// What `ForecastStore.served(_:at:)` gives: a revision of the forecasts and
+/// the minute the nowcast was derived for.
+struct ForecastVersion: Equatable {
+    let revision: Int
+    let minute: Double
+}
