@@ -9,7 +9,9 @@ import XCTest
 final class FoldingAgreementTests: XCTestCase {
     func testEveryNameOfTheSource_findsItsPlace() throws {
         let source = try PlaceTestSupport.sourceDirectory()
-        let text = try XCTUnwrap(PlaceTestSupport.readFile(source + "/cities15000.tsv"), "RAIND_GEONAMES_DIR: cannot read \(source)/cities15000.tsv")
+        let text = try XCTUnwrap(
+            PlaceTestSupport.readFile(source + "/cities15000.tsv"),
+            "RAIND_GEONAMES_DIR: cannot read \(source)/cities15000.tsv")
         let places = try PlaceTestSupport.openDirectory()
         var checked = 0
         var failures: [String] = []
