@@ -86,6 +86,20 @@ def test_man_page_lists_every_template_field():
     assert len(fields) >= 18 and documented == fields
 
 
+def test_readme_command_summary_names_every_command_and_its_options():
+    """The README's command list: every command, with every option its --help
+    names (but --json, which the list says most commands have)."""
+    text = (ROOT / "README.md").read_text()
+    block = text.split("The commands (", 1)[1].split("\n## ", 1)[0]
+    bullets = re.split(r"^- ", block, flags=re.M)[1:]
+    for command in commands():
+        bullet = next((b for b in bullets if re.search(r"`" + re.escape(command) + r"\b", b)), None)
+        assert bullet, f"the README's command summary lacks {command}"
+        named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", bullet))
+        missing = options(command) - {"--json"} - named
+        assert not missing, f"the README's summary of {command} lacks {sorted(missing)}"
+
+
 # docs/PROTOCOL.md's reference against protocol/io.raind.Weather.varlink:
 # every method, type and error of the IDL has a section (### Name) under its
 # part (## Methods, ## Types, ## Errors) whose tables list each parameter,
