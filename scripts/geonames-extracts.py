@@ -31,9 +31,11 @@ GEONAME_COLUMNS = 19
 
 
 def is_latin(text):
-    """Whether every letter of `text` is a Latin letter."""
+    """Whether every letter of `text` is a Latin letter; modifier letters
+    such as the okina of "Hawaiʻi" go with any script."""
     return all(
-        not ch.isalpha() or unicodedata.name(ch, "").startswith("LATIN") for ch in text
+        not ch.isalpha() or unicodedata.category(ch) == "Lm" or unicodedata.name(ch, "").startswith("LATIN")
+        for ch in text
     )
 
 
