@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (STYLE.md): C module maps and shims -> typed system wrappers (RainSystem)
+// Layers (docs/ARCHITECTURE.md): C module maps and shims -> typed system wrappers (RainSystem)
 // -> pure core (RainCore) -> daemon shell (RainDaemon) -> two thin executables.
 // raindctl depends on RainCore and RainSystem only: no libcurl, no libsystemd, linked statically.
 

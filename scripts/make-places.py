@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Build data/places.bin, raind's embedded place data, from GeoNames extracts.
 
-    scripts/make-places.py [--source DIR] [--tzdata FILE] [--output FILE]
+    scripts/make-places.py --source DIR [--tzdata FILE] [--output FILE]
 
-Input: the tab-separated GeoNames extracts in DIR (default
-../shared/data/geonames next to the repository): cities15000.tsv,
-countries.tsv, admin1.tsv, us_states.tsv. Time-zone links (old and new names
-of the same zone) come from tzdata's `tzdata.zi` when it is present.
+Input: the tab-separated GeoNames extracts in DIR: cities15000.tsv,
+countries.tsv, admin1.tsv, us_states.tsv. scripts/geonames-extracts.py
+writes them from GeoNames' own dump files
+(https://download.geonames.org/export/dump/; docs/PLACES.md, "Regenerating",
+says how, and data/README.md which extracts the committed file was built
+from). Time-zone links (old and new names of the same zone) come from
+tzdata's `tzdata.zi` when it is present.
 
 The output format is documented in docs/PLACES.md and read by
 Sources/RainPlaces/PlaceFile.swift. All integers are little-endian. The
@@ -152,7 +155,12 @@ def make_key(text, table):
 
 
 def read_tsv(path):
-    with open(path, encoding="utf-8") as handle:
+    try:
+        handle = open(path, encoding="utf-8")
+    except FileNotFoundError:
+        raise SystemExit(f"{path} is missing: --source names the directory of the GeoNames "
+                         "extracts, which scripts/geonames-extracts.py writes (docs/PLACES.md)")
+    with handle:
         for number, line in enumerate(handle, 1):
             if line.startswith("#") or not line.strip():
                 continue
@@ -226,7 +234,8 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(here)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", default=os.path.join(repo, "..", "shared", "data", "geonames"))
+    parser.add_argument("--source", required=True,
+                        help="directory of the GeoNames extracts (scripts/geonames-extracts.py writes them)")
     parser.add_argument("--tzdata", default="/usr/share/zoneinfo/tzdata.zi")
     parser.add_argument("--output", default=os.path.join(repo, "data", "places.bin"))
     args = parser.parse_args()

@@ -231,7 +231,7 @@ public final class Daemon {
         return limits
     }
 
-    /// Who may do what (DESIGN.md, "Protocol"): in a user instance only the same
+    /// Who may do what (docs/PROTOCOL.md, "Access"): in a user instance only the same
     /// user and root; in the system instance everyone reads and root or group
     /// `raind` change.
     static func access(

@@ -1,5 +1,5 @@
 /// Where raind's sockets are, computed from the environment alone so the
-/// daemon and the client agree (DESIGN.md, "Processes and files").
+/// daemon and the client agree (docs/FILES.md, "Socket").
 public enum SocketLocator {
     public static let systemSocket = "/run/raind/raind.sock"
 

@@ -2,7 +2,7 @@ import Glibc
 import RainCore
 
 /// Where a raind instance keeps its socket, state, cache and configuration
-/// (DESIGN.md, "Processes and files"). systemd's `$STATE_DIRECTORY` and friends
+/// (docs/FILES.md). systemd's `$STATE_DIRECTORY` and friends
 /// win over the XDG variables, which win over the defaults.
 public struct DaemonPaths: Equatable, Sendable {
     public enum Mode: Sendable { case user, system }
