@@ -246,7 +246,8 @@ public struct Attribution: Equatable, Sendable, Codable {
 
     /// The credit for a provider by its configured name (`WeatherProviders`).
     public init(provider: String) {
-        self = WeatherProviders.provider(named: provider)?.attribution
+        self =
+            WeatherProviders.provider(named: provider)?.attribution
             ?? Attribution(text: "Weather data by \(provider)", url: "")
     }
 }
