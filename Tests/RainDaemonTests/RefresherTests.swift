@@ -1,5 +1,6 @@
 import Foundation
 import RainCore
+import TestSupport
 import XCTest
 
 @testable import RainDaemon
@@ -42,12 +43,11 @@ final class RefresherTests: XCTestCase {
         directory existing: URL? = nil, provider: Configuration.ProviderName = .openMeteo, headers: [String] = []
     ) throws -> Rig {
         let harness = try ClientHarness()
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures")
-        let openMeteo = try Data(contentsOf: fixtures.appendingPathComponent("openmeteo-forecast-paris-unixtime.json"))
-        let pirate = try Data(contentsOf: fixtures.appendingPathComponent("pirateweather-forecast-san-francisco.json"))
         let server = try FixtureServer(
-            files: ["paris.json": Array(openMeteo), "pirate.json": Array(pirate)],
+            files: [
+                "paris.json": try Fixtures.bytes("openmeteo-forecast-paris-unixtime.json"),
+                "pirate.json": try Fixtures.bytes("pirateweather-forecast-san-francisco.json"),
+            ],
             routes: ["/v1/forecast": "paris.json", "/forecast/": "pirate.json"], headers: headers)
         let directory =
             existing

@@ -1,4 +1,5 @@
 import RainCore
+import TestSupport
 import XCTest
 
 @testable import RainPlaces
@@ -9,7 +10,7 @@ import XCTest
 final class FoldingAgreementTests: XCTestCase {
     func testEveryNameOfTheSource_findsItsPlace() throws {
         guard let source = PlaceTestSupport.sourceDirectory,
-            let text = PlaceTestSupport.readFile(source + "/cities15000.tsv")
+            let text = try? TestFile.text(source + "/cities15000.tsv")
         else { throw XCTSkip("GeoNames source not beside the repository") }
         let places = try PlaceTestSupport.openDirectory()
         var checked = 0
