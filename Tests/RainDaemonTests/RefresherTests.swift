@@ -61,12 +61,7 @@ final class RefresherTests: XCTestCase {
         let keyFile = directory.appendingPathComponent("api-key")
         try Data("test-key\n".utf8).write(to: keyFile)
         configuration.apiKeyFile = keyFile.path
-        let paths = DaemonPaths(
-            mode: .user,
-            environment: [
-                "XDG_RUNTIME_DIR": directory.path, "XDG_STATE_HOME": directory.path + "/state",
-                "XDG_CACHE_HOME": directory.path + "/cache", "XDG_CONFIG_HOME": directory.path + "/config",
-            ])
+        let paths = DaemonPaths.userInstance(under: directory.path)
         let logger = Logger(subsystem: "refresher-test", threshold: .warning)
         // A fixed noon (UTC, 2027-01-15): the tests move the clock by minutes and
         // never cross into a new budget day, whatever the day they run.
