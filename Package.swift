@@ -66,11 +66,13 @@ let package = Package(
             swiftSettings: startSettings,
             linkerSettings: [.unsafeFlags(["-static-executable"])]
         ),
-        .testTarget(name: "RainCoreTests", dependencies: ["RainCore"]),
-        .testTarget(name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore", "RainSystem"]),
+        // What every test target shares: the repository's paths, its fixtures, whole-file reads.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "RainCoreTests", dependencies: ["RainCore", "TestSupport"]),
+        .testTarget(name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore", "RainSystem", "TestSupport"]),
         .testTarget(
             name: "RainPlacesTests",
-            dependencies: ["RainPlaces", "RainCore"],
+            dependencies: ["RainPlaces", "RainCore", "TestSupport"],
             // Read through #filePath, so the table stays a plain file of the repository.
             exclude: ["search-quality.tsv", "position-naming.tsv"]
         ),

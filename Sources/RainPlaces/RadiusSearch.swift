@@ -6,19 +6,14 @@ import RainCore
 /// when its splitting plane lies farther than the radius.
 struct RadiusSearch {
     private let file: PlaceFile
-    private let x: Double, y: Double, z: Double
+    private let query: UnitVector
     private let chordSquared: Double
     /// Indexes of the places found, in no particular order.
     private(set) var places: [Int] = []
 
     init(file: PlaceFile, latitude: Double, longitude: Double, kilometres: Double) {
         self.file = file
-        let radians = Double.pi / 180
-        let phi = latitude * radians
-        let lambda = longitude * radians
-        x = cos(phi) * cos(lambda)
-        y = cos(phi) * sin(lambda)
-        z = sin(phi)
+        query = UnitVector(latitude: latitude, longitude: longitude)
         // The straight-line distance between two points of the unit sphere
         // an angle θ apart is 2 sin(θ/2).
         let chord = 2 * sin(min(Double.pi, kilometres / GeoDistance.earthRadiusKilometres) / 2)
@@ -32,17 +27,9 @@ struct RadiusSearch {
     private mutating func visit(_ low: Int, _ high: Int) {
         guard low < high else { return }
         let middle = (low + high) / 2
-        let node = file.treeNode(middle)
-        let dx = x - Double(node.x)
-        let dy = y - Double(node.y)
-        let dz = z - Double(node.z)
-        if dx * dx + dy * dy + dz * dz <= chordSquared { places.append(node.place) }
-        let offset: Double
-        switch node.axis {
-        case 0: offset = dx
-        case 1: offset = dy
-        default: offset = dz
-        }
+        let node = query.measure(node: middle, of: file)
+        if node.distanceSquared <= chordSquared { places.append(node.place) }
+        let offset = node.planeOffset
         if offset < 0 || offset * offset <= chordSquared { visit(low, middle) }
         if offset >= 0 || offset * offset <= chordSquared { visit(middle + 1, high) }
     }

@@ -1,4 +1,4 @@
-import Glibc
+import TestSupport
 import XCTest
 
 @testable import RainCore
@@ -7,30 +7,51 @@ import XCTest
 /// (`fuzz/regressions/<target>/`, docs/FUZZING.md) through its target: each
 /// must now return. A trap here fails the whole test run, as it should.
 final class FuzzRegressionTests: XCTestCase {
-    static let root: String = {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-        return path
-    }()
+    static let regressions = Repository.path("fuzz/regressions")
+
+    /// Inputs known to be kept (issue 9): an empty or unreadable folder, or one
+    /// that lost them, fails instead of replaying nothing.
+    static let knownInputs = [
+        "cache/issue9-fetched-at-1e308.json",
+        "state/issue9-id-traversal.json",
+        "state/issue9-latitude-1e300.json",
+        "state/issue9-refresh-minutes-1e12.json",
+    ]
 
     func testEveryTargetIsKnownToTheScript() throws {
-        let script = try XCTUnwrap(Self.read(Self.root + "/scripts/fuzz"))
+        let script = try TestFile.text(Repository.path("scripts/fuzz"))
         for target in FuzzTargets.all {
-            XCTAssertTrue(String(decoding: script, as: UTF8.self).contains(target.name), target.name)
+            XCTAssertTrue(script.contains(target.name), target.name)
         }
     }
 
-    func testSavedCrashInputs_nowReturn() {
-        var replayed = 0
-        for target in FuzzTargets.all {
-            let directory = Self.root + "/fuzz/regressions/" + target.name
-            for name in Self.files(in: directory) {
-                guard let bytes = Self.read(directory + "/" + name) else { continue }
-                target.run(bytes)
-                replayed += 1
-            }
+    func testSavedCrashInputs_nowReturn() throws {
+        let replayed = try Self.replay(Self.regressions)
+        XCTAssertGreaterThanOrEqual(replayed.count, Self.knownInputs.count)
+        for input in Self.knownInputs {
+            XCTAssertTrue(replayed.contains(input), "\(input) is kept in fuzz/regressions and replayed")
         }
-        print("replayed \(replayed) saved fuzz inputs")
+        print("replayed \(replayed.count) saved fuzz inputs")
+    }
+
+    /// Runs every file kept under `folder/<target>/` through its target and
+    /// returns those replayed ("target/name"); fails the test unless that is
+    /// every file kept (one in a folder named for no target is not).
+    static func replay(_ folder: String) throws -> [String] {
+        var kept: [String] = []
+        for directory in try TestFile.names(in: folder) {
+            kept += try TestFile.names(in: folder + "/" + directory).map { directory + "/" + $0 }
+        }
+        var replayed: [String] = []
+        for input in kept {
+            let targetName = String(input.prefix { $0 != "/" })
+            guard let target = FuzzTargets.all.first(where: { $0.name == targetName }) else { continue }
+            target.run(try TestFile.bytes(folder + "/" + input))
+            replayed.append(input)
+        }
+        XCTAssertEqual(
+            replayed, kept, "every input kept in \(folder) is replayed (a folder there names no fuzz target?)")
+        return replayed
     }
 
     /// The hand-made inputs of issue 9, through the same targets.
@@ -55,31 +76,5 @@ final class FuzzRegressionTests: XCTestCase {
             guard let target = FuzzTargets.all.first(where: { $0.name == name }) else { return XCTFail(name) }
             target.run(Array(text.utf8))
         }
-    }
-
-    static func files(in directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)  // d_name is NUL-terminated
-            }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        return names.sorted()
-    }
-
-    static func read(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
-        }
-        return bytes
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import RainCore
@@ -93,25 +94,32 @@ final class GoldenOutputTests: XCTestCase {
                 let presenter = ForecastPresenter(
                     forecast: forecast, placeName: testCase.placeName, units: units, now: testCase.now,
                     isStale: testCase.isStale, zone: zone)
-                let actual = render(presenter)
-                let path = Fixtures.goldenDirectory + "/\(testCase.name).\(units.rawValue).txt"
-                if update {
-                    try FileManager.default.createDirectory(
-                        atPath: Fixtures.goldenDirectory, withIntermediateDirectories: true)
-                    try Data(actual.utf8).write(to: URL(fileURLWithPath: path))
-                    continue
-                }
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    XCTFail("golden file \(path) is missing; run the tests with RAIND_UPDATE_GOLDEN=1 to create it")
-                    continue
-                }
-                let expected = String(decoding: data, as: UTF8.self)
-                XCTAssertEqual(
-                    actual, expected,
+                let name = "\(testCase.name).\(units.rawValue).txt"
+                try compare(render(presenter), withGolden: name, update: update) { path in
                     "output for \(testCase.name) in \(units.rawValue) differs from \(path); "
-                        + "if the change is intended, rerun with RAIND_UPDATE_GOLDEN=1 and review the diff")
+                        + "if the change is intended, rerun with RAIND_UPDATE_GOLDEN=1 and review the diff"
+                }
             }
         }
+    }
+
+    /// Compares `actual` with the golden file `name`, or with `update` writes it there.
+    private func compare(
+        _ actual: String, withGolden name: String, update: Bool, file: StaticString = #filePath, line: UInt = #line,
+        differs message: (String) -> String
+    ) throws {
+        let path = Fixtures.goldenDirectory + "/" + name
+        if update {
+            try FileManager.default.createDirectory(atPath: Fixtures.goldenDirectory, withIntermediateDirectories: true)
+            try Data(actual.utf8).write(to: URL(fileURLWithPath: path))
+            return
+        }
+        guard let expected = try? TestFile.text(path) else {
+            return XCTFail(
+                "golden file \(path) is missing; run the tests with RAIND_UPDATE_GOLDEN=1 to create it", file: file,
+                line: line)
+        }
+        XCTAssertEqual(actual, expected, message(path), file: file, line: line)
     }
 
     /// The normalized forecast of every fixture, as the wire JSON, compared
@@ -123,18 +131,9 @@ final class GoldenOutputTests: XCTestCase {
             let forecast = try normalized(testCase)
             // The wire form reads back to the same forecast.
             XCTAssertEqual(try Forecast(json: try JSON(parsing: forecast.json.serialized())), forecast)
-            let actual = Self.pretty(forecast.json)
-            let path = Fixtures.goldenDirectory + "/\(testCase.name).forecast.json"
-            if update {
-                try Data(actual.utf8).write(to: URL(fileURLWithPath: path))
-                continue
+            try compare(Self.pretty(forecast.json), withGolden: "\(testCase.name).forecast.json", update: update) {
+                _ in "normalization of \(testCase.fixture) changed"
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                XCTFail("golden file \(path) is missing; run the tests with RAIND_UPDATE_GOLDEN=1 to create it")
-                continue
-            }
-            XCTAssertEqual(
-                actual, String(decoding: data, as: UTF8.self), "normalization of \(testCase.fixture) changed")
         }
     }
 

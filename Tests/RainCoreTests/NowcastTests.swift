@@ -1,4 +1,5 @@
 import RainCore
+import TestSupport
 import XCTest
 
 /// The nowcast: read from both providers' short-range blocks (every fixture

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import RainCore
@@ -7,17 +8,9 @@ final class OpenMeteoProviderTests: XCTestCase {
         try OpenMeteo.parseForecast(Array(text.utf8), fetchedAt: 1000)
     }
 
-    private func parseError(
-        _ text: String, file: StaticString = #filePath, line: UInt = #line
-    )
-        -> ProviderParseError?
-    {
-        do {
-            _ = try OpenMeteo.parseForecast(Array(text.utf8), fetchedAt: 0)
-            XCTFail("parsed \(text)", file: file, line: line)
-            return nil
-        } catch {
-            return error
+    private func parseError(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> ProviderParseError? {
+        parseError(of: text, file: file, line: line) { body throws(ProviderParseError) in
+            try OpenMeteo.parseForecast(body, fetchedAt: 0)
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import TestSupport
 import XCTest
 
 @testable import RainCore
@@ -12,7 +12,7 @@ final class ProviderConformanceTests: XCTestCase {
     /// The recordings of a provider's forecast answers, by file name.
     static func recordings(of provider: any WeatherProvider) throws -> [(name: String, body: [UInt8])] {
         let stem = provider.name.rawValue.filter { $0 != "-" } + "-forecast-"
-        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.fixturesDirectory)
+        let names = try TestFile.names(in: Fixtures.directory)
             .filter { $0.hasPrefix(stem) && $0.hasSuffix(".json") }.sorted()
         return try names.map { ($0, try Fixtures.bytes($0)) }
     }

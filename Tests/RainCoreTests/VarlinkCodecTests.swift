@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import RainCore
@@ -103,10 +104,7 @@ final class VarlinkCodecTests: XCTestCase {
     }
 
     func testInterfaceDescription_isExactlyTheIDLFile() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let idl = try String(
-            contentsOf: root.appendingPathComponent("protocol/io.raind.Weather.varlink"), encoding: .utf8)
+        let idl = try TestFile.text(Repository.path("protocol/io.raind.Weather.varlink"))
         XCTAssertEqual(WeatherInterface.description, idl, "run scripts/embed-interface after editing the IDL")
     }
 

@@ -1,14 +1,13 @@
 import Foundation
 import Glibc
+import TestSupport
 import XCTest
 
 /// A fake D-Bus service from tests/fakes/, run with Debian's Python (which has
 /// python3-dbus and python3-gi), talking to the test over stdin and stdout.
 final class FakeService {
     static let python = "/usr/bin/python3"
-    static let fakesDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("tests/fakes")
+    static let fakesDirectory = Repository.path("tests/fakes")
 
     private let process = Process()
     private let input = Pipe()
@@ -21,7 +20,7 @@ final class FakeService {
             throw XCTSkip("\(Self.python) lacks the dbus and gi modules (Debian packages python3-dbus, python3-gi)")
         }
         process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = [Self.fakesDirectory.appendingPathComponent(script).path] + arguments
+        process.arguments = [Self.fakesDirectory + "/" + script] + arguments
         process.environment = bus.helperEnvironment
         process.standardInput = input
         process.standardOutput = output

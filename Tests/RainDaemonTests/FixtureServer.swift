@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// tests/fixture_server/fixture_server.py run as a subprocess on 127.0.0.1,
@@ -12,9 +13,7 @@ final class FixtureServer {
     /// directory; with `tls`, over HTTPS with a fresh self-signed certificate;
     /// `headers` ("Name: value") are added to every file served.
     init(files: [String: [UInt8]], routes: [String: String] = [:], headers: [String] = [], tls: Bool = false) throws {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("tests/fixture_server/fixture_server.py")
+        let script = Repository.path("tests/fixture_server/fixture_server.py")
         guard let python = Self.findOnPath("python3") else {
             throw XCTSkip("python3 is not on PATH; the fixture server needs it")
         }
@@ -26,7 +25,7 @@ final class FixtureServer {
         }
 
         var arguments =
-            [script.path, directory.path]
+            [script, directory.path]
             + routes.sorted { $0.key < $1.key }.flatMap { ["--route", "\($0.key)=\($0.value)"] }
             + headers.flatMap { ["--header", $0] }
         if tls {

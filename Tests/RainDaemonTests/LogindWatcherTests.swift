@@ -7,6 +7,14 @@ import XCTest
 final class LogindWatcherTests: XCTestCase {
     let logger = Logger(subsystem: "test", threshold: .debug)
 
+    /// logind's PrepareForSleep(starting), sent by busctl (which does not own org.freedesktop.login1).
+    static func emitPrepareForSleep(
+        _ starting: Bool, on bus: PrivateBus, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let signal = ["/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep"]
+        XCTAssertEqual(try? bus.busctl(["emit"] + signal + ["b", "\(starting)"]), 0, file: file, line: line)
+    }
+
     /// Opens the system bus the way the daemon does, with DBUS_SYSTEM_BUS_ADDRESS
     /// pointing at the private bus.
     private func systemBus(_ bus: PrivateBus, _ loop: EventLoop) -> Result<BusConnection, BusError> {
@@ -27,11 +35,7 @@ final class LogindWatcherTests: XCTestCase {
             })
         // The watcher's match went out before this ping, so it is in place when the ping returns.
         let ping = try connection.get().ping { _ in
-            XCTAssertEqual(
-                try? bus.busctl([
-                    "emit", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep", "b",
-                    "false",
-                ]), 0)
+            Self.emitPrepareForSleep(false, on: bus)
         }
         XCTAssertTrue(try runLoop(loop, timeout: 3), "onResume was not called")
         XCTAssertEqual(resumes, 1)
@@ -53,10 +57,9 @@ final class LogindWatcherTests: XCTestCase {
                 settle?.arm(after: 0.2)
             })
         let ping = try connection.get().ping { _ in
-            let emit = ["emit", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep", "b"]
-            XCTAssertEqual(try? bus.busctl(emit + ["true"]), 0)
+            Self.emitPrepareForSleep(true, on: bus)
             events.append("emitted true")
-            XCTAssertEqual(try? bus.busctl(emit + ["false"]), 0)
+            Self.emitPrepareForSleep(false, on: bus)
         }
         XCTAssertTrue(try runLoop(loop, timeout: 3))
         XCTAssertEqual(events, ["emitted true", "resume"])
@@ -72,11 +75,7 @@ final class LogindWatcherTests: XCTestCase {
         var settle: EventSource?
         let ping = try connection.get().ping { _ in
             // busctl does not own org.freedesktop.login1, so the bus does not deliver this.
-            XCTAssertEqual(
-                try? bus.busctl([
-                    "emit", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep", "b",
-                    "false",
-                ]), 0)
+            Self.emitPrepareForSleep(false, on: bus)
             settle = try? loop.timer(accuracy: 0.01) { loop.exit(code: 0) }
             settle?.arm(after: 0.3)
         }

@@ -190,6 +190,12 @@ final class NetworkMonitorTests: XCTestCase {
 }
 
 final class NetworkMonitorServiceTests: XCTestCase {
+    /// NetworkManager's StateChanged(NM_STATE_CONNECTED_GLOBAL), sent by busctl (which owns no name).
+    static func emitConnectedGlobal(on bus: PrivateBus, file: StaticString = #filePath, line: UInt = #line) {
+        let signal = ["/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged"]
+        XCTAssertEqual(try? bus.busctl(["emit"] + signal + ["u", "70"]), 0, file: file, line: line)
+    }
+
     func testNetworkManagerStateChanged_causesOneRouteDump() throws {
         let bus = try PrivateBus()
         let loop = try EventLoop()
@@ -199,17 +205,9 @@ final class NetworkMonitorServiceTests: XCTestCase {
         let before = monitor.dumpCount
         var settle: EventSource?
         let ping = try connection.ping { _ in
-            // NM_STATE_CONNECTED_GLOBAL, twice in a burst: one dump.
-            XCTAssertEqual(
-                try? bus.busctl([
-                    "emit", "/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged", "u",
-                    "70",
-                ]), 0)
-            XCTAssertEqual(
-                try? bus.busctl([
-                    "emit", "/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged", "u",
-                    "70",
-                ]), 0)
+            // Twice in a burst: one dump.
+            Self.emitConnectedGlobal(on: bus)
+            Self.emitConnectedGlobal(on: bus)
             settle = try? loop.timer(accuracy: 0.01) { loop.exit(code: 0) }
             settle?.arm(after: 0.4)
         }
@@ -227,11 +225,7 @@ final class NetworkMonitorServiceTests: XCTestCase {
         let before = monitor.dumpCount
         var settle: EventSource?
         let ping = try connection.ping { _ in
-            XCTAssertEqual(
-                try? bus.busctl([
-                    "emit", "/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager", "StateChanged", "u",
-                    "70",
-                ]), 0)
+            Self.emitConnectedGlobal(on: bus)
             settle = try? loop.timer(accuracy: 0.01) { loop.exit(code: 0) }
             settle?.arm(after: 0.3)
         }

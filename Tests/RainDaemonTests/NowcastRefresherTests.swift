@@ -34,12 +34,7 @@ final class NowcastRefresherTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.baseURL = server.url("")
-        let paths = DaemonPaths(
-            mode: .user,
-            environment: [
-                "XDG_RUNTIME_DIR": directory.path, "XDG_STATE_HOME": directory.path + "/state",
-                "XDG_CACHE_HOME": directory.path + "/cache", "XDG_CONFIG_HOME": directory.path + "/config",
-            ])
+        let paths = DaemonPaths.userInstance(under: directory.path)
         let logger = Logger(subsystem: "nowcast-test", threshold: .warning)
         let clock = FakeClock(wall: Self.origin + 60)
         let context = DaemonContext(

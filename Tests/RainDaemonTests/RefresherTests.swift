@@ -1,5 +1,6 @@
 import Foundation
 import RainCore
+import TestSupport
 import XCTest
 
 @testable import RainDaemon
@@ -42,12 +43,11 @@ final class RefresherTests: XCTestCase {
         directory existing: URL? = nil, provider: Configuration.ProviderName = .openMeteo, headers: [String] = []
     ) throws -> Rig {
         let harness = try ClientHarness()
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures")
-        let openMeteo = try Data(contentsOf: fixtures.appendingPathComponent("openmeteo-forecast-paris-unixtime.json"))
-        let pirate = try Data(contentsOf: fixtures.appendingPathComponent("pirateweather-forecast-san-francisco.json"))
         let server = try FixtureServer(
-            files: ["paris.json": Array(openMeteo), "pirate.json": Array(pirate)],
+            files: [
+                "paris.json": try Fixtures.bytes("openmeteo-forecast-paris-unixtime.json"),
+                "pirate.json": try Fixtures.bytes("pirateweather-forecast-san-francisco.json"),
+            ],
             routes: ["/v1/forecast": "paris.json", "/forecast/": "pirate.json"], headers: headers)
         let directory =
             existing
@@ -61,12 +61,7 @@ final class RefresherTests: XCTestCase {
         let keyFile = directory.appendingPathComponent("api-key")
         try Data("test-key\n".utf8).write(to: keyFile)
         configuration.apiKeyFile = keyFile.path
-        let paths = DaemonPaths(
-            mode: .user,
-            environment: [
-                "XDG_RUNTIME_DIR": directory.path, "XDG_STATE_HOME": directory.path + "/state",
-                "XDG_CACHE_HOME": directory.path + "/cache", "XDG_CONFIG_HOME": directory.path + "/config",
-            ])
+        let paths = DaemonPaths.userInstance(under: directory.path)
         let logger = Logger(subsystem: "refresher-test", threshold: .warning)
         // A fixed noon (UTC, 2027-01-15): the tests move the clock by minutes and
         // never cross into a new budget day, whatever the day they run.

@@ -1,5 +1,6 @@
 import Foundation
 import RainCore
+import TestSupport
 import XCTest
 
 @testable import RainDaemon
@@ -19,12 +20,6 @@ final class WeatherSourceTests: XCTestCase {
         configuration.proxy = proxy
         configuration.baseURL = baseURL
         return configuration
-    }
-
-    private func fixture(_ name: String) throws -> [UInt8] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/\(name)")
-        return Array(try Data(contentsOf: url))
     }
 
     func testProxy_pirateWeatherWithoutAKey_isReady_andSendsNoKey() {
@@ -69,7 +64,7 @@ final class WeatherSourceTests: XCTestCase {
             credentialsDirectory: nil)
         let response = HTTPResponse(
             status: 200, headers: ["cache-control": "max-age=900", "age": "300"],
-            body: try fixture("openmeteo-forecast-paris-unixtime.json"))
+            body: try Fixtures.bytes("openmeteo-forecast-paris-unixtime.json"))
         guard case .fresh(let cached, _) = source.interpret(.success(response), for: enschede, now: now) else {
             return XCTFail("a 200 with a forecast is fresh data")
         }
@@ -83,7 +78,7 @@ final class WeatherSourceTests: XCTestCase {
             credentialsDirectory: nil)
         let response = HTTPResponse(
             status: 200, headers: ["cache-control": "max-age=900", "age": "7200"],
-            body: try fixture("openmeteo-forecast-paris-unixtime.json"))
+            body: try Fixtures.bytes("openmeteo-forecast-paris-unixtime.json"))
         guard case .fresh(let cached, _) = source.interpret(.success(response), for: enschede, now: now) else {
             return XCTFail("a stale copy is still data to serve")
         }

@@ -1,4 +1,5 @@
 import RainCore
+import TestSupport
 import XCTest
 
 @testable import RainPlaces
@@ -9,9 +10,13 @@ import XCTest
 final class FoldingAgreementTests: XCTestCase {
     func testEveryNameOfTheSource_findsItsPlace() throws {
         let source = try PlaceTestSupport.sourceDirectory()
-        let text = try XCTUnwrap(
-            PlaceTestSupport.readFile(source + "/cities15000.tsv"),
-            "RAIND_GEONAMES_DIR: cannot read \(source)/cities15000.tsv")
+        let text: String
+        do {
+            text = try TestFile.text(source + "/cities15000.tsv")
+        } catch {
+            XCTFail("RAIND_GEONAMES_DIR: \(error)")
+            return
+        }
         let places = try PlaceTestSupport.openDirectory()
         var checked = 0
         var failures: [String] = []

@@ -1,4 +1,5 @@
 import RainCore
+import TestSupport
 import XCTest
 
 @testable import RainPlaces
@@ -8,9 +9,7 @@ import XCTest
 /// of Open-Meteo's geocoding API (Tests/Fixtures/SOURCES.md).
 final class OnlineResolutionTests: XCTestCase {
     private func answer(_ fixture: String) throws -> [OnlinePlace] {
-        let bytes = PlaceTestSupport.readBytes(PlaceTestSupport.repository + "/Tests/Fixtures/" + fixture)
-        XCTAssertFalse(bytes.isEmpty, "missing fixture \(fixture)")
-        return try OnlinePlace.parseOpenMeteo(bytes)
+        try OnlinePlace.parseOpenMeteo(try Fixtures.bytes(fixture))
     }
 
     func testXyzzyville_answeredWithAContinent_isNotFound_notAntarctica() throws {

@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import TestSupport
 import XCTest
 
 @testable import RainPlaces
@@ -8,7 +9,7 @@ final class PlaceFileTests: XCTestCase {
     private func openError(_ bytes: [UInt8]) throws -> PlaceDataError? {
         let directory = try PlaceTestSupport.temporaryDirectory()
         let path = directory + "/places.bin"
-        PlaceTestSupport.writeFile(path, bytes)
+        XCTAssertTrue(TestFile.write(bytes, to: path), path)
         defer {
             unlink(path)
             rmdir(directory)
@@ -44,27 +45,27 @@ final class PlaceFileTests: XCTestCase {
     }
 
     func testOpen_truncatedFile_throwsSayingSo() throws {
-        let good = PlaceTestSupport.readBytes(PlaceTestSupport.dataFile)
+        let good = try TestFile.bytes(PlaceTestSupport.dataFile)
         XCTAssertGreaterThan(good.count, 1_000_000)
         let problem = try openError(Array(good.prefix(good.count - 1000)))?.problem ?? ""
         XCTAssertTrue(problem.hasPrefix("truncated"), problem)
     }
 
     func testOpen_flippedByte_throwsChecksumMismatch() throws {
-        var bytes = PlaceTestSupport.readBytes(PlaceTestSupport.dataFile)
+        var bytes = try TestFile.bytes(PlaceTestSupport.dataFile)
         bytes[bytes.count / 2] ^= 0x40
         let problem = try openError(bytes)?.problem ?? ""
         XCTAssertTrue(problem.hasPrefix("checksum mismatch"), problem)
     }
 
     func testOpen_otherFormatVersion_throwsSayingWhich() throws {
-        var bytes = PlaceTestSupport.readBytes(PlaceTestSupport.dataFile)
+        var bytes = try TestFile.bytes(PlaceTestSupport.dataFile)
         bytes[8] = 9
         XCTAssertEqual(try openError(bytes)?.problem, "format version 9, this raind reads version \(PlaceFile.version)")
     }
 
     func testOpen_badReferenceWithValidChecksum_throwsInsteadOfCrashing() throws {
-        var bytes = PlaceTestSupport.readBytes(PlaceTestSupport.dataFile)
+        var bytes = try TestFile.bytes(PlaceTestSupport.dataFile)
         // Point the first place's country (PLAC record offset 22) far outside the country table.
         let places = try sectionOffset(bytes, "PLAC")
         bytes[places + 22] = 0xFF
@@ -98,7 +99,7 @@ final class PlaceFileTests: XCTestCase {
     }
 
     func testBesideExecutable_inABuildDirectory_findsTheCheckout() {
-        let binary = PlaceTestSupport.repository + "/.build/x86_64-unknown-linux-gnu/release/raind"
+        let binary = Repository.path(".build/x86_64-unknown-linux-gnu/release/raind")
         XCTAssertEqual(PlaceDirectory.filesBesideExecutable(binary), [PlaceTestSupport.dataFile])
     }
 

@@ -1,19 +1,13 @@
 import Glibc
 import RainCore
+import TestSupport
 import XCTest
 
 @testable import RainPlaces
 
 /// The repository's generated data file and other paths tests read.
 enum PlaceTestSupport {
-    /// `<repo>/Tests/RainPlacesTests/<this file>` → `<repo>`.
-    static var repository: String {
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }
-
-    static var dataFile: String { repository + "/data/places.bin" }
+    static var dataFile: String { Repository.path("data/places.bin") }
 
     /// The GeoNames extracts `data/places.bin` was generated from (the
     /// directory given to `make-places.py --source`), named by
@@ -36,39 +30,6 @@ enum PlaceTestSupport {
             XCTFail("cannot open \(dataFile): \(error)", file: file, line: line)
             throw error
         }
-    }
-
-    /// The whole text of a file, or nil when it cannot be read.
-    static func readFile(_ path: String) -> String? {
-        guard let handle = fopen(path, "rb") else { return nil }
-        defer { fclose(handle) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let read = fread(&buffer, 1, buffer.count, handle)
-            if read <= 0 { break }
-            bytes.append(contentsOf: buffer[0..<read])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    static func writeFile(_ path: String, _ bytes: [UInt8]) {
-        guard let handle = fopen(path, "wb") else { return }
-        defer { fclose(handle) }
-        _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, handle) }
-    }
-
-    static func readBytes(_ path: String) -> [UInt8] {
-        guard let handle = fopen(path, "rb") else { return [] }
-        defer { fclose(handle) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let read = fread(&buffer, 1, buffer.count, handle)
-            if read <= 0 { break }
-            bytes.append(contentsOf: buffer[0..<read])
-        }
-        return bytes
     }
 
     /// A fresh empty directory under /tmp.

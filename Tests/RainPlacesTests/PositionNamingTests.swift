@@ -1,4 +1,5 @@
 import RainCore
+import TestSupport
 import XCTest
 
 @testable import RainPlaces
@@ -17,26 +18,20 @@ final class PositionNamingTests: XCTestCase {
         var expectedName: String
     }
 
-    static func loadTable() -> [Row] {
-        let path = PlaceTestSupport.repository + "/Tests/RainPlacesTests/position-naming.tsv"
-        guard let text = PlaceTestSupport.readFile(path) else { return [] }
-        var rows: [Row] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if line.hasPrefix("#") || line.isEmpty { continue }
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+    static func loadTable() throws -> [Row] {
+        try TestFile.tableRows(Repository.path("Tests/RainPlacesTests/position-naming.tsv")).compactMap {
+            line, fields in
             guard fields.count == 6, let latitude = Double(fields[2]), let longitude = Double(fields[3]),
                 let id = Int(fields[4])
-            else { continue }
-            rows.append(
-                Row(
-                    line: number + 1, kind: fields[0], what: fields[1], latitude: latitude, longitude: longitude,
-                    expectedID: id, expectedName: fields[5]))
+            else { return nil }
+            return Row(
+                line: line, kind: fields[0], what: fields[1], latitude: latitude, longitude: longitude,
+                expectedID: id, expectedName: fields[5])
         }
-        return rows
     }
 
     func testTable_holdsLandmarksOnFiveContinentsAndTownsNextToCities() throws {
-        let rows = Self.loadTable()
+        let rows = try Self.loadTable()
         let landmarks = rows.filter { $0.kind == "landmark" }
         XCTAssertGreaterThanOrEqual(landmarks.count, 25)
         XCTAssertGreaterThanOrEqual(rows.filter { $0.kind == "town" }.count, 10)
@@ -51,7 +46,7 @@ final class PositionNamingTests: XCTestCase {
 
     func testEveryPositionOfTheTable_isNamedAsAPersonNamesIt() throws {
         let places = try PlaceTestSupport.openDirectory()
-        for row in Self.loadTable() {
+        for row in try Self.loadTable() {
             let named = PositionNaming.candidate(
                 latitude: row.latitude, longitude: row.longitude, name: nil, directory: places)
             let chosen =

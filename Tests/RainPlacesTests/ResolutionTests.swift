@@ -90,7 +90,7 @@ final class ResolutionTests: XCTestCase {
 
     func testResolve_otherNamesOfBigPlaces_areNotMadeAmbiguousByNearSpellings() throws {
         let places = try PlaceTestSupport.openDirectory()
-        for row in SearchQualityTests.loadTable() where row.category == "alternate" {
+        for row in try SearchQualityTests.loadTable() where row.category == "alternate" {
             switch places.resolve(row.query) {
             case .unique(let place):
                 XCTAssertEqual(PlaceTestSupport.geonamesID(place), row.expectedID, "line \(row.line): \(row.query)")

@@ -1,4 +1,5 @@
 import RainCore
+import TestSupport
 import XCTest
 
 @testable import RainPlaces
@@ -14,20 +15,13 @@ final class SearchQualityTests: XCTestCase {
         var expectedName: String
     }
 
-    static func loadTable() -> [Row] {
-        let path = PlaceTestSupport.repository + "/Tests/RainPlacesTests/search-quality.tsv"
-        guard let text = PlaceTestSupport.readFile(path) else { return [] }
-        var rows: [Row] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if line.hasPrefix("#") || line.isEmpty { continue }
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 4, let id = Int(fields[2]) else { continue }
-            rows.append(
-                Row(
-                    line: number + 1, category: fields[0], query: unescape(fields[1]),
-                    expectedID: id, expectedName: fields[3]))
+    static func loadTable() throws -> [Row] {
+        try TestFile.tableRows(Repository.path("Tests/RainPlacesTests/search-quality.tsv")).compactMap {
+            line, fields in
+            guard fields.count == 4, let id = Int(fields[2]) else { return nil }
+            return Row(
+                line: line, category: fields[0], query: unescape(fields[1]), expectedID: id, expectedName: fields[3])
         }
-        return rows
     }
 
     /// `\uXXXX` escapes, so the table can hold decomposed text legibly.
@@ -49,8 +43,8 @@ final class SearchQualityTests: XCTestCase {
         return String(out)
     }
 
-    func testTable_isLargeAndCoversEveryCategory() {
-        let rows = Self.loadTable()
+    func testTable_isLargeAndCoversEveryCategory() throws {
+        let rows = try Self.loadTable()
         XCTAssertGreaterThanOrEqual(rows.count, 40, "search-quality.tsv must hold at least 40 queries")
         let categories = Set(rows.map(\.category))
         for needed in ["diacritics", "alternate", "region", "country", "ambiguous", "typo"] {
@@ -60,7 +54,7 @@ final class SearchQualityTests: XCTestCase {
 
     func testSearch_firstResultIsThePlaceMeant_forEveryQueryOfTheTable() throws {
         let places = try PlaceTestSupport.openDirectory()
-        let rows = Self.loadTable()
+        let rows = try Self.loadTable()
         var failures: [String] = []
         for row in rows {
             let first = places.search(row.query).first
@@ -82,7 +76,7 @@ final class SearchQualityTests: XCTestCase {
 
     func testSearch_typoQueries_areMarkedAsNearSpellings() throws {
         let places = try PlaceTestSupport.openDirectory()
-        for row in Self.loadTable() where row.category == "typo" {
+        for row in try Self.loadTable() where row.category == "typo" {
             XCTAssertEqual(places.search(row.query).first?.kind, .nearSpelling, row.query)
         }
     }

@@ -21,12 +21,12 @@ Commands on stdin, one per line, each answered "ok COMMAND":
 Needs python3-dbus and python3-gi (Debian packages).
 """
 import argparse
-import sys
 
 import dbus
-import dbus.mainloop.glib
 import dbus.service
 from gi.repository import GLib
+
+import fakebus
 
 BUS_NAME = "org.freedesktop.GeoClue2"
 MANAGER_PATH = "/org/freedesktop/GeoClue2/Manager"
@@ -142,8 +142,8 @@ def main():
     parser.add_argument("--accuracy", type=float, default=5000.0)
     args = parser.parse_args()
 
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-    bus = dbus.SystemBus()
+    bus = fakebus.system_bus()
+
     def location(path, latitude, longitude):
         return Location(bus, path, {
             "Latitude": dbus.Double(latitude),
@@ -155,27 +155,20 @@ def main():
     client = Client(bus, args.mode)
     manager = Manager(bus, client, args.mode)
     name = dbus.service.BusName(BUS_NAME, bus, do_not_queue=True)
-    loop = GLib.MainLoop()
 
-    def command(source, condition):
-        line = sys.stdin.readline()
-        if not line:
-            return False  # no commands (stdin closed or /dev/null): serve on
-        words = line.split()
-        if len(words) == 3 and words[0] == "move":
-            path = "/org/freedesktop/GeoClue2/Location/%d" % (len(locations) + 1)
-            locations.append(location(path, float(words[1]), float(words[2])))
-            CURRENT["path"] = path
-            for each in manager.clients:
-                each.location_path = path
-                if each.props["Active"]:
-                    each.update()
-        print("ok " + line.strip(), flush=True)
+    def command(words):
+        if len(words) != 3 or words[0] != "move":
+            return False
+        path = "/org/freedesktop/GeoClue2/Location/%d" % (len(locations) + 1)
+        locations.append(location(path, float(words[1]), float(words[2])))
+        CURRENT["path"] = path
+        for each in manager.clients:
+            each.location_path = path
+            if each.props["Active"]:
+                each.update()
         return True
 
-    GLib.io_add_watch(sys.stdin, GLib.IO_IN | GLib.IO_HUP, command)
-    print("ready", flush=True)
-    loop.run()
+    fakebus.serve(command)
     del name
 
 

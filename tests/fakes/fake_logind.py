@@ -13,12 +13,10 @@ and, on commands read from stdin (one per line), the signals logind sends:
 Prints "ready" once it owns the name and "ok <command>" after each signal.
 Needs python3-dbus and python3-gi (Debian packages).
 """
-import sys
-
 import dbus
-import dbus.mainloop.glib
 import dbus.service
-from gi.repository import GLib
+
+import fakebus
 
 BUS_NAME = "org.freedesktop.login1"
 MANAGER_PATH = "/org/freedesktop/login1"
@@ -70,19 +68,12 @@ class Session(dbus.service.Object):
 
 
 def main():
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-    bus = dbus.SystemBus()
+    bus = fakebus.system_bus()
     manager = Manager(bus, MANAGER_PATH)
     session = Session(bus, SESSION_PATH)
     name = dbus.service.BusName(BUS_NAME, bus, do_not_queue=True)
-    loop = GLib.MainLoop()
 
-    def command(source, condition):
-        line = sys.stdin.readline()
-        if not line:
-            loop.quit()
-            return False
-        words = line.split()
+    def command(words):
         if words[:1] == ["sleep"]:
             manager.PrepareForSleep(words[1] == "true")
         elif words[:1] == ["unlock"]:
@@ -92,14 +83,10 @@ def main():
         elif words[:1] == ["locked"]:
             session.change("LockedHint", words[1] == "true")
         else:
-            print("unknown command: " + line.strip(), flush=True)
-            return True
-        print("ok " + line.strip(), flush=True)
+            return False
         return True
 
-    GLib.io_add_watch(sys.stdin, GLib.IO_IN | GLib.IO_HUP, command)
-    print("ready", flush=True)
-    loop.run()
+    fakebus.serve(command, quit_at_end=True)
     del name
 
 

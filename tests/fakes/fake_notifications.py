@@ -23,7 +23,8 @@ import dbus
 import dbus.bus
 import dbus.mainloop.glib
 import dbus.service
-from gi.repository import GLib
+
+import fakebus
 
 BUS_NAME = "org.freedesktop.Notifications"
 PATH = "/org/freedesktop/Notifications"
@@ -79,8 +80,7 @@ def main():
     bus = dbus.bus.BusConnection(address)
     Server(bus)
     name = dbus.service.BusName(BUS_NAME, bus, do_not_queue=True)
-    print("ready", flush=True)
-    GLib.MainLoop().run()
+    fakebus.serve()
     del name
 
 

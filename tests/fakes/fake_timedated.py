@@ -13,12 +13,11 @@ each answered "ok COMMAND":
 Prints "ready" once it owns the name. Needs python3-dbus and python3-gi.
 """
 import argparse
-import sys
 
 import dbus
-import dbus.mainloop.glib
 import dbus.service
-from gi.repository import GLib
+
+import fakebus
 
 BUS_NAME = "org.freedesktop.timedate1"
 PATH = "/org/freedesktop/timedate1"
@@ -53,24 +52,17 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--timezone", default="UTC")
     args = parser.parse_args()
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-    bus = dbus.SystemBus()
+    bus = fakebus.system_bus()
     service = Timedated(bus, args.timezone)
     name = dbus.service.BusName(BUS_NAME, bus, do_not_queue=True)
 
-    def command(source, condition):
-        line = sys.stdin.readline()
-        if not line:
+    def command(words):
+        if len(words) != 2 or words[0] != "timezone":
             return False
-        words = line.split()
-        if len(words) == 2 and words[0] == "timezone":
-            service.set_zone(words[1])
-        print("ok " + line.strip(), flush=True)
+        service.set_zone(words[1])
         return True
 
-    GLib.io_add_watch(sys.stdin, GLib.IO_IN | GLib.IO_HUP, command)
-    print("ready", flush=True)
-    GLib.MainLoop().run()
+    fakebus.serve(command)
     del name
 
 

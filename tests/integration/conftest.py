@@ -1,5 +1,8 @@
+import os
 import pathlib
+import shutil
 import sys
+import tempfile
 
 import pytest
 
@@ -29,6 +32,15 @@ def daemon_factory(tmp_path):
         daemon.stop(sig=9) if daemon.process and daemon.process.poll() is None else None
         if getattr(daemon, "log", None) and not daemon.log.closed:
             daemon.log.close()
+
+
+@pytest.fixture
+def open_dir():
+    """A directory other users can reach (pytest's own tmp dirs are private to root)."""
+    path = tempfile.mkdtemp(prefix="raind-test-")
+    os.chmod(path, 0o755)
+    yield pathlib.Path(path)
+    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture

@@ -2,11 +2,14 @@
 import json
 import os
 import pathlib
+import queue
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from idl_check import check_reply
@@ -25,6 +28,27 @@ def wait_for(predicate, timeout=5.0, interval=0.01, what="condition"):
             return value
         time.sleep(interval)
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def read_replies(sock, count=None):
+    """Reads `sock` until raind closes it or, with `count`, until `count`
+    replies (NUL-terminated messages) came; returns the bytes read. With
+    `count`, raind closing the connection first fails the test."""
+    received = bytearray()
+    replies = 0
+    while count is None or replies < count:
+        chunk = sock.recv(1 << 20)
+        if not chunk:
+            assert count is None, f"raind closed the connection after {replies} of {count} replies"
+            break
+        received += chunk
+        replies += chunk.count(b"\0")
+    return bytes(received)
+
+
+def parse_replies(data):
+    """The replies in what `read_replies` returned, parsed."""
+    return [json.loads(part) for part in data.split(b"\0")[:-1]]
 
 
 class Varlink:
@@ -181,6 +205,33 @@ class Daemon:
     def state(self):
         return json.loads(self.state_file.read_text())
 
+    def connections(self):
+        """How many connections raind holds open on its socket, as the kernel
+        lists them (/proc/net/unix names each accepted socket by the socket's
+        path; the listener is the one flagged as accepting): a client that
+        closed counts until raind has seen it go and closed its side."""
+        held = 0
+        with open("/proc/net/unix") as table:
+            next(table)
+            for line in table:
+                fields = line.split()
+                if len(fields) == 8 and fields[7] == str(self.socket) and not int(fields[3], 16) & 0x10000:
+                    held += 1
+        return held
+
+    def wait_for_signal_taken(self, sig, timeout=5.0):
+        """Waits until raind has taken `sig` (sent to it) off its pending
+        signals: its loop read it and runs the handler before anything that
+        arrives after this returns."""
+        mask = 1 << (sig - 1)
+
+        def taken():
+            for line in open(f"/proc/{self.process.pid}/status"):
+                if line.startswith(("ShdPnd:", "SigPnd:")) and int(line.split()[1], 16) & mask:
+                    return False
+            return True
+        wait_for(taken, timeout=timeout, what=f"raind to take signal {sig}")
+
     def cache_file(self, place_id):
         """Where raind caches a place's forecast (docs/FILES.md)."""
         return self.cache_home / "raind" / "forecasts" / f"{place_id}.json"
@@ -240,8 +291,7 @@ class Subscriber:
     """`raindctl subscribe --json` in the background, read line by line."""
 
     def __init__(self, daemon, events=None):
-        import queue
-        import threading
+        self.daemon = daemon
         args = [RAINDCTL, "--socket", str(daemon.socket), "subscribe", "--json"]
         if events:
             args += ["--events", ",".join(events)]
@@ -263,7 +313,6 @@ class Subscriber:
         assert self.snapshot["event"] == "Snapshot"
 
     def next(self, timeout=10):
-        import queue
         try:
             event = self.queue.get(timeout=timeout)
         except queue.Empty:
@@ -282,9 +331,8 @@ class Subscriber:
                 return event
         raise AssertionError(f"no {name} within {timeout}s (saw {seen})")
 
-    def drain(self, wait=0.3):
-        import queue
-        time.sleep(wait)
+    def drain(self):
+        """The events received and not yet read, without waiting for more."""
         events = []
         while True:
             try:
@@ -292,9 +340,30 @@ class Subscriber:
             except queue.Empty:
                 return events
 
+    def events_before_now(self):
+        """The events published before raind handles this call, in order. A
+        change of units is the marker: raind publishes its SettingsChanged
+        after the events of everything it did before (the subscriber must take
+        SettingsChanged). The units are left changed."""
+        client = self.daemon.client()
+        units = client.call("GetStatus")["parameters"]["status"]["units"]
+        client.call("SetSettings", {"units": "uk" if units != "uk" else "si"})
+        client.close()
+        events = []
+        while (event := self.next())["event"] != "SettingsChanged":
+            events.append(event)
+        return events
+
     def stop(self):
         self.process.terminate()
         self.process.wait()
+
+
+def has_dbus_fakes():
+    """Whether the D-Bus fakes can run: dbus-daemon, and Debian's Python with
+    python3-dbus and python3-gi (tests/fakes/README.md)."""
+    return bool(shutil.which("dbus-daemon")) and subprocess.run(
+        ["/usr/bin/python3", "-c", "import dbus, gi"], capture_output=True).returncode == 0
 
 
 class PrivateBus:
@@ -322,30 +391,51 @@ class PrivateBus:
     def stop(self):
         self.process.terminate()
         self.process.wait()
-        import shutil
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-class FakeLogind:
-    """tests/fakes/fake_logind.py on a private bus, driven by commands."""
+class Fake:
+    """A fake from tests/fakes on `bus` (playing the system bus), driven by
+    commands on stdin, each answered on stdout (tests/fakes/fakebus.py)."""
 
-    def __init__(self, bus):
+    def __init__(self, bus, script, *args):
         self.process = subprocess.Popen(
-            ["/usr/bin/python3", str(ROOT / "tests" / "fakes" / "fake_logind.py")],
+            ["/usr/bin/python3", str(ROOT / "tests" / "fakes" / script), *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
             env={**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": bus.address})
         line = self.process.stdout.readline()
-        assert line.strip() == "ready", line
+        assert line.strip() == "ready", f"{script} did not start: {line!r}"
+
+    def until(self, wanted):
+        """Reads lines until `wanted`; returns those before it."""
+        seen = []
+        while True:
+            line = self.process.stdout.readline()
+            assert line, f"the fake exited before '{wanted}' (saw {seen})"
+            assert not line.startswith("unknown command:"), line
+            if line.strip() == wanted:
+                return seen
+            seen.append(line.strip())
+
+    def readline(self):
+        return self.process.stdout.readline()
 
     def send(self, command):
         self.process.stdin.write(command + "\n")
         self.process.stdin.flush()
-        assert self.process.stdout.readline().strip() == "ok " + command
+        self.until("ok " + command)
 
     def stop(self):
         self.process.stdin.close()
         self.process.terminate()
         self.process.wait()
+
+
+class FakeLogind(Fake):
+    """tests/fakes/fake_logind.py on a private bus, driven by commands."""
+
+    def __init__(self, bus):
+        super().__init__(bus, "fake_logind.py")
 
 
 class FakeNotifications:

@@ -3,50 +3,12 @@ fake GeoClue2 that moves (tests/fakes/fake_geoclue.py) and, without GeoClue,
 a fake timedated whose time zone changes (tests/fakes/fake_timedated.py), on a
 private dbus-daemon playing the system bus."""
 import json
-import os
-import shutil
-import subprocess
 
 import pytest
 
-from raindtest import ROOT, PrivateBus, Subscriber
+from raindtest import Fake, PrivateBus, Subscriber, has_dbus_fakes
 
-pytestmark = pytest.mark.skipif(
-    not shutil.which("dbus-daemon")
-    or subprocess.run(["/usr/bin/python3", "-c", "import dbus, gi"], capture_output=True).returncode != 0,
-    reason="needs dbus-daemon, python3-dbus and python3-gi")
-
-
-class Fake:
-    """A fake from tests/fakes driven by commands on stdin."""
-
-    def __init__(self, bus, script, *args):
-        self.process = subprocess.Popen(
-            ["/usr/bin/python3", str(ROOT / "tests" / "fakes" / script), *args],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            env={**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": bus.address})
-        self.lines = []
-        assert self.process.stdout.readline().strip() == "ready"
-
-    def until(self, wanted):
-        """Reads lines until `wanted`; returns those before it."""
-        seen = []
-        while True:
-            line = self.process.stdout.readline()
-            assert line, f"the fake exited before '{wanted}' (saw {seen})"
-            if line.strip() == wanted:
-                return seen
-            seen.append(line.strip())
-
-    def send(self, command):
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-        self.until("ok " + command)
-
-    def stop(self):
-        self.process.stdin.close()
-        self.process.terminate()
-        self.process.wait()
+pytestmark = pytest.mark.skipif(not has_dbus_fakes(), reason="needs dbus-daemon, python3-dbus and python3-gi")
 
 
 def test_a_following_place_moves_to_another_town_and_not_within_one(weather_daemon, fixture_server):

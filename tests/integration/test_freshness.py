@@ -22,6 +22,13 @@ def context_switches(pid):
     return proc_status(pid, "voluntary_ctxt_switches") + proc_status(pid, "nonvoluntary_ctxt_switches")
 
 
+def quiet(pid, window=1.0):
+    """Whether `pid` went through `window` seconds without a context switch."""
+    before = context_switches(pid)
+    time.sleep(window)
+    return context_switches(pid) == before
+
+
 def test_watchdog_pings_come_from_the_loop(daemon_factory, tmp_path):
     listener = NotifyListener(tmp_path / "notify.sock")
     daemon = daemon_factory(start=False, extra_env={"NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "400000"})
@@ -117,8 +124,8 @@ def test_idle_daemon_makes_no_wakeups_beyond_the_watchdog(weather_daemon, fixtur
     daemon = weather_daemon()
     daemon.ctl("add", "--coords", PARIS, "--name", "Paris", check=True)
     wait_for(lambda: daemon.client().call("GetForecast")["parameters"]["forecast"])
-    time.sleep(1.0)  # let the start-up work settle
     pid = daemon.process.pid
+    wait_for(lambda: quiet(pid), timeout=10, what="raind to finish the start-up work")
     before = context_switches(pid)
     time.sleep(10)
     after = context_switches(pid)

@@ -7,14 +7,12 @@ import json
 import os
 import resource
 import select
-import shutil
 import socket
 import subprocess
-import tempfile
 
 import pytest
 
-from raindtest import RAIND, Varlink, wait_for
+from raindtest import RAIND, Varlink, parse_replies, read_replies, wait_for
 
 SYSTEM_PYTHON = "/usr/bin/python3"
 needs_root = pytest.mark.skipif(
@@ -84,13 +82,7 @@ def test_client_that_never_reads_is_held_back_and_others_are_answered(daemon_fac
     hog.settimeout(20)
     hog.shutdown(socket.SHUT_WR)
     calls = sent // len(GET_STATUS)
-    received = b""
-    while True:
-        chunk = hog.recv(1 << 20)
-        if not chunk:
-            break
-        received += chunk
-    assert received.count(b"\0") == calls
+    assert read_replies(hog).count(b"\0") == calls
     hog.close()
 
 
@@ -103,20 +95,10 @@ def test_held_back_client_that_reads_again_gets_every_reply_and_goes_on(daemon_f
     calls = sent // len(GET_STATUS)
     hog.setblocking(True)
     hog.settimeout(20)
-    received = 0
-    while received < calls:
-        chunk = hog.recv(1 << 20)
-        assert chunk, f"raind closed the connection after {received} of {calls} replies"
-        received += chunk.count(b"\0")
-    assert received == calls
+    assert read_replies(hog, calls).count(b"\0") == calls
     # The flood may have ended inside a call: finish it, then make one more.
     hog.sendall(GET_STATUS[sent % len(GET_STATUS):] + GET_STATUS)
-    replies = b""
-    while replies.count(b"\0") < 2:
-        chunk = hog.recv(65536)
-        assert chunk, "raind closed the connection"
-        replies += chunk
-    assert all("status" in json.loads(reply)["parameters"] for reply in replies.split(b"\0")[:2])
+    assert all("status" in reply["parameters"] for reply in parse_replies(read_replies(hog, 2)))
     hog.close()
 
 
@@ -132,11 +114,7 @@ def test_pipelining_client_that_reads_while_it_writes_gets_every_reply(daemon):
     sock.settimeout(20)
     writer = threading.Thread(target=lambda: sock.sendall(GET_STATUS * calls))
     writer.start()
-    received = 0
-    while received < calls:
-        chunk = sock.recv(1 << 20)
-        assert chunk, f"raind closed the connection after {received} of {calls} replies"
-        received += chunk.count(b"\0")
+    received = read_replies(sock, calls).count(b"\0")
     writer.join()
     assert received == calls
     sock.close()
@@ -176,13 +154,7 @@ def test_half_closed_client_gets_every_reply(daemon):
         sock.connect(str(daemon.socket))
         sock.sendall(GET_STATUS * 2000)
         sock.shutdown(socket.SHUT_WR)
-        received = b""
-        while True:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            received += chunk
-        replies = [json.loads(part) for part in received.split(b"\0")[:-1]]
+        replies = parse_replies(read_replies(sock))
         assert len(replies) == 2000 and all("status" in reply["parameters"] for reply in replies)
         sock.close()
 
@@ -197,13 +169,7 @@ def test_half_closed_client_gets_the_reply_of_a_call_still_in_flight(daemon):
         # raind reads the end of input while the call is still in flight.
         sock.sendall(json.dumps({"method": "io.raind.Weather.Refresh"}).encode() + b"\0" + GET_STATUS * 10)
         sock.shutdown(socket.SHUT_WR)
-        received = b""
-        while True:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            received += chunk
-        replies = [json.loads(part) for part in received.split(b"\0")[:-1]]
+        replies = parse_replies(read_replies(sock))
         assert len(replies) == 11, replies
         # The closed port fails the refresh; later ones find raind offline.
         assert replies[0]["error"] in ("io.raind.Weather.ProviderError", "io.raind.Weather.Offline")
@@ -279,15 +245,6 @@ for _ in range(count):
 print(json.dumps(results), flush=True)
 sys.stdin.read()  # hold every connection, silent, until the test lets go
 """
-
-
-@pytest.fixture
-def open_dir():
-    """A directory other users can reach (pytest's own tmp dirs are private to root)."""
-    path = tempfile.mkdtemp(prefix="raind-test-")
-    os.chmod(path, 0o755)
-    yield __import__("pathlib").Path(path)
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def system_daemon(daemon_factory, tmp_path, open_dir, config):

@@ -2,7 +2,11 @@
 import re
 import json
 
-from raindtest import Subscriber
+import pytest
+
+from raindtest import Fake, PrivateBus, Subscriber, has_dbus_fakes
+
+needs_dbus = pytest.mark.skipif(not has_dbus_fakes(), reason="needs dbus-daemon, python3-dbus and python3-gi")
 
 
 def test_add_by_name_picks_the_place_people_mean(daemon):
@@ -142,31 +146,10 @@ def test_current_position_without_geoclue_is_the_time_zone_estimate(daemon_facto
     sub.stop()
 
 
-def _geoclue(bus, *args):
-    import os
-    import subprocess
-    from raindtest import ROOT
-    process = subprocess.Popen(
-        ["/usr/bin/python3", str(ROOT / "tests" / "fakes" / "fake_geoclue.py"), *args],
-        stdout=subprocess.PIPE, text=True, env={**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": bus.address})
-    assert process.stdout.readline().strip() == "ready"
-    return process
-
-
-def _needs_dbus():
-    import shutil
-    import subprocess
-    import pytest
-    if not shutil.which("dbus-daemon") or subprocess.run(
-            ["/usr/bin/python3", "-c", "import dbus, gi"], capture_output=True).returncode != 0:
-        pytest.skip("needs dbus-daemon, python3-dbus and python3-gi")
-
-
+@needs_dbus
 def test_add_current_uses_geoclue_at_city_accuracy(daemon_factory):
-    _needs_dbus()
-    from raindtest import PrivateBus
     bus = PrivateBus()
-    geoclue = _geoclue(bus, "--latitude", "52.2215", "--longitude", "6.8937")
+    geoclue = Fake(bus, "fake_geoclue.py", "--latitude", "52.2215", "--longitude", "6.8937")
     try:
         daemon = daemon_factory(extra_env={"DBUS_SYSTEM_BUS_ADDRESS": bus.address, "TZ": "Asia/Tokyo"})
         out = daemon.ctl("add", "--current", check=True).stdout
@@ -174,30 +157,28 @@ def test_add_current_uses_geoclue_at_city_accuracy(daemon_factory):
         location = daemon.state()["locations"][0]
         assert location["source"] == {"kind": "current", "approximate": False}
         assert daemon.state()["selected"] == location["id"], "the first place is selected"
-        assert geoclue.stdout.readline().split() == ["start", "raind", "4"], "desktop id raind, city accuracy"
+        assert geoclue.readline().split() == ["start", "raind", "4"], "desktop id raind, city accuracy"
     finally:
-        geoclue.terminate()
+        geoclue.stop()
         bus.stop()
 
 
+@needs_dbus
 def test_add_current_falls_back_to_time_zone_when_geoclue_denies(daemon_factory):
-    _needs_dbus()
-    from raindtest import PrivateBus
     bus = PrivateBus()
-    geoclue = _geoclue(bus, "--mode", "deny")
+    geoclue = Fake(bus, "fake_geoclue.py", "--mode", "deny")
     try:
         daemon = daemon_factory(extra_env={"DBUS_SYSTEM_BUS_ADDRESS": bus.address, "TZ": "Asia/Tokyo"})
         out = daemon.ctl("add", "--current", check=True).stdout
         assert "Tokyo" in out and "(approximate position)" in out
         assert "GeoClue" in daemon.read_log()
     finally:
-        geoclue.terminate()
+        geoclue.stop()
         bus.stop()
 
 
+@needs_dbus
 def test_add_current_with_bus_but_no_geoclue_uses_time_zone(daemon_factory):
-    _needs_dbus()
-    from raindtest import PrivateBus
     bus = PrivateBus()
     try:
         daemon = daemon_factory(extra_env={"DBUS_SYSTEM_BUS_ADDRESS": bus.address, "TZ": "America/Chicago"})

@@ -3,7 +3,6 @@ import json
 import os
 import socket
 import subprocess
-import time
 
 import pytest
 
@@ -79,7 +78,7 @@ def test_client_that_disconnects_mid_message_does_not_hurt(daemon):
 
 def test_maximum_clients_is_enforced(daemon_factory):
     daemon = daemon_factory(config="[Socket]\nMaxClients=3\n")
-    time.sleep(0.2)  # let raind see the start-up probe's connection close
+    wait_for(lambda: daemon.connections() == 0, what="raind to close the start-up probe's connection")
     held = [daemon.client() for _ in range(3)]
     for client in held:
         client.call("GetStatus")
@@ -87,7 +86,7 @@ def test_maximum_clients_is_enforced(daemon_factory):
     reply = extra.receive()
     assert "error" in reply and "too many clients" in reply["parameters"]["message"]
     held[0].close()
-    time.sleep(0.1)
+    wait_for(lambda: daemon.connections() == 2, what="raind to close the connection let go")
     assert "status" in daemon.client().call("GetStatus")["parameters"]
 
 
@@ -154,17 +153,6 @@ def test_python_varlink_package_can_introspect_and_call(daemon):
 SYSTEM_PYTHON = "/usr/bin/python3"
 needs_root = pytest.mark.skipif(
     os.geteuid() != 0 or not os.path.exists(SYSTEM_PYTHON), reason="needs root and /usr/bin/python3 to act as another user")
-
-
-@pytest.fixture
-def open_dir():
-    """A directory other users can reach (pytest's own tmp dirs are private to root)."""
-    import shutil
-    import tempfile
-    path = tempfile.mkdtemp(prefix="raind-test-")
-    os.chmod(path, 0o755)
-    yield __import__("pathlib").Path(path)
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def as_nobody(code):

@@ -3,19 +3,14 @@ private bus), network changes (a network namespace the test makes), and a
 trigger storm that must cost at most one upstream request per place."""
 import json
 import os
-import shutil
 import signal
 import subprocess
-import time
 
 import pytest
 
-from raindtest import RAIND, FakeLogind, FixtureServer, PrivateBus, Subscriber, wait_for
+from raindtest import RAIND, FakeLogind, FixtureServer, PrivateBus, Subscriber, has_dbus_fakes, wait_for
 
-needs_dbus = pytest.mark.skipif(
-    not shutil.which("dbus-daemon") or subprocess.run(
-        ["/usr/bin/python3", "-c", "import dbus, gi"], capture_output=True).returncode != 0,
-    reason="needs dbus-daemon, python3-dbus and python3-gi")
+needs_dbus = pytest.mark.skipif(not has_dbus_fakes(), reason="needs dbus-daemon, python3-dbus and python3-gi")
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root")
 
 PARIS = ("48.8534,2.3488", "Paris")
@@ -44,23 +39,36 @@ def test_resume_and_trigger_storm_cost_one_request_per_stale_place(weather_daemo
     try:
         config = "[Refresh]\nStaleAfterMinutes=1\n"
         env = {"DBUS_SYSTEM_BUS_ADDRESS": bus.address}
-        daemon = weather_daemon(extra_config=config, extra_env=env)
+        # At debug level raind logs when it watches logind and each sleep and resume it sees.
+        daemon = weather_daemon(extra_config=config, extra_env=env, args=("--log-level", "debug"))
         for coords, name in (PARIS, LONDON):
             daemon.ctl("add", "--coords", coords, "--name", name, check=True)
         wait_for(lambda: all(daemon.client().call("GetForecast", {"id": place})["parameters"]["forecast"]
                              for place in ("paris-fr", "london-gb")), what="both forecasts")
         assert fixture_server.count() == 2
-        # Paris was fetched two minutes ago (stale: older than a minute); London just now.
+        # Paris was fetched 50 s ago, London just now: both fresh at start (a
+        # place stale at start is fetched then), Paris stale some seconds later.
         daemon.stop()
-        age_cached_forecast(daemon, 48.8534, 120)
+        age_cached_forecast(daemon, 48.8534, 50)
         daemon.start()
+        watch = Subscriber(daemon, events=["RefreshStarted", "SettingsChanged"])
+
+        def paris_stale():
+            return daemon.client().call("GetForecast", {"id": "paris-fr"})["parameters"]["stale"]
+        # Signals sent before raind's match is in place would be lost: its session
+        # lookup goes out after the match, so once it logs the session the match holds.
+        wait_for(lambda: daemon.read_log().count("watching login session") == 2, what="raind to watch logind")
+        assert not paris_stale() and fixture_server.count() == 2, "nothing was stale at start"
+        wait_for(paris_stale, timeout=30, interval=0.2, what="Paris to become stale")
         # Going to sleep is no reason to fetch.
         logind.send("sleep true")
+        wait_for(lambda: "the machine is going to sleep" in daemon.read_log(), what="raind to see the sleep")
+        assert "RefreshStarted" not in [event["event"] for event in watch.events_before_now()]
         logind.send("sleep false")  # resume
-        wait_for(lambda: not daemon.client().call("GetForecast", {"id": "paris-fr"})["parameters"]["stale"],
-                 what="Paris refreshed after resume")
+        wait_for(lambda: not paris_stale(), what="Paris refreshed after resume")
         assert fixture_server.count() == 3, "one request for the stale place, none for the fresh one"
-        sub = Subscriber(daemon, events=["WeatherUpdated"])
+        watch.stop()
+        sub = Subscriber(daemon, events=["RefreshStarted", "SettingsChanged"])
 
         # The storm: resume again, SIGUSR1, ten subscribers attaching, five refresh commands.
         logind.send("sleep false")
@@ -68,7 +76,11 @@ def test_resume_and_trigger_storm_cost_one_request_per_stale_place(weather_daemo
         subscribers = [Subscriber(daemon) for _ in range(10)]
         for _ in range(5):
             daemon.ctl("refresh", "--all", check=True)
-        time.sleep(0.5)  # a window in which a wrongly triggered request would show
+        # Once raind has handled every trigger, what they started has been published.
+        wait_for(lambda: daemon.read_log().count("resumed from suspend") == 2, what="raind to see the second resume")
+        daemon.wait_for_signal_taken(signal.SIGUSR1)
+        started = [event for event in sub.events_before_now() if event["event"] == "RefreshStarted"]
+        assert started == [], "a storm right after a refresh starts no request"
         assert fixture_server.count() == 3, "a storm right after a refresh costs nothing"
         for s in subscribers:
             s.stop()
@@ -120,7 +132,8 @@ def test_network_loss_and_return(daemon_factory, tmp_path):
                                host=f"{subnet}.1", netns=server_ns)
         daemon = daemon_factory(start=False, config=f"[Provider]\nBaseURL={server.url}\nTimeoutSec=3\n")
         daemon.start(command=["ip", "netns", "exec", client_ns, RAIND])
-        sub = Subscriber(daemon, events=["WeatherUpdated", "ReachabilityChanged", "RefreshFailed"])
+        sub = Subscriber(
+            daemon, events=["WeatherUpdated", "ReachabilityChanged", "RefreshFailed", "RefreshStarted", "SettingsChanged"])
         daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
         sub.until("WeatherUpdated")
         assert server.count() == 1
@@ -131,7 +144,7 @@ def test_network_loss_and_return(daemon_factory, tmp_path):
         refused = daemon.ctl("refresh", "paris-fr")
         assert refused.returncode == 1 and "network is down" in refused.stderr
         daemon.ctl("add", "--coords", LONDON[0], "--name", LONDON[1], check=True)
-        time.sleep(0.5)
+        assert "RefreshStarted" not in [event["event"] for event in sub.events_before_now()]
         assert server.count() == 1, "no request while there is no route"
         assert json.loads(daemon.ctl("status", "--json").stdout)["online"] is False
 

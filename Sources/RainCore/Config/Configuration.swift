@@ -53,19 +53,69 @@ public struct Configuration: Equatable, Sendable {
     struct Key: Sendable {
         let section: String
         let name: String
+        /// What a valid value is, as the error message for an invalid one says.
         let expected: String
+        /// The values a whole-number key takes; nil for other keys.
+        let range: ClosedRange<Int>?
         let apply: @Sendable (inout Configuration, String) -> Bool
         let reset: @Sendable (inout Configuration) -> Void
 
         init<Value>(
             section: String, name: String, field: WritableKeyPath<Configuration, Value> & Sendable, expected: String,
-            apply: @escaping @Sendable (inout Configuration, String) -> Bool
+            range: ClosedRange<Int>? = nil, apply: @escaping @Sendable (inout Configuration, String) -> Bool
         ) {
             self.section = section
             self.name = name
             self.expected = expected
+            self.range = range
             self.apply = apply
             reset = { configuration in configuration[keyPath: field] = Configuration()[keyPath: field] }
+        }
+
+        /// What a whole-number key counts, as its error message names it.
+        enum Quantity: Sendable {
+            case seconds, minutes, calls, plain
+
+            var phrase: String {
+                switch self {
+                case .seconds: return "whole seconds"
+                case .minutes: return "whole minutes"
+                case .calls: return "a whole number of calls"
+                case .plain: return "a whole number"
+                }
+            }
+        }
+
+        /// A whole-number key setting `field` to a value in `range`; its
+        /// error message is derived from the range, so the two cannot disagree.
+        static func number(
+            section: String, name: String, field: WritableKeyPath<Configuration, Int> & Sendable,
+            range: ClosedRange<Int>, of quantity: Quantity
+        ) -> Key {
+            ranged(section: section, name: name, field: field, range: range, quantity: quantity) { $0 }
+        }
+
+        /// A whole-number key setting an optional `field` (nil: a default that
+        /// depends on other keys) to a value in `range`.
+        static func number(
+            section: String, name: String, field: WritableKeyPath<Configuration, Int?> & Sendable,
+            range: ClosedRange<Int>, of quantity: Quantity
+        ) -> Key {
+            ranged(section: section, name: name, field: field, range: range, quantity: quantity) { $0 }
+        }
+
+        private static func ranged<Value>(
+            section: String, name: String, field: WritableKeyPath<Configuration, Value> & Sendable,
+            range: ClosedRange<Int>, quantity: Quantity, value: @escaping @Sendable (Int) -> Value
+        ) -> Key {
+            Key(
+                section: section, name: name, field: field,
+                expected: "\(quantity.phrase) from \(range.lowerBound) to \(range.upperBound)", range: range
+            ) { config, text in
+                guard let number = Int(text), range.contains(number) else { return false }
+                config[keyPath: field] = value(number)
+                return true
+            }
         }
 
         /// A yes/no key (systemd's booleans) setting `field`.
@@ -100,67 +150,28 @@ public struct Configuration: Equatable, Sendable {
             return true
         },
         .flag(section: "Provider", name: "Proxy", field: \.proxy),
-        Key(
-            section: "Provider", name: "ConnectTimeoutSec", field: \.connectTimeoutSeconds,
-            expected: "whole seconds from 1 to 300"
-        ) { config, value in
-            setInt(&config.connectTimeoutSeconds, value, 1...300)
-        },
-        Key(section: "Provider", name: "TimeoutSec", field: \.timeoutSeconds, expected: "whole seconds from 1 to 600") {
-            config, value in
-            setInt(&config.timeoutSeconds, value, 1...600)
-        },
-        Key(
-            section: "Refresh", name: "IntervalMinutes", field: \.intervalMinutes,
-            expected: "whole minutes from 5 to 1440"
-        ) { config, value in
-            setInt(&config.intervalMinutes, value, 5...1440)
-        },
-        Key(
-            section: "Refresh", name: "StaleAfterMinutes", field: \.staleAfterMinutes,
-            expected: "whole minutes from 1 to 1440"
-        ) { config, value in
-            setInt(&config.staleAfterMinutes, value, 1...1440)
-        },
-        Key(
-            section: "Refresh", name: "DailyBudget", field: \.dailyBudget,
-            expected: "a whole number of calls from 1 to 1000000"
-        ) { config, value in
-            setOptionalInt(&config.dailyBudget, value, 1...1_000_000)
-        },
-        Key(
-            section: "Refresh", name: "MonthlyBudget", field: \.monthlyBudget,
-            expected: "a whole number of calls from 1 to 100000000"
-        ) { config, value in
-            setOptionalInt(&config.monthlyBudget, value, 1...100_000_000)
-        },
+        .number(
+            section: "Provider", name: "ConnectTimeoutSec", field: \.connectTimeoutSeconds, range: 1...300, of: .seconds
+        ),
+        .number(section: "Provider", name: "TimeoutSec", field: \.timeoutSeconds, range: 1...600, of: .seconds),
+        .number(
+            section: "Refresh", name: "IntervalMinutes", field: \.intervalMinutes, range: Settings.refreshMinutesRange,
+            of: .minutes),
+        .number(
+            section: "Refresh", name: "StaleAfterMinutes", field: \.staleAfterMinutes, range: 1...1440, of: .minutes),
+        .number(section: "Refresh", name: "DailyBudget", field: \.dailyBudget, range: 1...1_000_000, of: .calls),
+        .number(section: "Refresh", name: "MonthlyBudget", field: \.monthlyBudget, range: 1...100_000_000, of: .calls),
         Key(section: "Socket", name: "Path", field: \.socketPath, expected: "an absolute path") { config, value in
             guard value.hasPrefix("/"), value.utf8.count < 108 else { return false }
             config.socketPath = value
             return true
         },
-        Key(section: "Socket", name: "MaxClients", field: \.maxClients, expected: "a whole number from 1 to 4096") {
-            config, value in
-            setInt(&config.maxClients, value, 1...4096)
-        },
-        Key(
-            section: "Socket", name: "MaxClientsPerUser", field: \.maxClientsPerUser,
-            expected: "a whole number from 1 to 4096"
-        ) { config, value in
-            setInt(&config.maxClientsPerUser, value, 1...4096)
-        },
-        Key(
-            section: "Socket", name: "IdleTimeoutSec", field: \.idleTimeoutSeconds,
-            expected: "whole seconds from 1 to 86400"
-        ) { config, value in
-            setInt(&config.idleTimeoutSeconds, value, 1...86400)
-        },
-        Key(
-            section: "Socket", name: "SlowClientTimeoutSec", field: \.slowClientTimeoutSeconds,
-            expected: "whole seconds from 1 to 3600"
-        ) { config, value in
-            setInt(&config.slowClientTimeoutSeconds, value, 1...3600)
-        },
+        .number(section: "Socket", name: "MaxClients", field: \.maxClients, range: 1...4096, of: .plain),
+        .number(section: "Socket", name: "MaxClientsPerUser", field: \.maxClientsPerUser, range: 1...4096, of: .plain),
+        .number(section: "Socket", name: "IdleTimeoutSec", field: \.idleTimeoutSeconds, range: 1...86400, of: .seconds),
+        .number(
+            section: "Socket", name: "SlowClientTimeoutSec", field: \.slowClientTimeoutSeconds, range: 1...3600,
+            of: .seconds),
         Key(section: "Places", name: "GeocoderURL", field: \.geocoderURL, expected: "an http:// or https:// URL") {
             config, value in
             guard let url = validURL(value) else { return false }
@@ -180,12 +191,8 @@ public struct Configuration: Equatable, Sendable {
             return true
         },
         .flag(section: "Nowcast", name: "Enabled", field: \.nowcastEnabled),
-        Key(
-            section: "Nowcast", name: "IntervalMinutes", field: \.nowcastIntervalMinutes,
-            expected: "whole minutes from 5 to 60"
-        ) { config, value in
-            setOptionalInt(&config.nowcastIntervalMinutes, value, 5...60)
-        },
+        .number(
+            section: "Nowcast", name: "IntervalMinutes", field: \.nowcastIntervalMinutes, range: 5...60, of: .minutes),
     ]
 
     /// Where a key found before any section header belongs: its own
@@ -196,18 +203,6 @@ public struct Configuration: Equatable, Sendable {
         var sections: [String] = []
         for spec in keys where !sections.contains("[\(spec.section)]") { sections.append("[\(spec.section)]") }
         return "put it under the section it belongs to: " + sections.joined(separator: ", ")
-    }
-
-    private static func setInt(_ field: inout Int, _ value: String, _ range: ClosedRange<Int>) -> Bool {
-        guard let number = Int(value), range.contains(number) else { return false }
-        field = number
-        return true
-    }
-
-    private static func setOptionalInt(_ field: inout Int?, _ value: String, _ range: ClosedRange<Int>) -> Bool {
-        guard let number = Int(value), range.contains(number) else { return false }
-        field = number
-        return true
     }
 
     // MARK: Budgets (docs/SCHEDULING.md shows the arithmetic)

@@ -6,13 +6,16 @@
 /// kept in `fuzz/regressions/<target>/` and replayed by the unit tests.
 public enum FuzzTargets {
     /// Target names and their entry points, as `scripts/fuzz` and the tests know them.
+    /// Each entry point is wrapped in a closure that captures nothing, so it is
+    /// `@Sendable` by construction, whatever a language mode infers for a
+    /// reference to a static method.
     public static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
-        ("varlink", varlink),
-        ("config", config),
-        ("state", state),
-        ("cache", cache),
-        ("openmeteo", openMeteo),
-        ("pirateweather", pirateWeather),
+        ("varlink", { varlink($0) }),
+        ("config", { config($0) }),
+        ("state", { state($0) }),
+        ("cache", { cache($0) }),
+        ("openmeteo", { openMeteo($0) }),
+        ("pirateweather", { pirateWeather($0) }),
     ]
 
     /// The framer on arbitrary chunks (the first byte picks the chunk size),
