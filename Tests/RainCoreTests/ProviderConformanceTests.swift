@@ -11,7 +11,7 @@ import XCTest
 final class ProviderConformanceTests: XCTestCase {
     /// The recordings of a provider's forecast answers, by file name.
     static func recordings(of provider: any WeatherProvider) throws -> [(name: String, body: [UInt8])] {
-        let stem = provider.name.rawValue.filter { $0 != "-" } + "-forecast-"
+        let stem = provider.name.stem + "-forecast-"
         let names = try TestFile.names(in: Fixtures.directory)
             .filter { $0.hasPrefix(stem) && $0.hasSuffix(".json") }.sorted()
         return try names.map { ($0, try Fixtures.bytes($0)) }
@@ -41,6 +41,8 @@ final class ProviderConformanceTests: XCTestCase {
         for provider in WeatherProviders.all {
             XCTAssertEqual(ProviderName(rawValue: provider.name.rawValue), provider.name)
             XCTAssertEqual(WeatherProviders.provider(provider.name).name, provider.name)
+            XCTAssertEqual(
+                FuzzTargets.all.filter { $0.name == provider.name.stem }.count, 1, "\(provider.name) is fuzzed")
         }
         XCTAssertNil(ProviderName(rawValue: "wttr.in"), "only the table's names can be made")
     }

@@ -8,15 +8,22 @@ public enum FuzzTargets {
     /// Target names and their entry points, as `scripts/fuzz` and the tests know them.
     /// Each entry point is wrapped in a closure that captures nothing, so it is
     /// `@Sendable` by construction, whatever a language mode infers for a
-    /// reference to a static method.
-    public static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
+    /// reference to a static method. Every provider of `WeatherProviders.all`
+    /// is a target named by its `ProviderName.stem`, run on its answers.
+    public static let all: [Target] = fixedTargets + providerTargets
+
+    static let fixedTargets: [Target] = [
         ("varlink", { varlink($0) }),
         ("config", { config($0) }),
         ("state", { state($0) }),
         ("cache", { cache($0) }),
-        ("openmeteo", { openMeteo($0) }),
-        ("pirateweather", { pirateWeather($0) }),
     ]
+
+    public typealias Target = (name: String, run: @Sendable ([UInt8]) -> Void)
+
+    static var providerTargets: [Target] {
+        WeatherProviders.all.map { provider in (provider.name.stem, { answer($0, from: provider) }) }
+    }
 
     /// The framer on arbitrary chunks (the first byte picks the chunk size),
     /// then each framed message decoded as a call, its parameters as the
@@ -85,8 +92,7 @@ public enum FuzzTargets {
         let (state, _) = decoded.validated()
         for location in state.places.locations {
             precondition(location.id.isWellFormed, "a validated id is a safe file name")
-            _ = OpenMeteo.forecastPath(latitude: location.latitude, longitude: location.longitude)
-            _ = PirateWeather.forecastPath(apiKey: "k", latitude: location.latitude, longitude: location.longitude)
+            for provider in WeatherProviders.all { _ = provider.request(for: location, units: .si, key: "k") }
             _ = location.displayName
         }
         if let minutes = state.settings.refreshMinutes { _ = Double(minutes * 60) }
@@ -101,15 +107,9 @@ public enum FuzzTargets {
         use(forecast)
     }
 
-    public static func openMeteo(_ bytes: [UInt8]) {
-        guard let forecast = try? OpenMeteo.parseForecast(bytes, fetchedAt: 1_790_000_000),
-            forecast.validationProblem() == nil
-        else { return }
-        use(forecast)
-    }
-
-    public static func pirateWeather(_ bytes: [UInt8]) {
-        guard let forecast = try? PirateWeather.parseForecast(bytes, fetchedAt: 1_790_000_000),
+    /// A provider's answer: parsed, validated, scheduled and presented.
+    public static func answer(_ bytes: [UInt8], from provider: any WeatherProvider) {
+        guard let forecast = try? provider.parseForecast(bytes, fetchedAt: 1_790_000_000, leftOut: { _ in }),
             forecast.validationProblem() == nil
         else { return }
         use(forecast)

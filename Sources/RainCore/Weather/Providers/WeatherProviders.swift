@@ -45,4 +45,8 @@ public struct ProviderName: RawRepresentable, Hashable, Sendable, CustomStringCo
     public static var allCases: [ProviderName] { WeatherProviders.all.map(\.name) }
 
     public var description: String { rawValue }
+
+    /// The name without hyphens (`openmeteo`): the prefix of the provider's
+    /// recorded answers in `Tests/Fixtures` and the name of its fuzz target.
+    public var stem: String { rawValue.filter { $0 != "-" } }
 }
