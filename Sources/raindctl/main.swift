@@ -24,7 +24,7 @@ func main(_ arguments: [String]) -> Never {
     var socketPath: String?
     while let first = arguments.first, first.hasPrefix("-") {
         arguments.removeFirst()
-        let equals = first.hasPrefix("--") ? first.firstIndex(of: "=") : nil
+        let equals = first.hasPrefix("--") ? first.utf8.firstIndex(of: UInt8(ascii: "=")) : nil
         let given = equals.map { String(first[..<$0]) } ?? first
         let option = CommandTable.globalOptions.first { $0.name == given || $0.short == given }
         switch option?.name {

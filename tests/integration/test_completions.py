@@ -229,7 +229,9 @@ def test_value_lists_are_the_declared_ones(complete, shell):
     assert set(complete(shell, "raindctl units ")) == {"us", "si", "ca", "uk", "fahrenheit", "celsius"}
     for name in ("now", "subscribe"):
         assert set(complete(shell, f"raindctl {name} --icons ")) == set(option(name, "--icons")["source"]["words"])
-    assert set(complete(shell, "raindctl units ")) == set(command("units")["argument"]["source"]["words"])
+    units = command("units")
+    assert set(complete(shell, "raindctl units ")) == set(units["argument"]["source"]["words"])
+    assert units["usage"] == ["raindctl units [" + "|".join(units["argument"]["source"]["words"]) + "]"]
 
 
 @pytest.mark.parametrize("shell", SHELLS)

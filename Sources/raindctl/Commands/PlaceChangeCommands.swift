@@ -48,7 +48,8 @@ struct UnitsCommand: ClientCommand {
 
     static let spec = CommandSpec(
         name: "units", summary: "show or set the unit system: us, si, ca, uk (or fahrenheit, celsius)",
-        synopses: ["[" + names.joined(separator: "|") + "]"],
+        // Written out: joining `names` would cost every command's start the first use of a generic.
+        synopses: ["[us|si|ca|uk|fahrenheit|celsius]"],
         description: """
             Without an argument, shows the unit system. With one, sets it:
               us   °F, mph, inches        si   °C, m/s, mm

@@ -45,11 +45,12 @@ struct CommandSpec: Equatable {
         while index < words.count {
             let word = words[index]
             index += 1
-            guard word.hasPrefix("-"), word.count > 1, Double(word) == nil else {
+            guard word.hasPrefix("-"), word.utf8.count > 1, Double(word) == nil else {
                 parsed.positionals.append(word)
                 continue
             }
-            let equals = word.hasPrefix("--") ? word.firstIndex(of: "=") : nil
+            // Bytes, not characters: '=' is ASCII, and this runs at every start.
+            let equals = word.hasPrefix("--") ? word.utf8.firstIndex(of: UInt8(ascii: "=")) : nil
             let given = equals.map { String(word[..<$0]) } ?? word
             guard let option = options.first(where: { $0.name == given || $0.short == given }) else {
                 throw .usage("\(name): unknown option '\(word)' (see 'raindctl \(name) --help')")
