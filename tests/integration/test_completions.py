@@ -94,7 +94,6 @@ stty columns 1000 2>/dev/null; COLUMNS=1000
 fpath=($RAINDCTL_COMPLETIONS $fpath)
 autoload -Uz compinit && compinit -u -D
 zstyle ':completion:*' list-grouped false
-bindkey '^I' complete-word
 # Every match the completion adds, after zsh matched it to what is typed, as
 # "MATCH word<TAB>display"; then adds it as usual.
 compadd() {
@@ -115,8 +114,11 @@ compadd() {
     done
     builtin compadd "$@"
 }
-_raindctl_test_done() { print -r -- 'COMPLETION''-DONE'; exit }
-comppostfuncs=(_raindctl_test_done)
+# TAB completes, then says it is done.
+_raindctl_test_complete() { zle complete-word; print -r -- 'COMPLETION''-DONE' }
+zle -N _raindctl_test_complete
+bindkey '^I' _raindctl_test_complete
+bindkey '^U' kill-whole-line
 print -r -- 'SETUP''-DONE'
 """
 
@@ -126,19 +128,28 @@ zpty z 'zsh -f -i'
 zpty -w z "source ${(q)1}"
 local line
 while zpty -r z line; do [[ $line == *SETUP-DONE* ]] && break; done
-zpty -w -n z "$2"$'\t'
-while zpty -r z line; do
-    [[ $line == *COMPLETION-DONE* ]] && break
-    print -r -- "${line%$'\r'}"
+# Each line typed and completed in turn, the line then cleared for the next.
+for typed in "${@[2,-1]}"; do
+    zpty -w -n z "$typed"$'\t'
+    while zpty -r z line; do
+        [[ $line == *COMPLETION-DONE* ]] && break
+        print -r -- "${line%$'\r'}"
+    done
+    print -r -- 'LINE-DONE'
+    zpty -w -n z $'\C-u'
 done
 zpty -d z
 """
 
 
 def zsh(line, env, tmp_path):
-    """What zsh offers: an interactive `zsh -f` in a zpty with compinit and the
-    committed _raindctl on fpath, the line typed and a TAB; each match as zsh's
-    compadd received it, with its description."""
+    return zsh_lines([line], env, tmp_path)[0]
+
+
+def zsh_lines(lines, env, tmp_path):
+    """What zsh offers for each line: an interactive `zsh -f` in a zpty with
+    compinit and the committed _raindctl on fpath, each line typed and a TAB;
+    each match as zsh's compadd received it, with its description."""
     directory = tmp_path / "zsh-completions"
     directory.mkdir(exist_ok=True)
     shutil.copy(SCRIPTS["zsh"], directory / "_raindctl")
@@ -146,17 +157,19 @@ def zsh(line, env, tmp_path):
     setup.write_text(ZSH_SETUP)
     driver = tmp_path / "zsh-driver.zsh"
     driver.write_text(ZSH_DRIVER)
-    result = subprocess.run(["zsh", "-f", str(driver), str(setup), line],
+    result = subprocess.run(["zsh", "-f", str(driver), str(setup), *lines],
                             env={**env, "RAINDCTL_COMPLETIONS": str(directory)}, capture_output=True, text=True,
-                            timeout=30)
+                            timeout=30 + 5 * len(lines))
     assert result.returncode == 0, result.stderr
-    offered = {}
+    offered = [{}]
     for text in result.stdout.splitlines():
-        if "MATCH " not in text:
-            continue
-        word, _, display = text.split("MATCH ", 1)[1].partition("\t")
-        offered[word] = display.split(" -- ", 1)[1].strip() if " -- " in display else ""
-    return offered
+        if text == "LINE-DONE":
+            offered.append({})
+        elif "MATCH " in text:
+            word, _, display = text.split("MATCH ", 1)[1].partition("\t")
+            offered[-1][word] = display.split(" -- ", 1)[1].strip() if " -- " in display else ""
+    assert len(offered) == len(lines) + 1, result.stdout
+    return offered[:-1]
 
 
 def fish(line, env, tmp_path):
@@ -182,14 +195,19 @@ def fish_quote(text):
 
 @pytest.fixture
 def complete(shell_env, tmp_path):
-    """complete(shell, line) -> {word offered: its description ('' in bash)}."""
+    """complete(shell, line) -> {word offered: its description ('' in bash)};
+    complete.lines(shell, lines) -> one such dict a line."""
     def run(shell, line, env=None):
+        return run_lines(shell, [line], env)[0]
+
+    def run_lines(shell, lines, env=None):
         env = {**shell_env, **(env or {})}
+        if shell == "zsh":  # one zsh for them all: its start and compinit are the slow part
+            return zsh_lines(lines, env, tmp_path)
         if shell == "bash":
-            return bash(line, env)
-        if shell == "zsh":
-            return zsh(line, env, tmp_path)
-        return fish(line, env, tmp_path)
+            return [bash(line, env) for line in lines]
+        return [fish(line, env, tmp_path) for line in lines]
+    run.lines = run_lines
     return run
 
 
@@ -216,32 +234,33 @@ def test_completions_command_refuses_an_unknown_shell():
 def test_commands_are_offered_with_help_and_without_the_hidden_one(complete, shell):
     names = {c["name"] for c in shown_commands()}
     assert "help" in names and "completions" not in names
-    assert set(complete(shell, "raindctl ")) == names
-    assert set(complete(shell, "raindctl help ")) == names
-    assert set(complete(shell, "raindctl --socket /tmp/x.sock ")) == names
+    for offered in complete.lines(shell, ["raindctl ", "raindctl help ", "raindctl --socket /tmp/x.sock "]):
+        assert set(offered) == names
 
 
 @pytest.mark.parametrize("shell", SHELLS)
 def test_value_lists_are_the_declared_ones(complete, shell):
+    now, subscribe, units, now_icons, subscribe_icons = map(set, complete.lines(shell, [
+        "raindctl now --format ", "raindctl subscribe --format ", "raindctl units ", "raindctl now --icons ",
+        "raindctl subscribe --icons "]))
     # now --format takes bar, waybar or a template: people and json fail there with 64.
-    assert set(complete(shell, "raindctl now --format ")) == {"bar", "waybar"}
-    assert set(complete(shell, "raindctl subscribe --format ")) == {"people", "json", "bar", "waybar"}
-    assert set(complete(shell, "raindctl units ")) == {"us", "si", "ca", "uk", "fahrenheit", "celsius"}
-    for name in ("now", "subscribe"):
-        assert set(complete(shell, f"raindctl {name} --icons ")) == set(option(name, "--icons")["source"]["words"])
-    units = command("units")
-    assert set(complete(shell, "raindctl units ")) == set(units["argument"]["source"]["words"])
-    assert units["usage"] == ["raindctl units [" + "|".join(units["argument"]["source"]["words"]) + "]"]
+    assert now == {"bar", "waybar"}
+    assert subscribe == {"people", "json", "bar", "waybar"}
+    assert units == {"us", "si", "ca", "uk", "fahrenheit", "celsius"}
+    assert now_icons == subscribe_icons == set(option("now", "--icons")["source"]["words"]) == {"emoji", "nerd", "text"}
+    declared = command("units")["argument"]["source"]["words"]
+    assert units == set(declared)
+    assert command("units")["usage"] == ["raindctl units [" + "|".join(declared) + "]"]
 
 
 @pytest.mark.parametrize("shell", SHELLS)
 def test_the_next_event_after_a_comma(complete, shell):
     events = option("subscribe", "--events")["source"]["words"]
     assert len(events) >= 11
-    offered = complete(shell, "raindctl subscribe --events LocationAdded,")
-    assert set(offered) == {"LocationAdded," + name for name in events if name != "LocationAdded"}
-    offered = complete(shell, "raindctl subscribe --events LocationAdded,WeatherUpdated,Re")
-    assert set(offered) == {"LocationAdded,WeatherUpdated," + name for name in events if name.startswith("Re")}
+    after_one, after_two = complete.lines(shell, ["raindctl subscribe --events LocationAdded,",
+                                                   "raindctl subscribe --events LocationAdded,WeatherUpdated,Re"])
+    assert set(after_one) == {"LocationAdded," + name for name in events if name != "LocationAdded"}
+    assert set(after_two) == {"LocationAdded,WeatherUpdated," + name for name in events if name.startswith("Re")}
 
 
 @needs_bash
@@ -251,8 +270,8 @@ def test_bash_completes_a_value_after_equals(shell_env):
 
 @pytest.mark.parametrize("shell", SHELLS)
 def test_every_option_is_offered_with_its_declared_description(complete, shell):
-    for spec in shown_commands():
-        offered = complete(shell, f"raindctl {spec['name']} -")
+    commands = shown_commands()
+    for spec, offered in zip(commands, complete.lines(shell, [f"raindctl {c['name']} -" for c in commands])):
         for declared in spec["options"]:
             name = declared["name"]
             # zsh offers an option that takes a value as --name= (value after = or as the next word).
@@ -265,11 +284,10 @@ def test_every_option_is_offered_with_its_declared_description(complete, shell):
 
 @pytest.mark.parametrize("shell", [pytest.param("zsh", marks=needs_zsh), pytest.param("fish", marks=needs_fish)])
 def test_commands_are_described_as_in_help(complete, shell):
-    offered = complete(shell, "raindctl ")
+    commands, offered = complete.lines(shell, ["raindctl ", "raindctl subscribe --t"])
     for spec in shown_commands():
-        assert offered[spec["name"]] == spec["summary"], (shell, spec["name"])
+        assert commands[spec["name"]] == spec["summary"], (shell, spec["name"])
     # --text is the template of waybar's text, not of its tooltip.
-    offered = complete(shell, "raindctl subscribe --t")
     assert set(offered) <= {"--text", "--text="} and len(offered) == 1
     assert list(offered.values()) == ["with --format waybar: the template for its text"]
 
@@ -278,11 +296,14 @@ def test_commands_are_described_as_in_help(complete, shell):
 def test_saved_places_are_asked_of_the_running_raind(complete, daemon, shell):
     for lat, lon, name in ((48.8534, 2.3488, "Paris"), (51.5085, -0.1257, "London")):
         daemon.ctl("add", "--coords", f"{lat},{lon}", "--name", name, check=True)
-    by_environment = {"RAIND_SOCKET": str(daemon.socket)}
-    for name in ("remove", "set-location", "refresh", "now", "hourly", "daily"):
-        assert set(complete(shell, f"raindctl {name} ", env=by_environment)) == {"london-gb", "paris-fr"}, name
-    assert set(complete(shell, "raindctl now p", env=by_environment)) == {"paris-fr"}
-    # --socket before the command is the raind asked.
-    assert set(complete(shell, f"raindctl --socket {daemon.socket} remove ")) == {"london-gb", "paris-fr"}
-    # No raind: nothing offered, and no error on the terminal.
-    assert complete(shell, "raindctl remove ") == {}
+    names = ["remove", "set-location", "refresh", "now", "hourly", "daily"]
+    offered = complete.lines(shell, [f"raindctl {name} " for name in names] + ["raindctl now p"],
+                             env={"RAIND_SOCKET": str(daemon.socket)})
+    for name, places in zip(names, offered):
+        assert set(places) == {"london-gb", "paris-fr"}, name
+    assert set(offered[-1]) == {"paris-fr"}
+    # Without $RAIND_SOCKET: --socket before the command is the raind asked, and with
+    # no raind nothing is offered (and no error reaches the terminal).
+    given, none = complete.lines(shell, [f"raindctl --socket {daemon.socket} remove ", "raindctl remove "])
+    assert set(given) == {"london-gb", "paris-fr"}
+    assert none == {}
