@@ -37,7 +37,8 @@ enum ZshCompletion {
                 _arguments -C \\
 
             """
-        for spec in CommandTable.globalOptions.flatMap({ specs($0, exclusive: $0.name != "--socket") }) {
+        // A global flag (--version, --help) is all the line does: nothing goes after it.
+        for spec in CommandTable.globalOptions.flatMap({ specs($0, exclusive: $0.value == nil) }) {
             text += "        \(spec) \\\n"
         }
         text += """
