@@ -4,36 +4,6 @@ import RainCore
 // raindctl: the thin client. Exit codes: 0 ok, 1 failure reported by the
 // daemon, 2 cannot reach the daemon, 64 usage (EX_USAGE).
 
-var commands: [any ClientCommand.Type] {
-    [
-        StatusCommand.self, ListCommand.self, AddCommand.self, RemoveCommand.self,
-        SetLocationCommand.self, UnitsCommand.self, RefreshCommand.self, NowCommand.self, HourlyCommand.self,
-        DailyCommand.self, SearchCommand.self, SubscribeCommand.self,
-    ]
-}
-
-func mainHelp() -> String {
-    let width = commands.map { $0.name.count }.max() ?? 0
-    let lines = commands.map {
-        "  \($0.name)" + String(repeating: " ", count: width - $0.name.count) + "  \($0.summary)"
-    }
-    return """
-        Usage: raindctl [--socket PATH] COMMAND [ARGS]
-
-        Talks to raind, the weather daemon.
-
-        Commands:
-        \(lines.joined(separator: "\n"))
-
-        Options:
-          --socket PATH   the daemon's socket (default: $RAIND_SOCKET, then the user
-                          socket in $XDG_RUNTIME_DIR/raind/, then /run/raind/raind.sock)
-          --version       print the version
-          -h, --help      this help; 'raindctl COMMAND --help' shows a command's own
-
-        """
-}
-
 func exitWith(_ error: ClientError) -> Never {
     switch error {
     case .unreachable(let message), .failed(let message), .usage(let message):
@@ -46,45 +16,46 @@ func exitWith(_ error: ClientError) -> Never {
     exit(error.exitCode)
 }
 
-/// Reads the options, picks the command and runs it; every way out exits.
+/// Reads the options before the command (as `CommandTable.globalOptions`
+/// declares them), picks the command, lets its declaration read the rest and
+/// runs it; every way out exits.
 func main(_ arguments: [String]) -> Never {
     var arguments = arguments
     var socketPath: String?
     while let first = arguments.first, first.hasPrefix("-") {
         arguments.removeFirst()
-        switch first {
+        let equals = first.hasPrefix("--") ? first.utf8.firstIndex(of: UInt8(ascii: "=")) : nil
+        let given = equals.map { String(first[..<$0]) } ?? first
+        let option = CommandTable.globalOptions.first { $0.name == given || $0.short == given }
+        switch option?.name {
         case "--socket":
-            guard !arguments.isEmpty else { exitWith(.usage("--socket needs a path")) }
-            socketPath = arguments.removeFirst()
-        case "--version":
+            if let equals {
+                socketPath = String(first[first.index(after: equals)...])
+            } else {
+                guard !arguments.isEmpty else { exitWith(.usage("--socket needs a path")) }
+                socketPath = arguments.removeFirst()
+            }
+        case "--version" where equals == nil:
             print("raindctl \(RaindVersion.string)")
             exit(0)
-        case "-h", "--help":
-            print(mainHelp(), terminator: "")
+        case "--help" where equals == nil:
+            print(CommandTable.mainHelp, terminator: "")
             exit(0)
         default:
-            exitWith(.usage("unknown option '\(first)'\n\n\(mainHelp())"))
+            exitWith(.usage("unknown option '\(first)'\n\n\(CommandTable.mainHelp)"))
         }
     }
 
     guard let name = arguments.first else {
-        Output.standardError(mainHelp())
+        Output.standardError(CommandTable.mainHelp)
         exit(64)
     }
-    if name == "help" {
-        if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
-            print(command.help)
-        } else {
-            print(mainHelp(), terminator: "")
-        }
-        exit(0)
-    }
-    guard let command = commands.first(where: { $0.name == name }) else {
+    guard let command = CommandTable.command(named: name) else {
         exitWith(.usage("unknown command '\(name)' (see 'raindctl --help')"))
     }
     let rest = Array(arguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") {
-        print(command.help)
+        print(command.spec.help)
         exit(0)
     }
 
@@ -92,7 +63,7 @@ func main(_ arguments: [String]) -> Never {
         let session = ClientSession(
             socketCandidates: DaemonSocket.candidates(
                 explicit: socketPath, environment: ProcessEnvironment.current(), uid: getuid()))
-        let parsed = try command.init(arguments: ArgumentReader(rest, command: name))
+        let parsed = try command.init(arguments: try command.spec.parse(rest))
         try parsed.run(session)
     } catch {
         exitWith(error)

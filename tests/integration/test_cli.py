@@ -144,3 +144,38 @@ def test_client_finds_user_socket_from_xdg_runtime_dir(daemon):
     env = {k: v for k, v in daemon.env.items()}
     result = subprocess.run([RAINDCTL, "status", "--json"], env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_help_command_is_listed_and_refuses_an_unknown_command(tmp_path):
+    def ctl(*args):
+        return subprocess.run([RAINDCTL, *args], capture_output=True, text=True, timeout=10)
+
+    listed = ctl("--help").stdout.split("Commands:\n", 1)[1].split("\n\n", 1)[0]
+    assert [line.split()[0] for line in listed.splitlines()][-1] == "help"
+    assert ctl("help").stdout == ctl("--help").stdout
+    assert ctl("help", "now").stdout == ctl("now", "--help").stdout
+    assert ctl("help", "now").stdout.startswith("Usage: raindctl now")
+    for args in (["help", "bogus"], ["bogus"]):
+        result = ctl(*args)
+        assert result.returncode == 64 and result.stdout == "", (args, result)
+        assert result.stderr.startswith("raindctl: ") and "unknown command 'bogus'" in result.stderr, result.stderr
+    assert ctl("help", "now", "daily").returncode == 64
+
+
+def test_options_are_read_by_their_declaration(daemon):
+    # Each refused before anything is asked of raind.
+    for args, message in ((["now", "--format", "people"], "--format takes bar, waybar or a template"),
+                          (["now", "--json", "--json"], "now: --json is given twice"),
+                          (["list", "--json=yes"], "list: --json takes no value"),
+                          (["hourly", "--hours"], "hourly: --hours needs a value"),
+                          (["units", "us", "si"], "units: takes one unit system"),
+                          (["status", "extra"], "status: unexpected argument 'extra'"),
+                          (["subscribe", "--events=LocationAdded,Nope"], "unknown event 'Nope'")):
+        result = daemon.ctl(*args)
+        assert result.returncode == 64 and message in result.stderr, (args, result.stderr)
+    add(daemon, 48.8534, 2.3488, "Paris")
+    # --option=VALUE as well as --option VALUE; a value may start with '-'.
+    assert json.loads(daemon.ctl("search", "--limit=1", "--json", "Paris", check=True).stdout)["candidates"]
+    assert "Added" in daemon.ctl("add", "--coords", "-33.9249,18.4241", "--name", "Cape Town", check=True).stdout
+    assert json.loads(daemon.ctl("--socket=" + str(daemon.socket), "list", "--json", check=True).stdout)[
+        "selected"] == "paris-fr"

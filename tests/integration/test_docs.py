@@ -1,8 +1,13 @@
 """The docs follow what they describe. The man page and the bash completion
 follow raindctl's own command table: every command, and every option a
 command's --help names, appears in both, and neither names a command raindctl
-does not have. docs/PROTOCOL.md's reference follows the IDL."""
+does not have. The man page's synopses and options are held to raindctl's
+declaration of its commands (`raindctl completions json`), which its help,
+parsing and completions are made from. docs/PROTOCOL.md's reference follows
+the IDL."""
+import json
 import re
+import shlex
 import subprocess
 
 from raindtest import RAINDCTL, ROOT
@@ -36,6 +41,32 @@ def man_entries():
         found = set(re.findall(r"\\-\\-([a-z](?:[a-z]|\\-)*)", chunk))
         entries.setdefault(name, set()).update("--" + option.replace("\\-", "-") for option in found)
     return entries
+
+
+def declaration():
+    """raindctl's declaration of its commands and options."""
+    result = run("completions", "json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def plain(roff):
+    """A roff line as the words it shows."""
+    return " ".join(re.sub(r"\\f[BIRP]", "", roff).replace("\\-", "-").split())
+
+
+def man_synopses():
+    """Each COMMANDS entry's synopsis lines (its .B line and those after .TQ), as text."""
+    section = MAN.read_text().split(".SH COMMANDS", 1)[1].split("\n.SH ", 1)[0]
+    synopses = {}
+    for chunk in section.split(".TP\n")[1:]:
+        lines = chunk.split("\n")
+        found = [lines[0]]
+        while len(lines) > len(found) * 2 and lines[len(found) * 2 - 1] == ".TQ":
+            found.append(lines[len(found) * 2])
+        text = [plain(line.removeprefix(".B ")) for line in found]
+        synopses.setdefault(text[0].split()[0], []).extend(text)
+    return synopses
 
 
 def completion():
@@ -251,3 +282,33 @@ def test_protocol_lists_only_errors_raind_declares_for_org_varlink_service(daemo
     section = PROTOCOL.read_text().split("\n## Errors of org.varlink.service\n", 1)[1].split("\n## ", 1)[0]
     listed = set(re.findall(r"^\| `(\w+)` \|", section, re.M))
     assert len(listed) >= 5 and listed <= declared, f"not in org.varlink.service: {listed - declared}"
+
+
+def test_man_page_synopses_are_the_declared_usage_lines():
+    synopses = man_synopses()
+    shown = [command for command in declaration()["commands"] if not command["hidden"]]
+    assert {command["name"] for command in shown} == set(synopses)
+    for command in shown:
+        declared = [" ".join(line.split()).removeprefix("raindctl ") for line in command["usage"]]
+        assert synopses[command["name"]] == declared, f"raindctl(1)'s synopsis of {command['name']} is not its usage"
+
+
+def test_man_page_entries_name_the_declared_options_and_no_others():
+    entries = man_entries()
+    for command in declaration()["commands"]:
+        if command["hidden"]:
+            continue
+        declared = {option["name"] for option in command["options"]}
+        # The paragraph after the last entry is about every command's --json.
+        documented = entries[command["name"]] - ({"--json"} if command["name"] == "help" else set())
+        assert documented - {"--help"} == declared, f"raindctl(1) on {command['name']}: {documented} against {declared}"
+
+
+def test_man_page_options_are_the_declared_global_options():
+    section = MAN.read_text().split(".SH OPTIONS", 1)[1].split("\n.SH ", 1)[0]
+    # .B joins its words with spaces; .BI and .BR alternate fonts with none between.
+    documented = [(" " if line.startswith(".B ") else "").join(shlex.split(plain(line.split(" ", 1)[1])))
+                  for line in section.split("\n") if line.startswith((".B ", ".BI ", ".BR "))]
+    declared = [(option["short"] + ", " if option["short"] else "") + option["name"]
+                + (" " + option["value"] if option["value"] else "") for option in declaration()["options"]]
+    assert documented == declared

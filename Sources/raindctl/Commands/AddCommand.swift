@@ -1,28 +1,35 @@
 import RainCore
 
 struct AddCommand: ClientCommand {
-    static let name = "add"
-    static let summary = "save a place by name, by coordinates, or the current position"
-    static let help = """
-        Usage: raindctl add PLACE [--json]
-               raindctl add --coords LAT,LON [--name NAME] [--json]
-               raindctl add --current [--name NAME] [--json]
-               raindctl add --current --follow [--json]
-
-        Saves a place. PLACE is a name ("Paris", "Portland, OR", "London, Canada",
-        "Paris, US-TX"); when several places match, raind lists them so you can
-        be more precise. --coords takes decimal degrees (north and east positive);
-        without --name the nearest known place names it. --current uses the
-        machine's position (GeoClue, else an estimate from the time zone).
-        --current --follow saves the place that follows you: raind keeps it at
-        the machine's position (GeoClue, else the time zone), renaming it and
-        fetching its weather when you reach another town. Only one place
-        follows; a new --follow takes the flag from the previous one, which
-        stays where it was.
-        Saving a place that is already saved changes nothing; a place given its
-        own --name is saved even next to a saved place of another name.
-        The first place saved becomes the selected one.
-        """
+    static let spec = CommandSpec(
+        name: "add", summary: "save a place by name, by coordinates, or the current position",
+        synopses: [
+            "PLACE [--json]", "--coords LAT,LON [--name NAME] [--json]", "--current [--name NAME] [--json]",
+            "--current --follow [--json]",
+        ],
+        description: """
+            Saves a place. PLACE is a name ("Paris", "Portland, OR", "London, Canada",
+            "Paris, US-TX"); when several places match, raind lists them so you can
+            be more precise. --coords takes decimal degrees (north and east positive);
+            without --name the nearest known place names it. --current uses the
+            machine's position (GeoClue, else an estimate from the time zone).
+            --current --follow saves the place that follows you: raind keeps it at
+            the machine's position (GeoClue, else the time zone), renaming it and
+            fetching its weather when you reach another town. Only one place
+            follows; a new --follow takes the flag from the previous one, which
+            stays where it was.
+            Saving a place that is already saved changes nothing; a place given its
+            own --name is saved even next to a saved place of another name.
+            The first place saved becomes the selected one.
+            """,
+        options: [
+            OptionSpec(
+                "--coords", value: "LAT,LON", summary: "save the place at LAT,LON (decimal degrees)", listed: false),
+            OptionSpec("--name", value: "NAME", summary: "name the place (with --coords or --current)", listed: false),
+            OptionSpec("--current", summary: "save the machine's position", listed: false),
+            OptionSpec("--follow", summary: "the place follows you (with --current)", listed: false),
+            OptionSpec("--json", summary: "print raind's reply", listed: false),
+        ], argument: ArgumentSpec(value: "PLACE", source: .text, summary: "place name", joinsWords: true))
 
     enum Target {
         case query(String)
@@ -33,14 +40,13 @@ struct AddCommand: ClientCommand {
     let target: Target
     let json: Bool
 
-    init(arguments: ArgumentReader) throws(ClientError) {
-        var arguments = arguments
+    init(arguments: ParsedArguments) throws(ClientError) {
         json = arguments.flag("--json")
         let current = arguments.flag("--current")
         let follow = arguments.flag("--follow")
-        let coords = try arguments.option("--coords")
-        let name = try arguments.option("--name")
-        let words = try arguments.positionals()
+        let coords = arguments.option("--coords")
+        let name = arguments.option("--name")
+        let words = arguments.positionals
         if follow, !current { throw .usage("add: --follow goes with --current (raindctl add --current --follow)") }
         switch (coords, current, words.isEmpty) {
         case (let coords?, false, true):

@@ -14,6 +14,15 @@ enum BarFormat: Equatable {
     case template(BarTemplate)
 
     static let presets = ["people", "json", "bar", "waybar"]
+    /// The presets that print one line, all `now --format` takes besides a template.
+    static let linePresets = ["bar", "waybar"]
+
+    /// `--icons STYLE`, for `now` and `subscribe`; `help` is the --help text when it says more.
+    static func iconsOption(help: String? = nil) -> OptionSpec {
+        OptionSpec(
+            "--icons", value: "STYLE", source: .words(IconStyle.allCases.map(\.rawValue)),
+            summary: "{icon} as emoji (default), nerd or text", help: help)
+    }
 
     /// A preset's name, or a template (anything with a `{field}`).
     static func parse(_ text: String, command: String) throws(ClientError) -> BarFormat {
@@ -49,8 +58,8 @@ enum BarFormat: Equatable {
     }
 
     /// `--icons STYLE`, else `$RAINDCTL_ICONS`, else emoji.
-    static func iconStyle(_ arguments: inout ArgumentReader, command: String) throws(ClientError) -> IconStyle {
-        let given = try arguments.option("--icons") ?? ProcessEnvironment.current()["RAINDCTL_ICONS"]
+    static func iconStyle(_ arguments: ParsedArguments, command: String) throws(ClientError) -> IconStyle {
+        let given = arguments.option("--icons") ?? ProcessEnvironment.current()["RAINDCTL_ICONS"]
         guard let given, !given.isEmpty else { return .emoji }
         guard let style = IconStyle(rawValue: given) else {
             throw .usage("\(command): unknown icon style '\(given)'; use emoji, nerd or text")

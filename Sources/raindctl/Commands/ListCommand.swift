@@ -1,24 +1,23 @@
 import RainCore
 
 struct ListCommand: ClientCommand {
-    static let name = "list"
-    static let summary = "list the saved places; * marks the selected one"
-    static let help = """
-        Usage: raindctl list [--json]
-
-        Lists the saved places sorted by name, with their ids (use an id or a
-        name wherever a PLACE is asked for). The selected place is marked *;
-        the place that follows you says "(follows you)".
-
-          --json   print {"locations": [...], "selected": ID} as one JSON object
-        """
+    static let spec = CommandSpec(
+        name: "list", summary: "list the saved places; * marks the selected one", synopses: ["[--json]"],
+        description: """
+            Lists the saved places sorted by name, with their ids (use an id or a
+            name wherever a PLACE is asked for). The selected place is marked *;
+            the place that follows you says "(follows you)".
+            """,
+        options: [
+            OptionSpec(
+                "--json", summary: "print the places and the selected one as one JSON object",
+                help: #"print {"locations": [...], "selected": ID} as one JSON object"#)
+        ], argument: nil)
 
     let json: Bool
 
-    init(arguments: ArgumentReader) throws(ClientError) {
-        var arguments = arguments
+    init(arguments: ParsedArguments) throws(ClientError) {
         json = arguments.flag("--json")
-        try arguments.noPositionals()
     }
 
     func run(_ session: ClientSession) throws(ClientError) {

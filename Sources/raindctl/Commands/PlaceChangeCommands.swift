@@ -1,18 +1,17 @@
 import RainCore
 
 struct RemoveCommand: ClientCommand {
-    static let name = "remove"
-    static let summary = "remove a saved place (not the selected one)"
-    static let help = """
-        Usage: raindctl remove PLACE
-
-        Removes a saved place, named by its id or its name. The selected place
-        cannot be removed: select another one first with set-location.
-        """
+    static let spec = CommandSpec(
+        name: "remove", summary: "remove a saved place (not the selected one)", synopses: ["PLACE"],
+        description: """
+            Removes a saved place, named by its id or its name. The selected place
+            cannot be removed: select another one first with set-location.
+            """,
+        options: [], argument: PlaceArgument.spec)
 
     let place: String
 
-    init(arguments: ArgumentReader) throws(ClientError) {
+    init(arguments: ParsedArguments) throws(ClientError) {
         place = try PlaceArgument.single(arguments)
     }
 
@@ -22,19 +21,19 @@ struct RemoveCommand: ClientCommand {
 }
 
 struct SetLocationCommand: ClientCommand {
-    static let name = "set-location"
-    static let summary = "select a saved place: the one status bars and now/hourly/daily show"
-    static let help = """
-        Usage: raindctl set-location PLACE
-
-        Makes a saved place (by id or name) the selected one: the place status
-        bars, now, hourly and daily show. Its weather is fetched if it is not
-        fresh.
-        """
+    static let spec = CommandSpec(
+        name: "set-location", summary: "select a saved place: the one status bars and now/hourly/daily show",
+        synopses: ["PLACE"],
+        description: """
+            Makes a saved place (by id or name) the selected one: the place status
+            bars, now, hourly and daily show. Its weather is fetched if it is not
+            fresh.
+            """,
+        options: [], argument: PlaceArgument.spec)
 
     let place: String
 
-    init(arguments: ArgumentReader) throws(ClientError) {
+    init(arguments: ParsedArguments) throws(ClientError) {
         place = try PlaceArgument.single(arguments)
     }
 
@@ -44,30 +43,33 @@ struct SetLocationCommand: ClientCommand {
 }
 
 struct UnitsCommand: ClientCommand {
-    static let name = "units"
-    static let summary = "show or set the unit system: us, si, ca, uk (or fahrenheit, celsius)"
-    static let help = """
-        Usage: raindctl units [us|si|ca|uk|fahrenheit|celsius]
+    /// What `units` offers: the wire names, then the two words people type most.
+    static let names = UnitSystem.allCases.map(\.rawValue) + ["fahrenheit", "celsius"]
 
-        Without an argument, shows the unit system. With one, sets it:
-          us   °F, mph, inches        si   °C, m/s, mm
-          ca   °C, km/h, mm           uk   °C, mph, mm
-        fahrenheit means us and celsius means si.
-        """
+    static let spec = CommandSpec(
+        name: "units", summary: "show or set the unit system: us, si, ca, uk (or fahrenheit, celsius)",
+        // Written out: joining `names` would cost every command's start the first use of a generic.
+        synopses: ["[us|si|ca|uk|fahrenheit|celsius]"],
+        description: """
+            Without an argument, shows the unit system. With one, sets it:
+              us   °F, mph, inches        si   °C, m/s, mm
+              ca   °C, km/h, mm           uk   °C, mph, mm
+            fahrenheit means us and celsius means si.
+            """,
+        options: [],
+        argument: ArgumentSpec(value: "UNITS", source: .words(names), summary: "unit system", joinsWords: false))
 
     let units: UnitSystem?
 
-    init(arguments: ArgumentReader) throws(ClientError) {
-        let words = try arguments.positionals()
-        switch words.count {
-        case 0: units = nil
-        case 1:
-            guard let units = UnitSystem(userInput: words[0]) else {
-                throw .usage("units: '\(words[0])' is not a unit system; use us, si, ca, uk, fahrenheit or celsius")
-            }
-            self.units = units
-        default: throw .usage("units: takes one unit system (see 'raindctl units --help')")
+    init(arguments: ParsedArguments) throws(ClientError) {
+        guard let word = arguments.positionals.first else {
+            units = nil
+            return
         }
+        guard let units = UnitSystem(userInput: word) else {
+            throw .usage("units: '\(word)' is not a unit system; use us, si, ca, uk, fahrenheit or celsius")
+        }
+        self.units = units
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
@@ -81,14 +83,17 @@ struct UnitsCommand: ClientCommand {
     }
 }
 
-/// The one PLACE argument of remove and set-location.
+/// The PLACE argument: what remove and set-location take, and now, hourly,
+/// daily and refresh (the selected place when it is not given).
 enum PlaceArgument {
-    static func single(_ arguments: ArgumentReader) throws(ClientError) -> String {
-        let words = try arguments.positionals()
-        guard !words.isEmpty else {
+    /// A saved place, by id or by name (which may be several words).
+    static let spec = ArgumentSpec(value: "PLACE", source: .places, summary: "saved place", joinsWords: true)
+
+    static func single(_ arguments: ParsedArguments) throws(ClientError) -> String {
+        guard let place = arguments.joinedPositionals else {
             throw .usage("\(arguments.command): name a saved place by id or name (see 'raindctl list')")
         }
-        return words.joined(separator: " ")
+        return place
     }
 
     /// Calls a method that acts on one saved place and says what was done to which.

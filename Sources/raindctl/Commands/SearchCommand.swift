@@ -1,28 +1,28 @@
 import RainCore
 
 struct SearchCommand: ClientCommand {
-    static let name = "search"
-    static let summary = "find places by name in raind's place data"
-    static let help = """
-        Usage: raindctl search QUERY [--limit N] [--json]
-
-        Lists the places matching QUERY, best first, with what tells them apart
-        (region, country, population) and their GeoNames id, which 'raindctl
-        add' accepts. QUERY may name a region or country after a comma:
-        "Portland, OR", "London, Canada", "Paris, US-TX".
-
-          --limit N   at most N candidates (default 10, at most 100)
-          --json      print {"candidates": [...]} as one JSON object
-        """
+    static let spec = CommandSpec(
+        name: "search", summary: "find places by name in raind's place data", synopses: ["QUERY [--limit N] [--json]"],
+        description: """
+            Lists the places matching QUERY, best first, with what tells them apart
+            (region, country, population) and their GeoNames id, which 'raindctl
+            add' accepts. QUERY may name a region or country after a comma:
+            "Portland, OR", "London, Canada", "Paris, US-TX".
+            """,
+        options: [
+            OptionSpec("--limit", value: "N", summary: "at most N candidates (default 10, at most 100)"),
+            OptionSpec(
+                "--json", summary: "print the candidates as one JSON object",
+                help: #"print {"candidates": [...]} as one JSON object"#),
+        ], argument: ArgumentSpec(value: "QUERY", source: .text, summary: "place name", joinsWords: true))
 
     let query: String
     let limit: Int
     let json: Bool
 
-    init(arguments: ArgumentReader) throws(ClientError) {
-        var arguments = arguments
+    init(arguments: ParsedArguments) throws(ClientError) {
         json = arguments.flag("--json")
-        let limitText = try arguments.option("--limit")
+        let limitText = arguments.option("--limit")
         if let limitText {
             guard let limit = Int(limitText), (1...100).contains(limit) else {
                 throw .usage("search: --limit takes a whole number from 1 to 100 (got '\(limitText)')")
@@ -31,9 +31,10 @@ struct SearchCommand: ClientCommand {
         } else {
             limit = 10
         }
-        let words = try arguments.positionals()
-        guard !words.isEmpty else { throw .usage("search: give a place name (see 'raindctl search --help')") }
-        query = words.joined(separator: " ")
+        guard let query = arguments.joinedPositionals else {
+            throw .usage("search: give a place name (see 'raindctl search --help')")
+        }
+        self.query = query
     }
 
     func run(_ session: ClientSession) throws(ClientError) {

@@ -1,25 +1,21 @@
 import RainCore
 
 struct StatusCommand: ClientCommand {
-    static let name = "status"
-    static let summary = "show the daemon's state: places, units, refresh times, upstream calls"
-    static let help = """
-        Usage: raindctl status [--json]
-
-        Shows raind's version, uptime, provider, whether it is online, the
-        selected place, the unit system, the last and next refresh, and the
-        upstream requests and the calls the provider counts for them, today
-        and (with a monthly budget) this month, against the budgets.
-
-          --json   print the status as one JSON object
-        """
+    static let spec = CommandSpec(
+        name: "status", summary: "show the daemon's state: places, units, refresh times, upstream calls",
+        synopses: ["[--json]"],
+        description: """
+            Shows raind's version, uptime, provider, whether it is online, the
+            selected place, the unit system, the last and next refresh, and the
+            upstream requests and the calls the provider counts for them, today
+            and (with a monthly budget) this month, against the budgets.
+            """,
+        options: [OptionSpec("--json", summary: "print the status as one JSON object")], argument: nil)
 
     let json: Bool
 
-    init(arguments: ArgumentReader) throws(ClientError) {
-        var arguments = arguments
+    init(arguments: ParsedArguments) throws(ClientError) {
         json = arguments.flag("--json")
-        try arguments.noPositionals()
     }
 
     func run(_ session: ClientSession) throws(ClientError) {

@@ -2,56 +2,64 @@ import Glibc
 import RainCore
 
 struct SubscribeCommand: ClientCommand {
-    static let name = "subscribe"
-    static let summary = "print every change as it happens (for people, scripts and status bars)"
-    static let help = """
-        Usage: raindctl subscribe [--json | --format FORMAT] [--text TEMPLATE]
-                                  [--icons STYLE] [--events NAME,...]
-
-        Prints a snapshot, then one line per event until interrupted:
-        LocationAdded, LocationRemoved, LocationSelected, LocationChanged,
-        WeatherUpdated, SettingsChanged, ReachabilityChanged, RefreshStarted,
-        RefreshFailed, AlertsChanged, NowcastChanged. When raind is not running
-        or goes away, it waits for it and carries on (status bars show an
-        offline line meanwhile).
-
-          --json             one JSON object per line, as raind sends them
-          --format FORMAT    people (default): a timestamped line per event
-                             json: the same as --json
-                             bar: one line with the selected place's weather,
-                               printed again whenever it changes (i3blocks,
-                               polybar)
-                             waybar: a waybar custom-module JSON object per
-                               line (text, tooltip, class, alt, percentage)
-                             TEMPLATE: one line from a template such as
-                               '{icon} {temp} {rain}' (fields in raindctl(1))
-          --text TEMPLATE    with --format waybar: the template for its text
-          --icons STYLE      {icon} as emoji (default), nerd (Nerd Font
-                             glyphs) or text; also $RAINDCTL_ICONS
-          --events A,B       only these events (people and json formats)
-        """
+    static let spec = CommandSpec(
+        name: "subscribe", summary: "print every change as it happens (for people, scripts and status bars)",
+        synopses: ["[--json | --format FORMAT] [--text TEMPLATE]\n[--icons STYLE] [--events NAME,...]"],
+        description: """
+            Prints a snapshot, then one line per event until interrupted:
+            LocationAdded, LocationRemoved, LocationSelected, LocationChanged,
+            WeatherUpdated, SettingsChanged, ReachabilityChanged, RefreshStarted,
+            RefreshFailed, AlertsChanged, NowcastChanged. When raind is not running
+            or goes away, it waits for it and carries on (status bars show an
+            offline line meanwhile).
+            """,
+        options: [
+            OptionSpec("--json", summary: "one JSON object per line, as raind sends them"),
+            OptionSpec(
+                "--format", value: "FORMAT", source: .words(BarFormat.presets),
+                summary: "people (default), json, bar, waybar or a template such as '{icon} {temp}'",
+                help: """
+                    people (default): a timestamped line per event
+                    json: the same as --json
+                    bar: one line with the selected place's weather,
+                      printed again whenever it changes (i3blocks,
+                      polybar)
+                    waybar: a waybar custom-module JSON object per
+                      line (text, tooltip, class, alt, percentage)
+                    TEMPLATE: one line from a template such as
+                      '{icon} {temp} {rain}' (fields in raindctl(1))
+                    """),
+            OptionSpec("--text", value: "TEMPLATE", summary: "with --format waybar: the template for its text"),
+            BarFormat.iconsOption(
+                help: """
+                    {icon} as emoji (default), nerd (Nerd Font
+                    glyphs) or text; also $RAINDCTL_ICONS
+                    """),
+            OptionSpec(
+                "--events", value: "NAME,...", source: .list(EventName.allCases.map(\.rawValue)),
+                summary: "only these events (people and json formats)"),
+        ], argument: nil)
 
     let format: BarFormat
     let events: [String]?
     let iconStyle: IconStyle
 
-    init(arguments: ArgumentReader) throws(ClientError) {
-        var arguments = arguments
+    init(arguments: ParsedArguments) throws(ClientError) {
         let json = arguments.flag("--json")
-        let formatText = try arguments.option("--format")
+        let formatText = arguments.option("--format")
         if json, formatText != nil, formatText != "json" {
             throw .usage("subscribe: --json and --format \(formatText ?? "") conflict")
         }
         var format =
-            try formatText.map { text throws(ClientError) in try BarFormat.parse(text, command: Self.name) }
+            try formatText.map { text throws(ClientError) in try BarFormat.parse(text, command: Self.spec.name) }
             ?? (json ? .json : .people)
-        if let text = try arguments.option("--text") {
+        if let text = arguments.option("--text") {
             guard format == .waybar(text: nil) else { throw .usage("subscribe: --text goes with --format waybar") }
-            format = .waybar(text: try BarFormat.template(text, command: Self.name))
+            format = .waybar(text: try BarFormat.template(text, command: Self.spec.name))
         }
         self.format = format
-        iconStyle = try BarFormat.iconStyle(&arguments, command: Self.name)
-        events = try arguments.option("--events").map { text in
+        iconStyle = try BarFormat.iconStyle(arguments, command: Self.spec.name)
+        events = arguments.option("--events").map { text in
             text.split(separator: ",").map { String($0).trimmingSpaces() }
         }
         if let events {
@@ -64,7 +72,6 @@ struct SubscribeCommand: ClientCommand {
                 throw .usage("subscribe: --events does not go with a status-bar format, which needs every event")
             }
         }
-        try arguments.noPositionals()
     }
 
     /// How often a bar line is redrawn without events ("updated 5 min ago", staleness).

@@ -55,46 +55,46 @@ struct ForecastView {
         }
         Output.viewLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
     }
-
-    static func place(_ arguments: ArgumentReader) throws(ClientError) -> String? {
-        let words = try arguments.positionals()
-        return words.isEmpty ? nil : words.joined(separator: " ")
-    }
 }
 
 struct NowCommand: ClientCommand {
-    static let name = "now"
-    static let summary = "current conditions: temperature, feels-like, wind, chance of rain"
-    static let help = """
-        Usage: raindctl now [PLACE] [--json | --format FORMAT] [--icons STYLE]
-
-        Shows the current conditions for PLACE (a saved place's id or name; the
-        selected place by default) in the chosen units and the place's local
-        time (by its zone's rules in /usr/share/zoneinfo), with today's sunrise
-        and sunset, active alerts and how old the data is. Unknown values
-        show as – (an en dash).
-
-          --json            print raind's reply (location, forecast, ageSeconds, stale)
-          --format FORMAT   one line, for prompts and cron jobs: bar, waybar, or
-                            a template such as '{place} {temp} {icon}' (fields
-                            in raindctl(1))
-          --icons STYLE     {icon} as emoji (default), nerd or text
-        """
+    static let spec = CommandSpec(
+        name: "now", summary: "current conditions: temperature, feels-like, wind, chance of rain",
+        synopses: ["[PLACE] [--json | --format FORMAT] [--icons STYLE]"],
+        description: """
+            Shows the current conditions for PLACE (a saved place's id or name; the
+            selected place by default) in the chosen units and the place's local
+            time (by its zone's rules in /usr/share/zoneinfo), with today's sunrise
+            and sunset, active alerts and how old the data is. Unknown values
+            show as – (an en dash).
+            """,
+        options: [
+            OptionSpec(
+                "--json", summary: "print raind's reply (location, forecast, ageSeconds, stale)"),
+            OptionSpec(
+                "--format", value: "FORMAT", source: .words(BarFormat.linePresets),
+                summary: "one line: bar, waybar or a template such as '{icon} {temp}'",
+                help: """
+                    one line, for prompts and cron jobs: bar, waybar, or
+                    a template such as '{place} {temp} {icon}' (fields
+                    in raindctl(1))
+                    """),
+            BarFormat.iconsOption(),
+        ], argument: PlaceArgument.spec)
 
     var view: ForecastView
 
-    init(arguments: ArgumentReader) throws(ClientError) {
-        var arguments = arguments
+    init(arguments: ParsedArguments) throws(ClientError) {
         let json = arguments.flag("--json")
         let format = try arguments.option("--format").map { text throws(ClientError) in
-            try BarFormat.parse(text, command: Self.name)
+            try BarFormat.parse(text, command: Self.spec.name)
         }
-        let icons = try BarFormat.iconStyle(&arguments, command: Self.name)
+        let icons = try BarFormat.iconStyle(arguments, command: Self.spec.name)
         if json, format != nil { throw .usage("now: --json and --format conflict") }
         if format == .people || format == .json {
             throw .usage("now: --format takes bar, waybar or a template ('--json' prints raind's reply)")
         }
-        view = ForecastView(kind: .now, place: try ForecastView.place(arguments), json: json)
+        view = ForecastView(kind: .now, place: arguments.joinedPositionals, json: json)
         if let format { view.line = (format, icons) }
     }
 
@@ -102,81 +102,76 @@ struct NowCommand: ClientCommand {
 }
 
 struct HourlyCommand: ClientCommand {
-    static let name = "hourly"
-    static let summary = "the coming hours: time, temperature, wind, rain"
-    static let help = """
-        Usage: raindctl hourly [PLACE] [--hours N] [--json]
-
-        Shows the forecast hour by hour for PLACE (the selected place by
-        default), starting with the current hour. A row's rain is the chance
-        of rain in the hour it starts. On a terminal a temperature curve and
-        rain bars come first (coloured unless NO_COLOR is set).
-
-          --hours N   how many hours (default 12, at most 48)
-          --json      print raind's reply
-        """
+    static let spec = CommandSpec(
+        name: "hourly", summary: "the coming hours: time, temperature, wind, rain",
+        synopses: ["[PLACE] [--hours N] [--json]"],
+        description: """
+            Shows the forecast hour by hour for PLACE (the selected place by
+            default), starting with the current hour. A row's rain is the chance
+            of rain in the hour it starts. On a terminal a temperature curve and
+            rain bars come first (coloured unless NO_COLOR is set).
+            """,
+        options: [
+            OptionSpec("--hours", value: "N", summary: "how many hours (default 12, at most 48)"),
+            OptionSpec("--json", summary: "print raind's reply"),
+        ], argument: PlaceArgument.spec)
 
     let view: ForecastView
 
-    init(arguments: ArgumentReader) throws(ClientError) {
-        var arguments = arguments
+    init(arguments: ParsedArguments) throws(ClientError) {
         let json = arguments.flag("--json")
         var hours = 12
-        if let text = try arguments.option("--hours") {
+        if let text = arguments.option("--hours") {
             guard let value = Int(text), (1...48).contains(value) else {
                 throw .usage("hourly: --hours takes a whole number from 1 to 48 (got '\(text)')")
             }
             hours = value
         }
-        view = ForecastView(kind: .hourly(hours: hours), place: try ForecastView.place(arguments), json: json)
+        view = ForecastView(kind: .hourly(hours: hours), place: arguments.joinedPositionals, json: json)
     }
 
     func run(_ session: ClientSession) throws(ClientError) { try view.run(session) }
 }
 
 struct DailyCommand: ClientCommand {
-    static let name = "daily"
-    static let summary = "the coming days: weekday, date, min/max, wind, rain"
-    static let help = """
-        Usage: raindctl daily [PLACE] [--json]
-
-        Shows the forecast day by day for PLACE (the selected place by default).
-        On a terminal each day's low-high is drawn as a bar on one scale for
-        the week (coloured unless NO_COLOR is set).
-
-          --json   print raind's reply
-        """
+    static let spec = CommandSpec(
+        name: "daily", summary: "the coming days: weekday, date, min/max, wind, rain", synopses: ["[PLACE] [--json]"],
+        description: """
+            Shows the forecast day by day for PLACE (the selected place by default).
+            On a terminal each day's low-high is drawn as a bar on one scale for
+            the week (coloured unless NO_COLOR is set).
+            """,
+        options: [OptionSpec("--json", summary: "print raind's reply")], argument: PlaceArgument.spec)
 
     let view: ForecastView
 
-    init(arguments: ArgumentReader) throws(ClientError) {
-        var arguments = arguments
+    init(arguments: ParsedArguments) throws(ClientError) {
         let json = arguments.flag("--json")
-        view = ForecastView(kind: .daily, place: try ForecastView.place(arguments), json: json)
+        view = ForecastView(kind: .daily, place: arguments.joinedPositionals, json: json)
     }
 
     func run(_ session: ClientSession) throws(ClientError) { try view.run(session) }
 }
 
 struct RefreshCommand: ClientCommand {
-    static let name = "refresh"
-    static let summary = "fetch the weather now (the selected place, PLACE, or --all)"
-    static let help = """
-        Usage: raindctl refresh [PLACE | --all]
-
-        Fetches the weather now and waits until it has arrived. A refresh
-        already under way is joined, and data younger than a minute counts as
-        fresh, so repeating the command costs no extra requests. Fails with
-        a reason (offline, budget used up, provider error) when it cannot.
-        """
+    static let spec = CommandSpec(
+        name: "refresh", summary: "fetch the weather now (the selected place, PLACE, or --all)",
+        synopses: ["[PLACE | --all]"],
+        description: """
+            Fetches the weather now and waits until it has arrived. A refresh
+            already under way is joined, and data younger than a minute counts as
+            fresh, so repeating the command costs no extra requests. Fails with
+            a reason (offline, budget used up, provider error) when it cannot.
+            """,
+        options: [OptionSpec("--all", summary: "every saved place", listed: false)],
+        argument: PlaceArgument.spec)
 
     let place: String?
     let all: Bool
 
-    init(arguments: ArgumentReader) throws(ClientError) {
-        var arguments = arguments
+    init(arguments: ParsedArguments) throws(ClientError) {
         all = arguments.flag("--all")
-        place = try ForecastView.place(arguments)
+        place = arguments.joinedPositionals
         if all, place != nil { throw .usage("refresh: give PLACE or --all, not both") }
     }
 

@@ -1,0 +1,33 @@
+/// `raindctl help [COMMAND]`: the same as `--help`, and a usage error for a
+/// command raindctl does not have, as `raindctl COMMAND` is.
+struct HelpCommand: ClientCommand {
+    static let spec = CommandSpec(
+        name: "help", summary: "show this help, or a command's (raindctl help COMMAND)",
+        synopses: ["[COMMAND]"],
+        description: """
+            Shows raindctl's help (the same as 'raindctl --help'), or COMMAND's
+            (the same as 'raindctl COMMAND --help').
+            """,
+        options: [], argument: ArgumentSpec(value: "COMMAND", source: .commands, summary: "command", joinsWords: false))
+
+    let command: (any ClientCommand.Type)?
+
+    init(arguments: ParsedArguments) throws(ClientError) {
+        guard let name = arguments.positionals.first else {
+            command = nil
+            return
+        }
+        guard let command = CommandTable.command(named: name) else {
+            throw .usage("help: unknown command '\(name)' (see 'raindctl --help')")
+        }
+        self.command = command
+    }
+
+    func run(_ session: ClientSession) throws(ClientError) {
+        if let command {
+            print(command.spec.help)
+        } else {
+            print(CommandTable.mainHelp, terminator: "")
+        }
+    }
+}
