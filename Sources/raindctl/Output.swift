@@ -94,8 +94,8 @@ enum Output {
             }
             return decoded.message + (hint(for: name, instance: instance).map { " (\($0))" } ?? "")
         }
-        if shortName == VarlinkServiceError.invalidParameter.rawValue,
-            let invalid = try? WireDecoder.decode(InvalidParameter.self, from: parameters)
+        if errorName == VarlinkServiceError.invalidParameter.qualifiedName,
+            let invalid = try? WireDecoder.decode(VarlinkServiceError.InvalidParameter.self, from: parameters)
         {
             return "invalid parameter '\(invalid.parameter)'" + (invalid.reason.map { ": \($0)" } ?? "")
         }

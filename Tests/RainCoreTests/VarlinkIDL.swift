@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small reader of Varlink interface definitions (varlink.org's grammar:
 /// types, methods, errors; `?T`, `[]T`, `[string]T`, enums and inline
 /// structs), so the tests can hold the Swift wire types against the IDL file.
@@ -33,6 +35,10 @@ struct IDLField: Equatable {
 }
 
 struct VarlinkIDL {
+    /// The name after `interface`.
+    var name = ""
+    /// Each member's documentation: the comment lines right above it, joined by spaces.
+    var documentation: [String: String] = [:]
     var types: [String: [IDLField]] = [:]
     var enums: [String: [String]] = [:]
     var methods: [String: (parameters: [IDLField], reply: [IDLField])] = [:]
@@ -43,6 +49,7 @@ struct VarlinkIDL {
     }
 
     init(_ text: String) throws {
+        documentation = Self.documentation(text)
         // Comments run to the end of the line.
         let stripped = text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { line in String(line.firstIndex(of: "#").map { line[..<$0] } ?? line) }
@@ -106,7 +113,7 @@ struct VarlinkIDL {
         }
         while let keyword = tokens.popFirst() {
             switch keyword {
-            case "interface": _ = try next()
+            case "interface": name = try next()
             case "type":
                 let name = try next()
                 try expect("(")
@@ -129,6 +136,25 @@ struct VarlinkIDL {
                 throw ParseError(description: "unexpected \(keyword)")
             }
         }
+    }
+
+    /// The comment block right above each `interface`, `type`, `method` and
+    /// `error` line, by the member's name.
+    static func documentation(_ text: String) -> [String: String] {
+        var documentation: [String: String] = [:]
+        var comment: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("#") {
+                comment.append(line.dropFirst().trimmingCharacters(in: .whitespaces))
+                continue
+            }
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "(" })
+            if words.count >= 2, ["interface", "type", "method", "error"].contains(words[0]), !comment.isEmpty {
+                documentation[String(words[1])] = comment.joined(separator: " ")
+            }
+            comment = []
+        }
+        return documentation
     }
 
     static func tokenize(_ text: String) -> [String] {

@@ -3,8 +3,9 @@ import RainCore
 import XCTest
 
 /// Holds every Swift wire type against `protocol/io.raind.Weather.varlink`:
-/// each type, field, optionality, enum and method signature, and each error's
-/// parameters. The IDL file is the single source; the Swift types follow it.
+/// each type, field, optionality, enum and method signature, each error's
+/// parameters, and the event names `Subscribe`'s documentation lists. The IDL
+/// file is the single source; the Swift types follow it.
 final class WireSchemaTests: XCTestCase {
     /// IDL type names and the Swift types that carry them.
     nonisolated(unsafe) static let namedTypes: [(idl: String, swift: any Decodable.Type)] = [
@@ -19,6 +20,10 @@ final class WireSchemaTests: XCTestCase {
 
     override func setUpWithError() throws {
         idl = try VarlinkIDL(WeatherInterface.description)
+    }
+
+    func testInterfaceName_isTheIDLs() {
+        XCTAssertEqual(idl.name, WeatherInterface.name)
     }
 
     func testEveryIDLType_matchesItsSwiftType() throws {
@@ -65,6 +70,58 @@ final class WireSchemaTests: XCTestCase {
         XCTAssertFalse(
             Self.matches(try Self.fields(of: WrongElement.self), [IDLField(name: "ids", type: .array(.string))]))
         XCTAssertTrue(Self.matches(try Self.fields(of: NotOptional.self), [IDLField(name: "id", type: .string)]))
+    }
+
+    /// `EventName` is the one declaration of the events; the IDL lists them for other clients.
+    func testEventNames_areTheOnesTheIDLDocuments() throws {
+        XCTAssertEqual(try Self.eventDifferences(WeatherInterface.description), [])
+    }
+
+    /// The check sees an event missing from the list, misspelt, added, listed twice, and a renamed snapshot.
+    func testEventComparison_seesAMissingOrUnknownEvent() throws {
+        let text = WeatherInterface.description
+        let changes = [
+            ("WeatherUpdated, ", ""),
+            ("AlertsChanged,", "AlertChanged,"),
+            ("NowcastChanged (docs", "NowcastChanged, RainStopped (docs"),
+            ("NowcastChanged (docs", "NowcastChanged, NowcastChanged (docs"),
+            ("(event \"Snapshot\"", "(event \"Snap\""),
+        ]
+        for (original, changed) in changes {
+            XCTAssertTrue(text.contains(original), original)
+            let changedText = text.replacingOccurrences(of: original, with: changed)
+            XCTAssertNotEqual(try Self.eventDifferences(changedText), [], "not seen: \(original) -> \(changed)")
+        }
+    }
+
+    /// What differs between `EventName` and the events the IDL's `Subscribe`
+    /// documents (after "The events:", up to the parenthesis or full stop).
+    static func eventDifferences(_ text: String) throws -> [String] {
+        let documentation = try XCTUnwrap(VarlinkIDL(text).documentation[WeatherMethod.subscribe.rawValue])
+        guard let start = documentation.range(of: "The events: ") else {
+            return ["Subscribe's documentation lists no events (\"The events: A, B, ...\")"]
+        }
+        let rest = documentation[start.upperBound...]
+        let end = rest.firstIndex(where: { $0 == "(" || $0 == "." }) ?? rest.endIndex
+        let documented = rest[..<end].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        var differences = namesDiffer("events", swift: EventName.allCases.map(\.rawValue), idl: documented)
+        if !documentation.contains("event \"\(SubscribeReply.snapshotName)\"") {
+            differences.append("Subscribe's documentation does not name the snapshot \(SubscribeReply.snapshotName)")
+        }
+        return differences
+    }
+
+    /// Names one side has and the other lacks, each named once.
+    static func namesDiffer(_ what: String, swift: [String], idl: [String]) -> [String] {
+        var differences: [String] = []
+        let missing = Set(idl).subtracting(swift).sorted()
+        let extra = Set(swift).subtracting(idl).sorted()
+        if !missing.isEmpty { differences.append("\(what) the IDL has and Swift lacks: \(missing)") }
+        if !extra.isEmpty { differences.append("\(what) Swift has and the IDL lacks: \(extra)") }
+        for name in Set(idl) where idl.filter({ $0 == name }).count > 1 {
+            differences.append("\(what): the IDL lists \(name) more than once")
+        }
+        return differences
     }
 
     static func assertMatches(_ swift: [IDLField], _ idl: [IDLField]?, _ what: String) {

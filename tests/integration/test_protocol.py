@@ -137,6 +137,32 @@ def test_introspection_serves_the_idl_file(daemon):
     assert missing["error"] == "org.varlink.service.InterfaceNotFound"
 
 
+def test_introspection_serves_the_service_idl_file(daemon):
+    from raindtest import ROOT
+    client = daemon.client()
+    description = client.call("org.varlink.service.GetInterfaceDescription",
+                              {"interface": "org.varlink.service"})["parameters"]["description"]
+    assert description == (ROOT / "protocol" / "org.varlink.service.varlink").read_text()
+    refused = client.call("org.varlink.service.GetInterfaceDescription", {"interface": "org.varlink.service", "x": 1})
+    assert refused["error"] == "org.varlink.service.InvalidParameter" and refused["parameters"]["parameter"] == "x"
+
+
+@pytest.mark.parametrize("method, error, parameters", [
+    ("io.raind.Weather.Nope", "org.varlink.service.MethodNotFound", {"method": "io.raind.Weather.Nope"}),
+    ("io.raind.Weather.", "org.varlink.service.MethodNotFound", {"method": "io.raind.Weather."}),
+    ("org.varlink.service.Nope", "org.varlink.service.MethodNotFound", {"method": "org.varlink.service.Nope"}),
+    ("com.example.Other.Call", "org.varlink.service.InterfaceNotFound", {"interface": "com.example.Other"}),
+    ("io.raind.Weather", "org.varlink.service.InterfaceNotFound", {"interface": "io.raind"}),
+    ("GetStatus", "org.varlink.service.InterfaceNotFound", {"interface": ""}),
+])
+def test_unknown_methods_and_interfaces_name_what_was_not_found(daemon, method, error, parameters):
+    client = daemon.client()
+    client.send(method)
+    reply = client.receive()
+    assert reply == {"error": error, "parameters": parameters}
+    assert "status" in client.call("GetStatus")["parameters"]
+
+
 def test_python_varlink_package_can_introspect_and_call(daemon):
     varlink = pytest.importorskip("varlink")
     with varlink.Client(address=f"unix:{daemon.socket}") as client:

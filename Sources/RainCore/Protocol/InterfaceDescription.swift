@@ -254,8 +254,12 @@ extension WeatherInterface {
 
         # Call with more=true. The first reply is a snapshot (event "Snapshot" with
         # status, locations and the selected forecast); then one reply per event,
-        # optionally only the named events. LocationSelected carries the newly
-        # selected place's cached forecast, when it has one. NowcastChanged (id,
+        # optionally only the named events. The events: LocationAdded,
+        # LocationRemoved, LocationSelected, LocationChanged, SettingsChanged,
+        # WeatherUpdated, ReachabilityChanged, RefreshStarted, RefreshFailed,
+        # AlertsChanged, NowcastChanged (docs/PROTOCOL.md says what each carries).
+        # LocationSelected carries the newly selected place's cached forecast, when
+        # it has one. NowcastChanged (id,
         # nowcast, changes, newEpisode) comes only when the selected place's rain
         # outlook changes materially: rain starts or stops, is newly expected or no
         # longer, its start or end moves by more than the data's resolution, or its

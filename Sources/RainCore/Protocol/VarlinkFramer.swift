@@ -66,11 +66,19 @@ public struct VarlinkFramer: Sendable {
     public static func frameReply<Parameters: Encodable>(
         _ parameters: Parameters, continues: Bool = false, into bytes: inout [UInt8]
     ) {
-        JSON.append(#"{"parameters":"#, to: &bytes)
+        bytes.append(contentsOf: replyStart)
         WireEncoder.encode(parameters, into: &bytes)
-        JSON.append(continues ? #","continues":true}"# : "}", to: &bytes)
+        if continues {
+            bytes.append(contentsOf: continuesEnd)
+        } else {
+            bytes.append(UInt8(ascii: "}"))
+        }
         bytes.append(0)
     }
+
+    /// `{"parameters":` and `,"continues":true}`, spelled from the keys once.
+    private static let replyStart = Array(#"{"\#(VarlinkEnvelopeKey.parameters.rawValue)":"#.utf8)
+    private static let continuesEnd = Array(#","\#(VarlinkEnvelopeKey.continues.rawValue)":true}"#.utf8)
 }
 
 /// A Varlink call as received.
@@ -94,30 +102,38 @@ public struct VarlinkCall: Equatable, Sendable {
         do {
             value = try JSON(parsing: message)
         } catch {
-            throw WireDecodingError(field: "message", reason: error.description)
+            throw WireDecodingError(field: VarlinkServiceError.InvalidParameter.wholeMessage, reason: error.description)
         }
         let reader = try WireReader(value, context: "")
-        let method = try reader.string("method")
+        let method = try reader.string(.method)
         var parameters = JSONObject()
-        if let given = reader.optional("parameters") {
+        if let given = reader.optional(.parameters) {
             guard let object = given.objectValue else {
-                throw WireDecodingError(field: "parameters", reason: "expected an object, got \(given.kindName)")
+                throw WireDecodingError(
+                    field: VarlinkEnvelopeKey.parameters.rawValue, reason: "expected an object, got \(given.kindName)")
             }
             parameters = object
         }
         self.init(
             method: method, parameters: parameters,
-            more: try reader.optionalBool("more") ?? false,
-            oneway: try reader.optionalBool("oneway") ?? false)
+            more: try reader.optionalBool(.more) ?? false,
+            oneway: try reader.optionalBool(.oneway) ?? false)
     }
 
     public var json: JSON {
         var object = JSONObject()
-        object["method"] = .string(method)
-        object["parameters"] = .object(parameters)
-        if more { object["more"] = .bool(true) }
-        if oneway { object["oneway"] = .bool(true) }
+        object[VarlinkEnvelopeKey.method.rawValue] = .string(method)
+        object[VarlinkEnvelopeKey.parameters.rawValue] = .object(parameters)
+        if more { object[VarlinkEnvelopeKey.more.rawValue] = .bool(true) }
+        if oneway { object[VarlinkEnvelopeKey.oneway.rawValue] = .bool(true) }
         return .object(object)
+    }
+
+    /// The interface the method belongs to: its name up to the last dot
+    /// (`io.raind.Weather`), empty when it has no dot.
+    public var interface: Substring {
+        guard let dot = method.utf8.lastIndex(of: UInt8(ascii: ".")) else { return "" }
+        return method[..<dot]
     }
 }
 
@@ -140,9 +156,9 @@ public struct VarlinkReply: Equatable, Sendable {
 
     public var json: JSON {
         var object = JSONObject()
-        if let error { object["error"] = .string(error) }
-        object["parameters"] = parameters
-        if continues { object["continues"] = .bool(true) }
+        if let error { object[VarlinkEnvelopeKey.error.rawValue] = .string(error) }
+        object[VarlinkEnvelopeKey.parameters.rawValue] = parameters
+        if continues { object[VarlinkEnvelopeKey.continues.rawValue] = .bool(true) }
         return .object(object)
     }
 
@@ -155,8 +171,8 @@ public struct VarlinkReply: Equatable, Sendable {
         }
         let reader = try WireReader(value, context: "reply")
         self.init(
-            parameters: reader.optional("parameters") ?? .object(JSONObject()),
-            error: try reader.optionalString("error"),
-            continues: try reader.optionalBool("continues") ?? false)
+            parameters: reader.optional(.parameters) ?? .object(JSONObject()),
+            error: try reader.optionalString(.error),
+            continues: try reader.optionalBool(.continues) ?? false)
     }
 }

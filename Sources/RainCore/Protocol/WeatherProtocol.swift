@@ -36,15 +36,3 @@ public enum WeatherErrorName: String, WireEnum {
 
     public var qualifiedName: String { "\(WeatherInterface.name).\(rawValue)" }
 }
-
-/// The errors of `org.varlink.service` that raind sends.
-public enum VarlinkServiceError: String, Sendable {
-    case interfaceNotFound = "InterfaceNotFound"
-    case methodNotFound = "MethodNotFound"
-    case methodNotImplemented = "MethodNotImplemented"
-    case invalidParameter = "InvalidParameter"
-    case expectedMore = "ExpectedMore"
-    case permissionDenied = "PermissionDenied"
-
-    public var qualifiedName: String { "org.varlink.service.\(rawValue)" }
-}

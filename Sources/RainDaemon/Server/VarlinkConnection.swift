@@ -215,14 +215,10 @@ public final class VarlinkConnection {
                 message = next
             } catch {
                 logger.warning("\(description) sent a message over \(limits.maximumMessageSize) bytes; disconnecting")
-                send(
-                    VarlinkReply.failure(
-                        VarlinkServiceError.invalidParameter.qualifiedName,
-                        .object([
-                            "parameter": .string("message"),
-                            "reason": .string(
-                                "message exceeds \(limits.maximumMessageSize) bytes; the connection is closed"),
-                        ])))
+                let error = MethodError.invalidParameter(
+                    VarlinkServiceError.InvalidParameter.wholeMessage,
+                    "message exceeds \(limits.maximumMessageSize) bytes; the connection is closed")
+                send { error.frame(into: &$0) }
                 closeAfterFlush()
                 return
             }
@@ -230,10 +226,8 @@ public final class VarlinkConnection {
             do {
                 call = try VarlinkCall(message: message)
             } catch {
-                send(
-                    VarlinkReply.failure(
-                        VarlinkServiceError.invalidParameter.qualifiedName,
-                        .object(["parameter": .string(error.field), "reason": .string(error.reason)])))
+                let invalid = MethodError.invalid(error)
+                send { invalid.frame(into: &$0) }
                 continue
             }
             let request = VarlinkRequest(call: call, connection: self)
@@ -277,27 +271,11 @@ public final class VarlinkConnection {
 
     // MARK: Output
 
-    func send(_ reply: VarlinkReply) {
-        guard !isClosed else { return }
-        VarlinkFramer.frame(reply.json, into: &output)
-        if !corked { flush() }
-    }
-
     /// Sends a reply that `write` appends, framed, to the output buffer.
     func send(writing write: (inout [UInt8]) -> Void) {
         guard !isClosed else { return }
         write(&output)
         if !corked { flush() }
-    }
-
-    /// Queues framed bytes (an event encoded once for every subscriber).
-    /// Returns false when the connection is closed.
-    @discardableResult
-    func enqueue(_ bytes: [UInt8]) -> Bool {
-        guard !isClosed else { return false }
-        output += bytes
-        if !corked { flush() }
-        return !isClosed
     }
 
     /// Writes what the peer takes now, then decides what to wait for.
@@ -394,10 +372,10 @@ public final class VarlinkConnection {
     }
 
     /// Drops a peer that stopped reading: discards every message it has not
-    /// started to receive, queues `reply` after the one it is in the middle
+    /// started to receive, queues `error` after the one it is in the middle
     /// of (if any), and closes once that is written or the peer stays silent
     /// for `slowClientTimeout`.
-    func dropAfterFinal(_ reply: VarlinkReply) {
+    func dropAfterFinal(_ error: MethodError) {
         guard !isClosed else { return }
         let atMessageBoundary = outputStart == 0 || output[outputStart - 1] == 0
         if !atMessageBoundary, let end = output[outputStart...].firstIndex(of: 0) {
@@ -406,7 +384,7 @@ public final class VarlinkConnection {
             output.removeSubrange(outputStart...)
         }
         closeWhenFlushed = true
-        VarlinkFramer.frame(reply.json, into: &output)
+        error.frame(into: &output)
         flush()
     }
 
@@ -434,7 +412,8 @@ public final class VarlinkConnection {
 }
 
 /// A call being answered. Replies go to its connection in order; the last
-/// reply (or the error) frees the connection for the next call.
+/// reply (or the error) frees the connection for the next call. A oneway
+/// call is answered the same way and nothing is sent.
 public final class VarlinkRequest {
     public let call: VarlinkCall
     public private(set) weak var connection: VarlinkConnection?
@@ -447,19 +426,14 @@ public final class VarlinkRequest {
         self.connection = connection
     }
 
-    /// The final reply.
-    public func reply(_ parameters: JSON) {
-        finish(VarlinkReply(parameters: parameters))
-    }
-
     /// The final reply, its typed parameters encoded straight into the connection's output.
     public func reply<Parameters: Encodable>(encoding parameters: Parameters) {
-        replyFramed { VarlinkFramer.frameReply(parameters, into: &$0) }
+        reply { VarlinkFramer.frameReply(parameters, into: &$0) }
     }
 
     /// The final reply, appended by `write` to the connection's output as a
-    /// whole framed message (a reply kept encoded).
-    public func replyFramed(_ write: (inout [UInt8]) -> Void) {
+    /// whole framed message (a reply kept encoded, as GetStatus's is).
+    public func reply(writing write: (inout [UInt8]) -> Void) {
         guard !isFinished else { return }
         isFinished = true
         guard let connection else { return }
@@ -468,39 +442,23 @@ public final class VarlinkRequest {
     }
 
     /// The final reply, as an error.
-    public func fail(_ error: String, _ parameters: JSON) {
-        finish(.failure(error, parameters))
+    public func fail(_ error: MethodError) {
+        reply { error.frame(into: &$0) }
     }
 
-    /// Sends pre-framed bytes (an event encoded once for every subscriber).
-    /// Returns false when the connection could not take them.
-    @discardableResult
-    public func streamFramed(_ bytes: [UInt8]) -> Bool {
-        guard !isFinished, let connection else { return false }
-        // A oneway call gets nothing back, not even a stream.
-        if call.oneway { return true }
-        return connection.enqueue(bytes)
-    }
-
-    /// Sends a streamed reply that `write` appends, framed, straight to the connection's output.
-    public func streamFramed(writing write: (inout [UInt8]) -> Void) {
+    /// One more reply of a streaming call, appended by `write` to the
+    /// connection's output as a whole framed message with `continues` (the
+    /// Subscribe snapshot, an event encoded once for every subscriber).
+    public func stream(writing write: (inout [UInt8]) -> Void) {
         guard !isFinished, !call.oneway, let connection else { return }
         connection.send(writing: write)
     }
 
-    private func finish(_ reply: VarlinkReply) {
-        guard !isFinished else { return }
-        isFinished = true
-        guard let connection else { return }
-        if !call.oneway { connection.send(reply) }
-        connection.requestFinished(self)
-    }
-
     /// Ends a streaming call whose client stopped reading: a last error, best effort, then disconnect.
-    public func abort(_ error: String, _ parameters: JSON) {
+    public func abort(_ error: MethodError) {
         guard !isFinished, let connection else { return }
         isFinished = true
-        connection.dropAfterFinal(.failure(error, parameters))
+        connection.dropAfterFinal(error)
     }
 
     func connectionClosed() {

@@ -66,11 +66,14 @@ public final class VarlinkServer {
     private let listener: FileDescriptor
     private var listenerSource: EventSource?
     private let info: Info
+    /// The interfaces the handler answers (`info.interfaces`), sorted as GetInfo lists them.
+    private let interfaceNames: [String]
     private let logger: Logger
     /// Decides what a peer may do; nil turns it away.
     private let authorize: (PeerCredentials) -> Admission?
-    /// Receives every call to an interface other than org.varlink.service.
-    public var handler: ((VarlinkRequest) -> Void)?
+    /// Answers the calls to the interfaces of `info`; returns false for a
+    /// method it does not have, which the server then answers.
+    public var handler: ((VarlinkRequest) -> Bool)?
 
     public private(set) var connections: [Int: VarlinkConnection] = [:]
     private var nextConnectionID = 1
@@ -101,6 +104,7 @@ public final class VarlinkServer {
         self.listener = listener
         self.limits = limits
         self.info = info
+        interfaceNames = info.interfaces.keys.sorted()
         self.logger = logger
         self.authorize = authorize
     }
@@ -182,9 +186,12 @@ public final class VarlinkServer {
         guard let admission = authorize(peer) else {
             noteRefusal("client pid \(peer.pid) uid \(peer.uid) turned away: not allowed on this socket")
             refuse(
-                fd, error: WeatherErrorName.permissionDenied.qualifiedName,
-                reason:
-                    "uid \(peer.uid) may not use this raind; use your own user instance (systemctl --user start raind)")
+                fd,
+                MethodError(
+                    PermissionDenied(
+                        message:
+                            "uid \(peer.uid) may not use this raind; use your own user instance (systemctl --user start raind)"
+                    )))
             return
         }
         let openToAll = limits.maximumClients - limits.reservedClients
@@ -192,9 +199,7 @@ public final class VarlinkServer {
             noteRefusal(
                 "client pid \(peer.pid) uid \(peer.uid) turned away: \(connections.count) clients connected ([Socket] MaxClients=\(limits.maximumClients), \(limits.reservedClients) kept for root and group raind)"
             )
-            refuse(
-                fd, error: VarlinkServiceError.permissionDenied.qualifiedName,
-                reason: "too many clients (\(connections.count)); try again later")
+            refuse(fd, .tooManyClients("too many clients (\(connections.count)); try again later"))
             return
         }
         let held = connectionsPerUID[peer.uid, default: 0]
@@ -202,9 +207,7 @@ public final class VarlinkServer {
             noteRefusal(
                 "client pid \(peer.pid) uid \(peer.uid) turned away: uid \(peer.uid) holds \(held) connections ([Socket] MaxClientsPerUser=)"
             )
-            refuse(
-                fd, error: VarlinkServiceError.permissionDenied.qualifiedName,
-                reason: "too many clients for uid \(peer.uid) (\(held)); close some and try again")
+            refuse(fd, .tooManyClients("too many clients for uid \(peer.uid) (\(held)); close some and try again"))
             return
         }
         let id = nextConnectionID
@@ -240,8 +243,9 @@ public final class VarlinkServer {
     }
 
     /// Answers a turned-away client once, best effort, and closes.
-    private func refuse(_ fd: FileDescriptor, error: String, reason: String) {
-        let bytes = VarlinkFramer.frame(VarlinkReply.failure(error, .object(["message": .string(reason)])).json)
+    private func refuse(_ fd: FileDescriptor, _ error: MethodError) {
+        var bytes: [UInt8] = []
+        error.frame(into: &bytes)
         _ = try? fd.write(bytes[...])
         fd.close()
     }
@@ -254,82 +258,56 @@ public final class VarlinkServer {
         resumeAccepting()
     }
 
+    /// Routes a call by its interface: `org.varlink.service` is served
+    /// here, the interfaces of `info` by the handler. Every call to a method
+    /// or an interface raind does not have is answered here, and only here.
     func dispatch(_ request: VarlinkRequest) {
-        let method = request.call.method
-        if method.hasPrefix("org.varlink.service.") {
-            serveIntrospection(request)
-            return
-        }
-        guard let handler else {
-            request.fail(VarlinkServiceError.methodNotFound.qualifiedName, .object(["method": .string(method)]))
-            return
-        }
-        handler(request)
-    }
-
-    private func serveIntrospection(_ request: VarlinkRequest) {
-        switch request.call.method {
-        case "org.varlink.service.GetInfo":
-            request.reply(
-                .object([
-                    "vendor": .string(info.vendor),
-                    "product": .string(info.product),
-                    "version": .string(info.version),
-                    "url": .string(info.url),
-                    "interfaces": .array((["org.varlink.service"] + info.interfaces.keys.sorted()).map(JSON.string)),
-                ]))
-        case "org.varlink.service.GetInterfaceDescription":
-            let name = request.call.parameters["interface"]?.stringValue ?? ""
-            if name == "org.varlink.service" {
-                request.reply(.object(["description": .string(VarlinkServer.serviceInterface)]))
-            } else if let description = info.interfaces[name] {
-                request.reply(.object(["description": .string(description)]))
-            } else {
-                request.fail(VarlinkServiceError.interfaceNotFound.qualifiedName, .object(["interface": .string(name)]))
+        let call = request.call
+        let interface = call.interface
+        if interface.utf8.elementsEqual(VarlinkServiceInterface.name.utf8) {
+            if let method = VarlinkServiceMethod(qualifiedName: call.method) {
+                serve(method, request)
+                return
             }
-        default:
-            request.fail(
-                VarlinkServiceError.methodNotFound.qualifiedName, .object(["method": .string(request.call.method)]))
+        } else if !interfaceNames.contains(where: { interface.utf8.elementsEqual($0.utf8) }) {
+            request.fail(.interfaceNotFound(String(interface)))
+            return
+        } else if let handler, handler(request) {
+            return
+        }
+        request.fail(.methodNotFound(call.method))
+    }
+
+    /// Answers a method of `org.varlink.service`, its parameters read as declared.
+    private func serve(_ method: VarlinkServiceMethod, _ request: VarlinkRequest) {
+        do throws(MethodError) {
+            switch method {
+            case .getInfo:
+                _ = try Self.parameters(GetInfoCall.self, of: request)
+                request.reply(
+                    encoding: GetInfoCall.Reply(
+                        vendor: info.vendor, product: info.product, version: info.version, url: info.url,
+                        interfaces: [VarlinkServiceInterface.name] + interfaceNames))
+            case .getInterfaceDescription:
+                let name = try Self.parameters(GetInterfaceDescriptionCall.self, of: request).interface
+                let description =
+                    name == VarlinkServiceInterface.name ? VarlinkServiceInterface.description : info.interfaces[name]
+                guard let description else { throw MethodError.interfaceNotFound(name) }
+                request.reply(encoding: GetInterfaceDescriptionCall.Reply(description: description))
+            }
+        } catch {
+            request.fail(error)
         }
     }
 
-    /// The standard interface text, from the Varlink specification.
-    static let serviceInterface = """
-        # The Varlink Service Interface is provided by every varlink service. It
-        # describes the service and the interfaces it implements.
-        interface org.varlink.service
-
-        # Get a list of all the interfaces a service provides and information
-        # about the implementation.
-        method GetInfo() -> (
-          vendor: string,
-          product: string,
-          version: string,
-          url: string,
-          interfaces: []string
-        )
-
-        # Get the description of an interface that is implemented by this service.
-        method GetInterfaceDescription(interface: string) -> (description: string)
-
-        # The requested interface was not found.
-        error InterfaceNotFound (interface: string)
-
-        # The requested method was not found
-        error MethodNotFound (method: string)
-
-        # The interface defines the requested method, but the service does not
-        # implement it.
-        error MethodNotImplemented (method: string)
-
-        # One of the passed parameters is invalid.
-        error InvalidParameter (parameter: string)
-
-        # Client is denied access
-        error PermissionDenied ()
-
-        # Method is expected to be called with 'more' set to true, but wasn't
-        error ExpectedMore ()
-
-        """
+    private static func parameters<Call: VarlinkServiceCall>(
+        _ call: Call.Type, of request: VarlinkRequest
+    ) throws(MethodError) -> Call.Parameters {
+        do {
+            return try WireDecoder.decode(
+                Call.Parameters.self, from: .object(request.call.parameters), refusingUnknownFields: true)
+        } catch {
+            throw MethodError.invalid(error)
+        }
+    }
 }

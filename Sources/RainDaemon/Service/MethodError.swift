@@ -14,20 +14,44 @@ public struct MethodError: Error {
         message = parameters.message
     }
 
-    public init(service name: VarlinkServiceError, _ parameters: some Encodable, message: String) {
-        self.name = name.qualifiedName
+    /// An error of `org.varlink.service`; `message` is for the log, the wire carries the parameters.
+    public init<Parameters: VarlinkServiceErrorParameters>(service parameters: Parameters, message: String) {
+        name = Parameters.error.qualifiedName
         self.parameters = parameters.json
         self.message = message
     }
 
     public static func invalidParameter(_ field: String, _ reason: String) -> MethodError {
         MethodError(
-            service: .invalidParameter, InvalidParameter(parameter: field, reason: reason),
+            service: VarlinkServiceError.InvalidParameter(parameter: field, reason: reason),
             message: "\(field): \(reason)")
     }
 
     public static func invalid(_ error: WireDecodingError) -> MethodError {
         invalidParameter(error.field, error.reason)
+    }
+
+    /// A call to an interface the server does not answer.
+    public static func interfaceNotFound(_ interface: String) -> MethodError {
+        MethodError(
+            service: VarlinkServiceError.InterfaceNotFound(interface: interface),
+            message: "raind has no interface '\(interface)'")
+    }
+
+    /// A call to a method its interface does not have.
+    public static func methodNotFound(_ method: String) -> MethodError {
+        MethodError(
+            service: VarlinkServiceError.MethodNotFound(method: method), message: "raind has no method '\(method)'")
+    }
+
+    /// A client turned away on connect because a connection limit is reached.
+    public static func tooManyClients(_ reason: String) -> MethodError {
+        MethodError(service: VarlinkServiceError.PermissionDenied(message: reason), message: reason)
+    }
+
+    /// The error as a whole framed reply, appended to `bytes`.
+    func frame(into bytes: inout [UInt8]) {
+        VarlinkFramer.frame(VarlinkReply.failure(name, parameters).json, into: &bytes)
     }
 
     public static func locationNotFound(_ reference: String) -> MethodError {

@@ -73,17 +73,16 @@ public final class Publisher {
                 )
                 remove(key)
                 subscription.request.abort(
-                    WeatherErrorName.subscriberTooSlow.qualifiedName,
                     MethodError(
                         SubscriberTooSlow(
                             queuedBytes: connection.queuedBytes,
                             message:
                                 "events were not read fast enough (\(connection.queuedBytes) bytes waiting); reconnect and read continuously"
                         )
-                    ).parameters)
+                    ))
                 continue
             }
-            subscription.request.streamFramed(bytes)
+            subscription.request.stream { $0 += bytes }
         }
     }
 }

@@ -6,7 +6,7 @@ extension WeatherService {
         let status = status()
         let cache = StatusEncodingCache.current(
             &statusReplyCache, for: status, make: StatusEncodingCache.getStatusReply)
-        responder.request.replyFramed { cache.write(status, into: &$0) }
+        responder.request.reply { cache.write(status, into: &$0) }
     }
 
     /// `joining`: a subscriber about to be added, counted in its own snapshot.

@@ -16,13 +16,13 @@ extension WeatherService {
         let request = responder.request
         // A oneway call asks for no reply: no snapshot, no events, and the connection goes on.
         if request.call.oneway {
-            request.reply(.object(JSONObject()))
+            request.reply(encoding: NoParameters())
             return
         }
         guard request.call.more else {
-            throw MethodError(service: .expectedMore, NoParameters(), message: "Subscribe needs more=true")
+            throw MethodError(service: VarlinkServiceError.ExpectedMore(), message: "Subscribe needs more=true")
         }
-        request.streamFramed(writing: snapshotWriter())
+        request.stream(writing: snapshotWriter())
         publisher.add(request, filter: parameters.events.map(Set.init))
     }
 

@@ -96,19 +96,10 @@ public final class WeatherService {
 
     // MARK: Dispatch
 
-    public func handle(_ request: VarlinkRequest) {
-        let call = request.call
-        guard let method = Self.methods[call.method] else {
-            let prefix = WeatherInterface.name + "."
-            guard call.method.hasPrefix(prefix) else {
-                let interface = String(call.method.split(separator: ".").dropLast().joined(separator: "."))
-                request.fail(
-                    VarlinkServiceError.interfaceNotFound.qualifiedName, .object(["interface": .string(interface)]))
-                return
-            }
-            request.fail(VarlinkServiceError.methodNotFound.qualifiedName, .object(["method": .string(call.method)]))
-            return
-        }
+    /// Answers a call of `io.raind.Weather`; false for a method it does not
+    /// have, which the server answers (`MethodNotFound`).
+    public func handle(_ request: VarlinkRequest) -> Bool {
+        guard let method = Self.methods[request.call.method] else { return false }
         do throws(MethodError) {
             if let connection = request.connection, connection.access < method.access {
                 throw MethodError(
@@ -119,8 +110,9 @@ public final class WeatherService {
             }
             try method.run(self, request)
         } catch {
-            request.fail(error.name, error.parameters)
+            request.fail(error)
         }
+        return true
     }
 
     // MARK: State changes
@@ -184,5 +176,5 @@ struct Responder<Reply: Encodable> {
 
     func reply(_ reply: Reply) { request.reply(encoding: reply) }
 
-    func fail(_ error: MethodError) { request.fail(error.name, error.parameters) }
+    func fail(_ error: MethodError) { request.fail(error) }
 }

@@ -135,14 +135,3 @@ extension WeatherErrorName {
         }
     }
 }
-
-/// `org.varlink.service.InvalidParameter`: which parameter, and (raind's
-/// addition) why.
-public struct InvalidParameter: Codable, Sendable, Equatable {
-    public var parameter: String
-    public var reason: String?
-    public init(parameter: String, reason: String?) {
-        self.parameter = parameter
-        self.reason = reason
-    }
-}

@@ -23,7 +23,8 @@ public enum WireDecoder {
         } catch let DecodingError.dataCorrupted(context) {
             throw WireDecodingError(field: TreeDecoder.join(context.codingPath), reason: context.debugDescription)
         } catch {
-            throw WireDecodingError(field: context.isEmpty ? "parameters" : context, reason: "\(error)")
+            throw WireDecodingError(
+                field: context.isEmpty ? VarlinkEnvelopeKey.parameters.rawValue : context, reason: "\(error)")
         }
         if let tracker, case .object(let object) = value,
             let unknown = object.map(\.key).first(where: { !tracker.read.contains($0) })
@@ -155,7 +156,8 @@ private struct TreeDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else {
             throw WireDecodingError(
-                field: path.isEmpty ? "parameters" : path.text(), reason: "expected an object, got \(value.kindName)")
+                field: path.isEmpty ? VarlinkEnvelopeKey.parameters.rawValue : path.text(),
+                reason: "expected an object, got \(value.kindName)")
         }
         return KeyedDecodingContainer(ObjectReader<Key>(object: object, path: path, tracker: tracker))
     }
