@@ -70,7 +70,8 @@ let package = Package(
             swiftSettings: startSettings,
             linkerSettings: [.unsafeFlags(["-static-executable"])]
         ),
-        .testTarget(name: "RainCoreTests", dependencies: ["RainCore"]),
+        // RainSystem reads the tz database for the time zone tests, as the executables do.
+        .testTarget(name: "RainCoreTests", dependencies: ["RainCore", "RainSystem"]),
         .testTarget(name: "RainSystemTests", dependencies: ["RainSystem", "RainNameService"]),
         .testTarget(name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore", "RainSystem"]),
         .testTarget(

@@ -1,4 +1,6 @@
 import Foundation
+import RainCore
+import RainSystem
 import XCTest
 
 /// Finds test data next to the sources: `Tests/Fixtures/` for recorded and
@@ -20,6 +22,9 @@ enum Fixtures {
     }
 
     static var goldenDirectory: String { fixturesDirectory + "/Golden" }
+
+    /// The system's tz database (Debian's tzdata), read as raind and raindctl read it.
+    static let zoneInfo = ZoneInfo { path, limit in FileIO.contents(of: path, limit: limit) }
 
     static func bytes(_ name: String) throws -> [UInt8] {
         let path = fixturesDirectory + "/" + name

@@ -214,7 +214,9 @@ public struct WeatherSource {
                     }
                 }
                 forecast.expiresAt = expiresAt
-                if let zone = ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone) {
+                if let zone = ZoneInfo.system.rules(
+                    named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone)
+                {
                     forecast.alignDays(to: zone)
                 }
                 if let problem = forecast.validationProblem() {
