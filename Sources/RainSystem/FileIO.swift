@@ -1,6 +1,7 @@
 import Glibc
 
-/// Whole-file reads and crash-safe writes.
+/// Whole-file reads and crash-safe writes, and what is done to paths:
+/// directories made and listed, names removed and renamed, links read.
 public enum FileIO {
     /// Reads a whole file, refusing one larger than `limit` bytes, and anything
     /// that is not a regular file (`EINVAL`, see `notRegularFile`).

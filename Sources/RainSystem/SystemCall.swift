@@ -7,10 +7,7 @@ import Glibc
 /// other files turn that into values and `SystemError`s through
 /// `valueOrError(_:subject:retryOnInterrupt:_:)`.
 enum SystemCall {
-    static var errno: Int32 {
-        get { Glibc.errno }
-        set { Glibc.errno = newValue }
-    }
+    static var errno: Int32 { Glibc.errno }
 
     static func strerror(_ code: Int32) -> String { String(cString: Glibc.strerror(code)) }
 
