@@ -40,13 +40,17 @@ let package = Package(
         .target(name: "CShims", dependencies: ["CCurl"]),
         // GNU extensions (accept4, struct ucred) hidden from Swift's Glibc module.
         .target(name: "CSocket"),
-        // Sockets, descriptors, files, memory maps and their typed errors, for every executable.
+        // Every system call of both executables, behind typed wrappers: sockets, descriptors,
+        // files, memory maps, clocks, signals, limits, and their typed errors (one EINTR path).
         .target(name: "RainSystem", dependencies: ["CSocket"], swiftSettings: startSettings),
+        // The name service (getgrnam_r), for raind alone: a static raindctl linking it would
+        // depend on the glibc it was built with (docs/DECISIONS.md).
+        .target(name: "RainNameService", dependencies: ["RainSystem"], swiftSettings: startSettings),
         .target(name: "RainCore", swiftSettings: startSettings),
         .target(name: "RainPlaces", dependencies: ["RainCore", "RainSystem"], swiftSettings: startSettings),
         .target(
             name: "RainDaemon",
-            dependencies: ["RainCore", "RainPlaces", "RainSystem", "CCurl", "CShims", "CSystemd"],
+            dependencies: ["RainCore", "RainPlaces", "RainSystem", "RainNameService", "CCurl", "CShims", "CSystemd"],
             swiftSettings: startSettings
         ),
         // The Swift runtime is linked in, so the installed raind needs no Swift
@@ -68,7 +72,9 @@ let package = Package(
         ),
         // What every test target shares: the repository's paths, its fixtures, whole-file reads.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "RainCoreTests", dependencies: ["RainCore", "TestSupport"]),
+        // RainSystem reads the tz database for the time zone tests, as the executables do.
+        .testTarget(name: "RainCoreTests", dependencies: ["RainCore", "RainSystem", "TestSupport"]),
+        .testTarget(name: "RainSystemTests", dependencies: ["RainSystem", "RainNameService"]),
         .testTarget(name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore", "RainSystem", "TestSupport"]),
         .testTarget(
             name: "RainPlacesTests",

@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainNameService
 import RainSystem
 
 /// How raind was asked to run (from its command line).
@@ -52,10 +53,11 @@ public final class Daemon {
     public init(options: DaemonOptions) throws(StartupError) {
         // Blocked before the socket exists: a signal sent as soon as a client can
         // connect waits for the loop's handler instead of killing the process.
-        var blocked = sigset_t()
-        sigemptyset(&blocked)
-        for signal in Self.handledSignals { sigaddset(&blocked, signal) }
-        sigprocmask(SIG_BLOCK, &blocked, nil)
+        do {
+            try SignalSet(Self.handledSignals).block()
+        } catch {
+            throw StartupError("cannot block the signals raind handles: \(error)")
+        }
         logger = Logger(subsystem: "raind", threshold: options.logLevel)
         let paths = DaemonPaths(mode: options.mode, environment: options.environment)
         let loaded = ConfigLoader(paths: paths).load()
@@ -151,7 +153,7 @@ public final class Daemon {
 
         let limits = Self.socketLimits(
             loaded.configuration, descriptorLimit: Self.raiseDescriptorLimit(), logger: logger)
-        let ownUID = getuid()
+        let ownUID = ProcessIdentity.userID
         let mode = options.mode
         let raindGroup = Self.groupID(named: "raind")
         server = VarlinkServer(
@@ -202,14 +204,12 @@ public final class Daemon {
     /// 1024 for compatibility with select(), which raind does not use) and
     /// returns the soft limit in force.
     static func raiseDescriptorLimit() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-        if limit.rlim_cur < limit.rlim_max {
-            var raised = limit
-            raised.rlim_cur = limit.rlim_max
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        guard var limit = try? ResourceLimit.current(.openFiles) else { return 1024 }
+        if limit.soft < limit.hard {
+            let raised = ResourceLimit(soft: limit.hard, hard: limit.hard)
+            if (try? ResourceLimit.set(.openFiles, to: raised)) != nil { limit = raised }
         }
-        return limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
+        return limit.soft > UInt64(Int.max) ? Int.max : Int(limit.soft)
     }
 
     /// The socket limits from the configuration, with MaxClients kept below
@@ -249,9 +249,9 @@ public final class Daemon {
         }
     }
 
+    /// The group's id; nil when there is none, or the name service cannot say.
     static func groupID(named name: String) -> gid_t? {
-        guard let group = getgrnam(name) else { return nil }
-        return group.pointee.gr_gid
+        (try? UserDatabase.groupID(named: name)) ?? nil
     }
 
     static func loadState(
@@ -298,7 +298,7 @@ public final class Daemon {
                 )
             }
             logger.info("removing stale socket \(path)")
-            unlink(path)
+            try? FileIO.removeFile(path)
         }
         do {
             // The system socket lets everyone connect, like systemd's own Varlink
@@ -400,7 +400,7 @@ public final class Daemon {
         refresher.cancelAll()
         server.stop()
         // An activated socket belongs to the service manager and must stay.
-        if let ownedSocketPath { unlink(ownedSocketPath) }
+        if let ownedSocketPath { try? FileIO.removeFile(ownedSocketPath) }
         loop.exit(code: 0)
     }
 }

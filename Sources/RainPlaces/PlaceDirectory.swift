@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainSystem
 
 /// The embedded geocoder: finds places by name, names coordinates, and
 /// guesses a place from a time zone, all offline from the GeoNames cities of
@@ -81,13 +82,11 @@ public final class PlaceDirectory {
     /// The running executable's path, from `/proc/self/exe`; nil when it
     /// cannot be read.
     public static func currentExecutablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let path = try? FileIO.symbolicLinkTarget(of: "/proc/self/exe"), !path.isEmpty else { return nil }
+        return path
     }
 
-    private static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+    private static func isReadable(_ path: String) -> Bool { FileIO.isReadable(path) }
 
     /// Number of places in the data.
     public var count: Int { file.places.count }

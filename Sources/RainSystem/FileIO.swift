@@ -1,6 +1,7 @@
 import Glibc
 
-/// Whole-file reads and crash-safe writes.
+/// Whole-file reads and crash-safe writes, and what is done to paths:
+/// directories made and listed, names removed and renamed, links read.
 public enum FileIO {
     /// Reads a whole file, refusing one larger than `limit` bytes, and anything
     /// that is not a regular file (`EINVAL`, see `notRegularFile`).
@@ -9,25 +10,36 @@ public enum FileIO {
     /// opened with `O_NONBLOCK` and refused after `fstat`, so it cannot freeze
     /// the event loop waiting for a writer.
     public static func readFile(_ path: String, limit: Int) -> Result<[UInt8], SystemError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { return .failure(SystemError("open", subject: path)) }
-        let file = FileDescriptor(taking: fd)
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(SystemError("fstat", subject: path)) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(notRegularFile(path)) }
-        var content: [UInt8] = []
-        var chunk: [UInt8] = []
-        while true {
-            let n: Int
-            do {
-                n = try file.read(into: &chunk)
+        Result { () throws(SystemError) -> [UInt8] in
+            let file: FileDescriptor
+            let info: stat
+            do throws(SystemError) {
+                file = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+                info = try file.status()
             } catch {
-                return .failure(SystemError("read", errno: error.errno, subject: path))
+                throw SystemError(error.call, errno: error.errno, subject: path)
             }
-            if n == 0 { return .success(content) }
-            content.append(contentsOf: chunk)
-            if content.count > limit { return .failure(SystemError("read", errno: EFBIG, subject: path)) }
+            guard info.st_mode & S_IFMT == S_IFREG else { throw notRegularFile(path) }
+            var content: [UInt8] = []
+            var chunk: [UInt8] = []
+            while true {
+                let n: Int
+                do throws(SystemError) {
+                    n = try file.read(into: &chunk)
+                } catch {
+                    throw SystemError("read", errno: error.errno, subject: path)
+                }
+                if n == 0 { return content }
+                content.append(contentsOf: chunk)
+                if content.count > limit { throw SystemError("read", errno: EFBIG, subject: path) }
+            }
         }
+    }
+
+    /// `readFile`'s content, or nil for any failure: for readers that fall
+    /// back on something else whatever the reason (a zone the system lacks).
+    public static func contents(of path: String, limit: Int) -> [UInt8]? {
+        try? readFile(path, limit: limit).get()
     }
 
     /// The error for a path that exists but is no regular file (a FIFO, a
@@ -60,38 +72,33 @@ public enum FileIO {
         _ bytes: [UInt8], to path: String, mode: mode_t = 0o600, durability: Durability = .durable
     ) throws(SystemError) {
         let directory = parentDirectory(of: path)
-        let temporary = "\(path).tmp.\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw SystemError("open", subject: temporary) }
-        let file = FileDescriptor(taking: fd)
+        let temporary = "\(path).tmp.\(ProcessIdentity.processID)"
+        let file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
         do throws(SystemError) {
             var offset = 0
             while offset < bytes.count {
                 // The loop runs only while bytes remain, so the buffer is not empty and has an address.
-                let n = bytes.withUnsafeBytes {
-                    Glibc.write(file.rawValue, $0.baseAddress! + offset, bytes.count - offset)
-                }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw SystemError("write", subject: temporary)
-                }
-                offset += n
+                offset += try bytes.withUnsafeBytes { raw in
+                    Result { () throws(SystemError) -> Int in
+                        try valueOrError("write", subject: temporary) {
+                            SystemCall.write(file.rawValue, raw.baseAddress! + offset, raw.count - offset)
+                        }
+                    }
+                }.get()
             }
             if durability == .durable {
-                guard fsync(file.rawValue) == 0 else { throw SystemError("fsync", subject: temporary) }
+                try nothingOrError("fsync", subject: temporary) { SystemCall.fsync(file.rawValue) }
             }
             file.close()
-            guard rename(temporary, path) == 0 else { throw SystemError("rename", subject: "\(temporary) to \(path)") }
+            try rename(temporary, to: path)
         } catch {
-            unlink(temporary)
+            try? removeFile(temporary)
             throw error
         }
-        guard durability == .durable else { return }
-        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 {
-            let dir = FileDescriptor(taking: dirFD)
-            guard fsync(dir.rawValue) == 0 else { throw SystemError("fsync", subject: directory) }
+        guard durability == .durable, let dir = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) else {
+            return
         }
+        try nothingOrError("fsync", subject: directory) { SystemCall.fsync(dir.rawValue) }
     }
 
     /// Removes the `NAME.tmp.PID` files `writeAtomically` leaves when raind is
@@ -99,18 +106,14 @@ public enum FileIO {
     /// regular files are touched; called at start, before anything writes.
     @discardableResult
     public static func removeLeftoverTemporaries(in directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
         var removed: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)  // d_name is NUL-terminated
-            }
-            guard isTemporaryName(name) else { continue }
+        for name in (try? directoryEntries(in: directory)) ?? [] where isTemporaryName(name) {
             var info = stat()
             let path = directory + "/" + name
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            if unlink(path) == 0 { removed.append(name) }
+            guard (try? nothingOrError("lstat", { SystemCall.lstat(path, &info) })) != nil,
+                info.st_mode & S_IFMT == S_IFREG
+            else { continue }
+            if (try? removeFile(path)) != nil { removed.append(name) }
         }
         return removed.sorted()
     }
@@ -128,8 +131,10 @@ public enum FileIO {
         var current = ""
         for part in path.split(separator: "/") {
             current += "/" + part
-            if mkdir(current, mode) != 0 && errno != EEXIST {
-                throw SystemError("mkdir", subject: current)
+            do throws(SystemError) {
+                try nothingOrError("mkdir", subject: current) { SystemCall.mkdir(current, mode) }
+            } catch  where error.errno == EEXIST {
+                continue
             }
         }
     }
@@ -140,5 +145,60 @@ public enum FileIO {
         return parent.isEmpty ? "/" : parent
     }
 
-    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    /// Whether something is at `path` (`access(2)` with F_OK; a dangling
+    /// symbolic link is nothing).
+    public static func exists(_ path: String) -> Bool { SystemCall.access(path, F_OK) == 0 }
+
+    /// Whether the process may read `path` (`access(2)` with R_OK).
+    public static func isReadable(_ path: String) -> Bool { SystemCall.access(path, R_OK) == 0 }
+
+    /// Removes the name `path` (`unlink(2)`); a missing one is ENOENT.
+    public static func removeFile(_ path: String) throws(SystemError) {
+        try nothingOrError("unlink", subject: path) { SystemCall.unlink(path) }
+    }
+
+    /// Renames `from` to `to`, replacing what was there atomically (`rename(2)`).
+    public static func rename(_ from: String, to: String) throws(SystemError) {
+        try nothingOrError("rename", subject: "\(from) to \(to)") { SystemCall.rename(from, to) }
+    }
+
+    /// Where the symbolic link `path` points (`readlink(2)`): its target as
+    /// written, perhaps relative; EINVAL when `path` is no symbolic link.
+    public static func symbolicLinkTarget(of path: String) throws(SystemError) -> String {
+        var size = 256
+        while true {
+            let target = try withUnsafeTemporaryAllocation(of: CChar.self, capacity: size) {
+                buffer throws(SystemError) -> String? in
+                let length = try valueOrError("readlink", subject: path) {
+                    SystemCall.readlink(path, buffer.baseAddress!, buffer.count)
+                }
+                // Filling the whole buffer may mean the target was cut: read again with more room.
+                guard length < buffer.count else { return nil }
+                return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            if let target { return target }
+            guard size < 1 << 16 else { throw SystemError("readlink", errno: ENAMETOOLONG, subject: path) }
+            size *= 4
+        }
+    }
+
+    /// The names in a directory, `.` and `..` left out, in the order the file
+    /// system gives them (`opendir(3)`, `readdir(3)`).
+    public static func directoryEntries(in directory: String) throws(SystemError) -> [String] {
+        var handle: OpaquePointer?
+        try nothingOrError("opendir", subject: directory) { () -> Int32 in
+            handle = SystemCall.opendir(directory)
+            return handle == nil ? -1 : 0
+        }
+        guard let handle else { return [] }
+        defer { _ = SystemCall.closedir(handle) }
+        var names: [String] = []
+        while let entry = SystemCall.readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)  // d_name is NUL-terminated
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
 }

@@ -10,29 +10,31 @@ public final class MemoryMap {
     /// Maps the first `size` bytes of `file` (size > 0). The descriptor may be
     /// closed afterwards; the mapping keeps the file.
     public init(_ file: FileDescriptor, size: Int, subject: String = "") throws(SystemError) {
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, file.rawValue, 0), base != MAP_FAILED else {
-            throw SystemError("mmap", subject: subject)
+        var base: UnsafeMutableRawPointer?
+        try nothingOrError("mmap", subject: subject) { () -> Int32 in
+            base = SystemCall.mmap(size, PROT_READ, MAP_PRIVATE, file.rawValue)
+            return base == nil || base == MAP_FAILED ? -1 : 0
         }
         bytes = UnsafeRawBufferPointer(start: base, count: size)
     }
 
     deinit {
         if let base = bytes.baseAddress {
-            munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
+            _ = SystemCall.munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
         }
     }
 
     /// Tells the kernel reads jump around (`MADV_RANDOM`): no read-ahead filling memory.
     public func adviseRandomAccess() {
         if let base = bytes.baseAddress {
-            _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_RANDOM)
+            _ = SystemCall.madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_RANDOM)
         }
     }
 
     /// Unmaps the resident pages; later reads fault them back in from the page cache.
     public func dropResidentPages() {
         if let base = bytes.baseAddress {
-            _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_DONTNEED)
+            _ = SystemCall.madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_DONTNEED)
         }
     }
 }

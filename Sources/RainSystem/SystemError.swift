@@ -1,14 +1,15 @@
 import Glibc
 
 /// A failed system call: which call, on what, and errno. Raised by the wrapper
-/// layer only; no bare status code escapes it.
+/// layer only; no bare status code escapes it. `call` names the C call (`open`,
+/// `poll`), so a message says which one failed.
 public struct SystemError: Error, CustomStringConvertible, Equatable {
     public var call: String
     public var errno: Int32
     /// What the call was acting on (a path, a socket), when that helps the reader.
     public var subject: String
 
-    public init(_ call: String, errno: Int32 = Glibc.errno, subject: String = "") {
+    public init(_ call: String, errno: Int32, subject: String = "") {
         self.call = call
         self.errno = errno
         self.subject = subject
@@ -19,24 +20,44 @@ public struct SystemError: Error, CustomStringConvertible, Equatable {
         self.init(call, errno: -negativeErrno, subject: subject)
     }
 
-    public var message: String { String(cString: strerror(errno)) }
+    /// What errno means, in the C library's words (`strerror(3)`).
+    public var message: String { SystemCall.strerror(errno) }
 
     public var description: String {
         subject.isEmpty ? "\(call): \(message)" : "\(call) \(subject): \(message)"
     }
 }
 
-/// Calls a libc function returning -1 on error, retrying on EINTR.
-@discardableResult
-public func retryingOnInterrupt<T: BinaryInteger>(
-    _ call: String, subject: String = "", _ body: () -> T
-) throws(SystemError) -> T {
+/// The one path of every wrapper's raw call (swift-system's
+/// `valueOrErrno(retryOnInterrupt:_:)`): runs `body`, a C call that returns
+/// -1 and sets errno on failure, and returns its value, or throws the error
+/// named after `call`. A call interrupted by a signal (EINTR) is made again,
+/// unless `retryOnInterrupt` is false: `close` (the descriptor is gone either
+/// way) and `connect` (the connection goes on after the signal) are not.
+///
+/// `body` is called afresh each time, so a call whose argument depends on
+/// time (`poll`'s timeout, `nanosleep`'s request) computes what remains.
+/// `subject` is only built when the call fails. Package-wide, for the
+/// wrappers that must stay out of raindctl (RainNameService).
+@inline(__always)
+package func valueOrError<Result: SignedInteger & FixedWidthInteger>(
+    _ call: String, subject: @autoclosure () -> String = "", retryOnInterrupt: Bool = true, _ body: () -> Result
+) throws(SystemError) -> Result {
     while true {
         let result = body()
-        if result >= 0 { return result }
-        if errno == EINTR { continue }
-        throw SystemError(call, subject: subject)
+        if result != -1 { return result }
+        let code = SystemCall.errno
+        if retryOnInterrupt && code == EINTR { continue }
+        throw SystemError(call, errno: code, subject: subject())
     }
+}
+
+/// `valueOrError` for a call whose value is only success.
+@inline(__always)
+package func nothingOrError<Result: SignedInteger & FixedWidthInteger>(
+    _ call: String, subject: @autoclosure () -> String = "", retryOnInterrupt: Bool = true, _ body: () -> Result
+) throws(SystemError) {
+    _ = try valueOrError(call, subject: subject(), retryOnInterrupt: retryOnInterrupt, body)
 }
 
 /// Checks a libsystemd return value (`-errno` on failure).

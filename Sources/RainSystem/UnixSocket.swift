@@ -28,64 +28,67 @@ public enum UnixSocket {
         return (address, length)
     }
 
-    /// A listening socket bound at `path` with `mode`.
+    /// A listening socket bound at `path` with `mode` (`socket(2)`, `bind(2)`, `listen(2)`).
     public static func listen(path: String, mode: mode_t, backlog: Int32 = 128) throws(SystemError) -> FileDescriptor {
-        let fd = FileDescriptor(
-            taking: try retryingOnInterrupt("socket") {
-                socket(
-                    AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
-                    0)
-            })
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        let fd = FileDescriptor(taking: try valueOrError("socket") { SystemCall.socket(AF_UNIX, type, 0) })
         var (address, length) = try self.address(path)
         // Bind with a restrictive umask so there is no moment the socket is open to others.
-        let oldMask = umask(~mode & 0o777)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd.rawValue, $0, length) }
-        }
-        umask(oldMask)
-        guard bound == 0 else { throw SystemError("bind", subject: path) }
-        _ = chmod(path, mode)
-        guard Glibc.listen(fd.rawValue, backlog) == 0 else { throw SystemError("listen", subject: path) }
-        return fd
-    }
-
-    /// Connects to `path`: a blocking socket, for short-lived clients and
-    /// for probing whether a raind answers there.
-    public static func connect(path: String) throws(SystemError) -> FileDescriptor {
-        let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let fd = FileDescriptor(taking: try retryingOnInterrupt("socket") { socket(AF_UNIX, flags, 0) })
-        var (address, length) = try self.address(path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd.rawValue, $0, length) }
-        }
-        guard result == 0 else { throw SystemError("connect", subject: path) }
-        return fd
-    }
-
-    /// Accepts one connection; nil when none is waiting.
-    public static func accept(_ listener: FileDescriptor) throws(SystemError) -> FileDescriptor? {
-        while true {
-            let fd = raind_accept_nonblocking(listener.rawValue)
-            if fd >= 0 { return FileDescriptor(taking: fd) }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, ECONNABORTED: return nil
-            default: throw SystemError("accept4")
+        let oldMask = SystemCall.umask(~mode & 0o777)
+        let bound = Result { () throws(SystemError) in
+            try withUnsafePointer(to: &address) { pointer throws(SystemError) in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(SystemError) in
+                    try nothingOrError("bind", subject: path) { SystemCall.bind(fd.rawValue, address, length) }
+                }
             }
         }
+        _ = SystemCall.umask(oldMask)
+        try bound.get()
+        _ = SystemCall.chmod(path, mode)
+        try nothingOrError("listen", subject: path) { SystemCall.listen(fd.rawValue, backlog) }
+        return fd
     }
 
+    /// Connects to `path` (`connect(2)`): a blocking socket, for short-lived
+    /// clients and for probing whether a raind answers there. EINTR is not
+    /// retried: the connection goes on after the signal, and connecting
+    /// again would only say EALREADY.
+    public static func connect(path: String) throws(SystemError) -> FileDescriptor {
+        let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = FileDescriptor(taking: try valueOrError("socket") { SystemCall.socket(AF_UNIX, flags, 0) })
+        var (address, length) = try self.address(path)
+        try withUnsafePointer(to: &address) { pointer throws(SystemError) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(SystemError) in
+                try nothingOrError("connect", subject: path, retryOnInterrupt: false) {
+                    SystemCall.connect(fd.rawValue, address, length)
+                }
+            }
+        }
+        return fd
+    }
+
+    /// Accepts one connection (`accept4(2)`, non-blocking and close-on-exec);
+    /// nil when none is waiting, or when the one waiting gave up.
+    public static func accept(_ listener: FileDescriptor) throws(SystemError) -> FileDescriptor? {
+        do throws(SystemError) {
+            return FileDescriptor(
+                taking: try valueOrError("accept4") { SystemCall.acceptNonBlocking(listener.rawValue) })
+        } catch  where error.errno == EAGAIN || error.errno == ECONNABORTED {
+            return nil
+        }
+    }
+
+    /// Who is at the other end (SO_PEERCRED, and SO_PEERGROUPS where the
+    /// kernel has it: empty groups otherwise).
     public static func peerCredentials(_ fd: FileDescriptor) throws(SystemError) -> PeerCredentials {
         var pid: Int32 = 0
         var uid: UInt32 = 0
         var gid: UInt32 = 0
-        guard raind_peer_credentials(fd.rawValue, &pid, &uid, &gid) == 0 else {
-            throw SystemError("getsockopt(SO_PEERCRED)")
-        }
+        try nothingOrError("getsockopt(SO_PEERCRED)") { SystemCall.peerCredentials(fd.rawValue, &pid, &uid, &gid) }
         var groups = [UInt32](repeating: 0, count: 256)
         var groupsLength = socklen_t(groups.count * MemoryLayout<UInt32>.size)
         let ok = groups.withUnsafeMutableBytes {
-            getsockopt(fd.rawValue, SOL_SOCKET, SO_PEERGROUPS, $0.baseAddress, &groupsLength)
+            SystemCall.getsockopt(fd.rawValue, SOL_SOCKET, SO_PEERGROUPS, $0.baseAddress, &groupsLength)
         }
         let count = ok == 0 ? Int(groupsLength) / MemoryLayout<UInt32>.size : 0
         return PeerCredentials(pid: pid, uid: uid, gid: gid, groups: Array(groups.prefix(count)))

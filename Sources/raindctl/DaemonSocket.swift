@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainSystem
 
 /// A socket raindctl may try, and which raind instance answers there, so that
 /// messages can say how to start that instance or who may change it.
@@ -37,7 +38,7 @@ struct DaemonSocket: Equatable {
             case .system: what = "no system instance at "
             case .named: what = "nothing at "
             }
-            return what + failure.socket.path + " (" + String(cString: strerror(failure.errno)) + ")"
+            return what + failure.socket.path + " (" + SystemError("connect", errno: failure.errno).message + ")"
         }
         var advice: [String] = []
         for failure in failures {

@@ -1,5 +1,5 @@
-import Glibc
 import RainCore
+import RainSystem
 
 /// Writes for the client: results to stdout, diagnostics to stderr.
 ///
@@ -31,43 +31,33 @@ enum Output {
     /// C's `stderr` is a global Swift 6 cannot prove safe).
     static func standardError(_ text: String) {
         flush()
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // nowhere left to report a failure to report
-            }
-            bytes = bytes.dropFirst(written)
-        }
+        // Nowhere left to report a failure to report.
+        try? StandardStream.error.write(text)
     }
 
     /// Block graphics when stdout is a terminal; colour too, unless `NO_COLOR`
     /// is set (no-color.org) or the terminal is `dumb`.
     static var graphics: TerminalGraphics {
-        guard isatty(STDOUT_FILENO) == 1 else { return .none }
+        guard StandardStream.output.isTerminal else { return .none }
         let environment = ProcessEnvironment.current()
         let color = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         return .blocks(color: color)
     }
 
     /// Flushes stdout now: a subscriber's reader must see each line at once.
-    static func flush() { fflush(nil) }
+    static func flush() { StandardStream.flushBufferedOutput() }
 
     /// The local wall-clock time as HH:MM:SS, stamped on each line `subscribe` prints.
     static func localClock(_ unixSeconds: Double) -> String {
         // The value came from the daemon: NaN or a huge number must not trap the conversion.
-        var time = time_t(unixSeconds.isFinite ? min(max(unixSeconds, -1e15), 1e15) : 0)
-        var parts = tm()
-        localtime_r(&time, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+        let time = unixSeconds.isFinite ? min(max(unixSeconds, -1e13), 1e13).rounded(.down) : 0
+        let local = CivilDateTime(unixSeconds: time, utcOffsetSeconds: SystemClock.localUTCOffset(at: Int(time)))
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(two(local.hour)):\(two(local.minute)):\(two(local.second))"
     }
 
     static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        SystemClock.realtime.now()
     }
 
     /// Pads columns to their widest cell (by character count).

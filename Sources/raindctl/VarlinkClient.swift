@@ -1,4 +1,3 @@
-import Glibc
 import RainCore
 import RainSystem
 
@@ -62,14 +61,12 @@ final class VarlinkClient {
     /// Waits up to `timeout` seconds for the next reply; nil when none came.
     func receive(timeout: Double) throws(ClientError) -> VarlinkReply? {
         if try hasBufferedMessage() { return try receive() }
-        var pollfd = Glibc.pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(max(0, min(timeout, 86_400)) * 1000)
-        while true {
-            let ready = poll(&pollfd, 1, milliseconds)
-            if ready < 0, errno == EINTR { continue }
-            if ready == 0 { return nil }
-            return try receive()
+        do {
+            guard try fd.waitUntilReadable(timeout: timeout) else { return nil }
+        } catch {
+            throw .failed("cannot wait for raind's reply: \(error)")
         }
+        return try receive()
     }
 
     private func hasBufferedMessage() throws(ClientError) -> Bool {

@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainSystem
 
 // raindctl: the thin client. Exit codes: 0 ok, 1 failure reported by the
 // daemon, 2 cannot reach the daemon, 64 usage (EX_USAGE).
@@ -62,7 +63,7 @@ func main(_ arguments: [String]) -> Never {
     do {
         let session = ClientSession(
             socketCandidates: DaemonSocket.candidates(
-                explicit: socketPath, environment: ProcessEnvironment.current(), uid: getuid()))
+                explicit: socketPath, environment: ProcessEnvironment.current(), uid: ProcessIdentity.userID))
         let parsed = try command.init(arguments: try command.spec.parse(rest))
         try parsed.run(session)
     } catch {

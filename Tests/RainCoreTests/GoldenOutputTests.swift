@@ -69,7 +69,7 @@ final class GoldenOutputTests: XCTestCase {
     private func normalized(_ testCase: Case) throws -> Forecast {
         var forecast = try testCase.parse(try Fixtures.bytes(testCase.fixture), testCase.fetchedAt)
         let zone = try XCTUnwrap(
-            ZoneInfo.rules(named: forecast.timeZone), "no tz data for \(forecast.timeZone); install tzdata")
+            Fixtures.zoneInfo.rules(named: forecast.timeZone), "no tz data for \(forecast.timeZone); install tzdata")
         forecast.alignDays(to: zone)
         return forecast
     }
@@ -90,7 +90,7 @@ final class GoldenOutputTests: XCTestCase {
         for testCase in cases {
             let forecast = try normalized(testCase)
             for units in UnitSystem.allCases {
-                let zone = ZoneInfo.rules(named: forecast.timeZone)
+                let zone = Fixtures.zoneInfo.rules(named: forecast.timeZone)
                 let presenter = ForecastPresenter(
                     forecast: forecast, placeName: testCase.placeName, units: units, now: testCase.now,
                     isStale: testCase.isStale, zone: zone)

@@ -30,7 +30,7 @@ final class TerminalGraphicsTests: XCTestCase {
             try Fixtures.bytes("openmeteo-forecast-paris-unixtime.json"), fetchedAt: 1_768_466_880)
         return ForecastPresenter(
             forecast: forecast, placeName: "Paris", units: .si, now: 1_768_467_600,
-            zone: ZoneInfo.rules(named: forecast.timeZone))
+            zone: Fixtures.zoneInfo.rules(named: forecast.timeZone))
     }
 
     func testHourly_onATerminal_drawsATemperatureCurveAndRainBars() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import XCTest
 
@@ -7,7 +8,7 @@ import XCTest
 /// (Debian's tzdata), their POSIX footers, and what the views make of them.
 final class TimeZoneRulesTests: XCTestCase {
     private func zone(_ name: String) throws -> TimeZoneRules {
-        try XCTUnwrap(ZoneInfo.rules(named: name), "no \(ZoneInfo.defaultDirectory)/\(name); install tzdata")
+        try XCTUnwrap(Fixtures.zoneInfo.rules(named: name), "no \(ZoneInfo.defaultDirectory)/\(name); install tzdata")
     }
 
     private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> Double {
@@ -71,12 +72,13 @@ final class TimeZoneRulesTests: XCTestCase {
 
     func testBadData_isAnErrorAndBadNamesReadNothing() throws {
         XCTAssertThrowsError(try TimeZoneRules(name: "x", tzif: Array("not a zone".utf8)))
-        let paris = try XCTUnwrap(ZoneInfo.readFile(ZoneInfo.defaultDirectory + "/Europe/Paris"))
+        let paris = try XCTUnwrap(
+            Fixtures.zoneInfo.readFile(ZoneInfo.defaultDirectory + "/Europe/Paris", ZoneInfo.maximumBytes))
         XCTAssertThrowsError(try TimeZoneRules(name: "Europe/Paris", tzif: Array(paris.prefix(200)))) { error in
             XCTAssertEqual((error as? TimeZoneError)?.reason, "the TZif data ends early")
         }
         for name in ["", "../etc/passwd", "/etc/localtime", "Europe/../../etc", "Europe/Paris ", "Nowhere/Atlantis"] {
-            XCTAssertNil(ZoneInfo.rules(named: name), name)
+            XCTAssertNil(Fixtures.zoneInfo.rules(named: name), name)
         }
     }
 
@@ -150,4 +152,30 @@ final class TimeZoneRulesTests: XCTestCase {
         XCTAssertEqual(
             paris.startOfDay(CivilDateTime(year: 2026, month: 3, day: 30).daysSinceEpoch), utc(2026, 3, 29, 22))
     }
+
+    /// The core reads through the reader it is given, and asks it for nothing
+    /// when a name could leave the database.
+    func testZoneInfo_asksItsReaderOnlyForPlainNames() {
+        let asked = AskedPaths()
+        let zones = ZoneInfo(directory: "/zones") { path, limit in
+            asked.add(path)
+            return path == "/zones/Too/Large" ? [UInt8](repeating: 0, count: limit + 1) : nil
+        }
+        for name in ["", "../etc/passwd", "/etc/localtime", "Europe/../../etc", "Europe/./Paris", "Europe/Paris "] {
+            XCTAssertNil(zones.rules(named: name), name)
+        }
+        XCTAssertEqual(asked.paths, [])
+        XCTAssertNil(zones.tzif(named: "Too/Large"), "a file above the limit is refused whatever the reader")
+        XCTAssertNil(zones.rules(named: "Nowhere/Atlantis"))
+        XCTAssertEqual(asked.paths, ["/zones/Too/Large", "/zones/Nowhere/Atlantis"])
+    }
+}
+
+/// The paths a reader was asked for (the reader is `@Sendable`).
+private final class AskedPaths: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+
+    func add(_ path: String) { lock.withLock { recorded.append(path) } }
+    var paths: [String] { lock.withLock { recorded } }
 }

@@ -8,7 +8,7 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "integration"))
-from sdtest import ROOT, TRANSCRIPT, WORK, note, run  # noqa: E402
+from sdtest import ROOT, TRANSCRIPT, WORK, managers_directory, note, run  # noqa: E402
 
 
 def pytest_collection_modifyitems(config, items):
@@ -42,6 +42,17 @@ def deb():
     path = pathlib.Path(result.stdout.strip().splitlines()[-1])
     note(f"$ ./scripts/package\n  {path}")
     return path
+
+
+@pytest.fixture(scope="session")
+def managers_work(deb):
+    """The directory the managers work in (units, XDG directories, what
+    they must read), outside the tmpfs their namespaces mount wherever the
+    checkout is; removed at the end, when every manager is gone."""
+    directory = managers_directory()
+    note(f"# the managers work in {directory}")
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

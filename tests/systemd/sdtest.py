@@ -7,6 +7,12 @@ The recipe (issue 10): the system manager gets tmpfs on /tmp, /var/tmp and
 units and empty stub targets. Never the default unit path: its
 systemd-tmpfiles-setup would empty the host's real /tmp (the mounts are
 private, the filesystem is not). Managers are stopped with SIGKILL.
+
+What the managers must see (the unit directory, the user manager's XDG
+directories, the package for the upgrade, the fake logind) lives in a
+directory of its own under /var/lib, outside every tmpfs the namespaces
+mount, wherever the checkout is: a clone under /tmp would otherwise put it
+under the system manager's empty /tmp (issue 19).
 """
 import json
 import os
@@ -15,16 +21,39 @@ import select
 import shlex
 import signal
 import subprocess
+import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-# Outside /tmp and /var/tmp: the managers' namespaces mount tmpfs over both.
+# The transcript and the managers' logs, which only the host reads: kept with the checkout.
 WORK = ROOT / "build-package" / "systemd-test"
 TRANSCRIPT = WORK / "transcript.txt"
+# The system manager's namespace mounts an empty tmpfs over each of these
+# (and the user manager's over /run/systemd, inside /run).
+TMPFS_MOUNTS = ("/tmp", "/var/tmp", "/run")
+# Where `managers_directory` makes the directory the managers work in.
+MANAGERS_PARENT = pathlib.Path("/var/lib")
 SYSTEMD = "/lib/systemd/systemd"
 STUB_TARGETS = ("sysinit", "basic", "sockets", "shutdown", "network", "network-online", "multi-user",
                 "default", "paths", "timers", "slices", "local-fs")
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+def hidden_by(path, mounts=TMPFS_MOUNTS):
+    """The mount in `mounts` that hides `path` inside the managers' namespaces, or None."""
+    resolved = pathlib.Path(os.path.realpath(path))
+    for mount in mounts:
+        if resolved == pathlib.Path(mount) or pathlib.Path(mount) in resolved.parents:
+            return mount
+    return None
+
+
+def managers_directory():
+    """A new directory for the managers, outside every tmpfs they mount
+    (whatever the checkout's place); the caller removes it."""
+    directory = pathlib.Path(tempfile.mkdtemp(prefix="raind-systemd-test.", dir=MANAGERS_PARENT))
+    assert hidden_by(directory) is None, f"{directory} would be hidden by the tmpfs on {hidden_by(directory)}"
+    return directory
 
 
 def note(text):
@@ -71,8 +100,8 @@ class SystemManager:
     """systemd --system in new PID, mount and UTS namespaces, with only raind's
     installed units (symlinked, so what runs is what the package installed)."""
 
-    def __init__(self, unit_files):
-        self.directory = WORK / "system-units"
+    def __init__(self, unit_files, work):
+        self.directory = work / "system-units"
         self.directory.mkdir(parents=True, exist_ok=True)
         for target in STUB_TARGETS:
             (self.directory / f"{target}.target").write_text(f"[Unit]\nDescription=stub {target}\n")
@@ -82,8 +111,8 @@ class SystemManager:
                 link.unlink()
             link.symlink_to(unit)
         boot = (
-            "set -e; mount -t tmpfs tmpfs /tmp; mount -t tmpfs tmpfs /var/tmp; mount -t tmpfs tmpfs /run; "
-            "mkdir -p /run/systemd/system; "
+            "set -e; " + "".join(f"mount -t tmpfs tmpfs {mount}; " for mount in TMPFS_MOUNTS)
+            + "mkdir -p /run/systemd/system; "
             # A booted system's mounts are shared; systemd sets up each unit's
             # credentials in a child mount namespace and relies on the mount
             # propagating back (to /run/credentials). unshare made everything
@@ -161,8 +190,8 @@ class UserManager:
     """systemd --user in a new mount namespace with tmpfs on /run/systemd, and
     temporary XDG directories (and HOME), so nothing of root's own is used."""
 
-    def __init__(self):
-        self.base = WORK / "user"
+    def __init__(self, work):
+        self.base = work / "user"
         for name in ("run", "config", "state", "cache", "home"):
             (self.base / name).mkdir(parents=True, exist_ok=True)
         os.chmod(self.base / "run", 0o700)

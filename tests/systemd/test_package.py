@@ -12,7 +12,8 @@ import subprocess
 import pytest
 
 from raindtest import FixtureServer
-from sdtest import SystemManager, ScratchUser, UserManager, json_of, note, read_line, run, wait_for
+from sdtest import (TMPFS_MOUNTS, SystemManager, ScratchUser, UserManager, hidden_by, json_of, note, read_line, run,
+                    wait_for)
 
 SOCKET = "/run/raind/raind.sock"
 DROP_IN = pathlib.Path("/etc/raind/raind.conf.d/50-test.conf")
@@ -55,12 +56,17 @@ def users():
 
 
 @pytest.fixture(scope="module")
-def system_manager(configured):
+def system_manager(configured, managers_work):
     units = [line for line in run(["dpkg", "-L", "raind"]).stdout.splitlines()
              if re.fullmatch(r"/lib/systemd/system/raind\.(socket|service)", line)]
     assert len(units) == 2, units
-    manager = SystemManager(units)
-    manager.deb = configured
+    manager = SystemManager(units, managers_work)
+    # What runs inside the namespace must be where it can see it: not in a
+    # checkout (or a $RAIND_DEB) under /tmp.
+    manager.deb = managers_work / pathlib.Path(configured).name
+    shutil.copyfile(configured, manager.deb)
+    manager.fake_logind = managers_work / "fake_logind.py"
+    shutil.copyfile(pathlib.Path(__file__).resolve().parents[1] / "fakes" / "fake_logind.py", manager.fake_logind)
     yield manager
     manager.kill()
 
@@ -138,6 +144,22 @@ def test_exposure_of_the_installed_system_unit(installed):
     score = float(re.search(r"Overall exposure level for raind.service: ([0-9.]+)", result.stdout).group(1))
     note(f"# exposure {score}")
     assert score <= 1.5
+
+
+def test_managers_work_outside_the_tmpfs_they_mount(system_manager, managers_work):
+    """Whatever the checkout's place, the managers' directory is none the
+    namespaces hide, and the system manager sees it: a clone under /tmp
+    used to leave it an empty unit directory (issue 19)."""
+    for path in ("/tmp/raind-clone/build-package/systemd-test", "/var/tmp/x", "/run/x", "/tmp"):
+        assert hidden_by(path) is not None, path
+    for path in ("/tmpfoo/x", "/var/lib/x", "/work/raind"):
+        assert hidden_by(path) is None, path
+    assert hidden_by(managers_work) is None, f"{managers_work} is under a tmpfs of {TMPFS_MOUNTS}"
+    m = system_manager
+    for path in (m.directory / "raind.service", m.deb, m.fake_logind):
+        m.run("test", "-e", str(path))
+    for mount in TMPFS_MOUNTS:
+        assert m.run("stat", "-f", "-c", "%T", mount).stdout.strip() == "tmpfs", mount
 
 
 def test_system_instance(system_manager, fixture_server, users):
@@ -267,7 +289,7 @@ def test_system_instance_reaches_the_system_bus(system_manager):
     """With a system bus (a dbus-daemon --system in the namespace, and a fake
     logind on it), the hardened raind connects and watches logind."""
     m = system_manager
-    fake_logind = pathlib.Path(__file__).resolve().parents[1] / "fakes" / "fake_logind.py"
+    fake_logind = m.fake_logind
     if subprocess.run(["/usr/bin/python3", "-c", "import dbus, gi"], capture_output=True).returncode != 0:
         pytest.skip("python3-dbus and python3-gi are not installed (the fake logind needs them)")
     m.run("mkdir", "-p", "/run/dbus")
@@ -336,8 +358,8 @@ def test_stop_leaves_no_process(system_manager):
     m.run("ps", "-e", "-o", "pid,user,cmd")
 
 
-def test_user_instance(configured, fixture_server):
-    manager = UserManager()
+def test_user_instance(configured, fixture_server, managers_work):
+    manager = UserManager(managers_work)
     try:
         u = manager
         # The package enabled the user socket for everyone (systemctl --global).

@@ -16,7 +16,7 @@ public struct ForecastPresenter: Sendable {
     public var now: Double
     /// Whether the daemon considers the forecast stale (shown as `(stale)`).
     public var isStale: Bool
-    /// The rules of the forecast's time zone (`ZoneInfo.rules(named: forecast.timeZone)`); nil when unknown.
+    /// The rules of the forecast's time zone (`ZoneInfo.rules(named:)` of `forecast.timeZone`); nil when unknown.
     public var zone: TimeZoneRules?
 
     public init(

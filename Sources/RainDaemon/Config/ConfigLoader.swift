@@ -47,15 +47,8 @@ public struct ConfigLoader {
 
     /// `*.conf` files in a directory, sorted by name.
     static func dropIns(in directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)  // d_name is NUL-terminated
-            }
-            if name.hasSuffix(".conf"), !name.hasPrefix(".") { names.append(name) }
-        }
-        return names.sorted().map { directory + "/" + $0 }
+        // No directory (or none readable) is no drop-ins.
+        let names = (try? FileIO.directoryEntries(in: directory)) ?? []
+        return names.filter { $0.hasSuffix(".conf") && !$0.hasPrefix(".") }.sorted().map { directory + "/" + $0 }
     }
 }

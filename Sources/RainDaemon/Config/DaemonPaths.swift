@@ -1,5 +1,5 @@
-import Glibc
 import RainCore
+import RainSystem
 
 /// Where a raind instance keeps its socket, state, cache and configuration
 /// (docs/FILES.md). systemd's `$STATE_DIRECTORY` and friends
@@ -34,7 +34,7 @@ public struct DaemonPaths: Equatable, Sendable {
         case .user:
             socket =
                 env("RUNTIME_DIRECTORY").map { $0 + "/raind.sock" }
-                ?? SocketLocator.userSocket(environment: environment, uid: getuid())
+                ?? SocketLocator.userSocket(environment: environment, uid: ProcessIdentity.userID)
             stateDirectory = env("STATE_DIRECTORY") ?? (env("XDG_STATE_HOME") ?? home + "/.local/state") + "/raind"
             cacheDirectory = env("CACHE_DIRECTORY") ?? (env("XDG_CACHE_HOME") ?? home + "/.cache") + "/raind"
             configFile =

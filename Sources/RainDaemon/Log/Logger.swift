@@ -1,4 +1,4 @@
-import Glibc
+import RainSystem
 
 /// Log lines to stderr with `<N>` priority prefixes, which journald reads as
 /// levels. Each line carries a subsystem tag. Never pass a secret here.
@@ -24,18 +24,10 @@ public struct Logger: Sendable {
     }
 
     /// Writes `text` to stderr with write(2): one call per line, so lines
-    /// from two moments never interleave (C's `stderr` FILE is a global that
-    /// Swift 6 cannot prove safe).
+    /// from two moments never interleave.
     public static func standardError(_ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // stderr is gone: there is nowhere to say so
-            }
-            bytes = bytes.dropFirst(written)
-        }
+        // stderr is gone: there is nowhere to say so.
+        try? StandardStream.error.write(text)
     }
 
     public func error(_ message: String) { log(.error, message) }

@@ -57,9 +57,7 @@ public final class EventLoop {
 
     /// Wall-clock time, in Unix seconds.
     public var wallNow: Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        SystemClock.realtime.now()
     }
 
     // MARK: Sources
@@ -111,10 +109,7 @@ public final class EventLoop {
     public func onSignal(
         _ signal: Int32, name: String? = nil, file: String = #fileID, line: Int = #line, handler: @escaping () -> Void
     ) throws(SystemError) -> EventSource {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, signal)
-        sigprocmask(SIG_BLOCK, &set, nil)
+        try SignalSet([signal]).block()
         let box = EventSource.Box(plain: handler)
         var source: OpaquePointer?
         let userdata = box.retainedForSource()

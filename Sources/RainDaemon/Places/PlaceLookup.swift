@@ -1,4 +1,3 @@
-import Glibc
 import RainCore
 import RainPlaces
 import RainSystem
@@ -94,11 +93,8 @@ public final class PlaceLookup {
             if let zone = afterZoneinfo(tz) { tz = zone }
             if !tz.isEmpty { return tz }
         }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/etc/localtime", &buffer, buffer.count - 1)
-        if length > 0 {
-            let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let zone = afterZoneinfo(target) { return zone }
+        if let target = try? FileIO.symbolicLinkTarget(of: "/etc/localtime"), let zone = afterZoneinfo(target) {
+            return zone
         }
         if case .success(let bytes) = FileIO.readFile("/etc/timezone", limit: 4096) {
             let zone = String(decoding: bytes, as: UTF8.self).trimmingSpaces()

@@ -254,9 +254,7 @@ public final class VarlinkConnection {
 
     /// CLOCK_MONOTONIC in seconds, read now (the loop's cached time stands still during a batch).
     private static func processTime() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        SystemClock.monotonic.now()
     }
 
     private func scheduleResume() {

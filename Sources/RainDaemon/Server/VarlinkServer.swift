@@ -79,7 +79,7 @@ public final class VarlinkServer {
     private var nextConnectionID = 1
     private var connectionsPerUID: [UInt32: Int] = [:]
     /// raind's own uid: the owner of a user instance is not limited per uid.
-    private let ownUID = getuid()
+    private let ownUID = ProcessIdentity.userID
 
     /// One read buffer for every connection: the loop reads one at a time.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)

@@ -50,7 +50,7 @@ public struct StateStore {
 
     private func quarantine(reason: String, now: Double) throws(SystemError) -> Loaded {
         let kept = "\(path).corrupt-\(Self.timestamp(now))"
-        guard rename(path, kept) == 0 else { throw SystemError("rename", subject: "\(path) to \(kept)") }
+        try FileIO.rename(path, to: kept)
         return .quarantined(reason: reason, keptAt: kept)
     }
 
@@ -62,11 +62,9 @@ public struct StateStore {
     /// `20261129T181500Z`: sorts by time, safe in file names.
     static func timestamp(_ unixSeconds: Double) -> String {
         // A clock far off must not trap the conversion; such a name still sorts and is unique enough.
-        var time = time_t(unixSeconds.isFinite ? min(max(unixSeconds, 0), 253_402_300_799) : 0)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+        let time = unixSeconds.isFinite ? min(max(unixSeconds, 0), 253_402_300_799) : 0
+        let utc = CivilDateTime(unixSeconds: time, utcOffsetSeconds: 0)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(utc.year)\(two(utc.month))\(two(utc.day))T\(two(utc.hour))\(two(utc.minute))\(two(utc.second))Z"
     }
 }

@@ -28,14 +28,15 @@ public struct ServiceManager {
                 break
             }
         }
-        // Passed sockets may lack the flags we rely on.
-        let flags = fcntl(chosen, F_GETFL)
-        _ = fcntl(chosen, F_SETFL, flags | O_NONBLOCK)
-        _ = fcntl(chosen, F_SETFD, FD_CLOEXEC)
+        // Passed sockets may lack the flags we rely on. Setting them fails only
+        // for a descriptor that is not open, which the first accept reports.
+        let socket = FileDescriptor(taking: chosen)
+        try? socket.setNonBlocking()
+        try? socket.setCloseOnExec()
         for index in 0..<count where SD_LISTEN_FDS_START + index != chosen {
-            close(SD_LISTEN_FDS_START + index)
+            FileDescriptor(taking: SD_LISTEN_FDS_START + index).close()
         }
-        return FileDescriptor(taking: chosen)
+        return socket
     }
 
     /// Sends a state line (`READY=1`, `STATUS=...`); ignored without NOTIFY_SOCKET.
@@ -49,9 +50,7 @@ public struct ServiceManager {
 
     /// RELOADING=1 with the monotonic timestamp systemd 253+ wants for Type=notify-reload.
     public func reloading() {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        let usec = UInt64(spec.tv_sec) * 1_000_000 + UInt64(spec.tv_nsec) / 1000
+        let usec = SystemClock.monotonic.microseconds()
         notify("RELOADING=1\nMONOTONIC_USEC=\(usec)\nSTATUS=Reloading configuration")
     }
 }

@@ -47,7 +47,7 @@ public final class ForecastCache {
         } catch {
             return
         }
-        if rename(legacy, file) == 0 { logger.info("moved the cache file \(legacy) to \(file)") }
+        if (try? FileIO.rename(legacy, to: file)) != nil { logger.info("moved the cache file \(legacy) to \(file)") }
     }
 
     /// The cached forecast of a place, when there is a usable one for its position.
@@ -60,7 +60,7 @@ public final class ForecastCache {
         case .failure(let error) where error.errno == ENOENT: return nil
         case .failure(let error):
             logger.warning("cache file \(file) unreadable (\(error)); discarding it")
-            unlink(file)
+            try? FileIO.removeFile(file)
             return nil
         }
         do {
@@ -71,13 +71,13 @@ public final class ForecastCache {
                 latitude2: location.latitude, longitude2: location.longitude)
             guard distance < LocationList.sameplaceKilometres else {
                 logger.info("cache file \(file) is for another position; discarding it")
-                unlink(file)
+                try? FileIO.removeFile(file)
                 return nil
             }
             return cached
         } catch {
             logger.warning("cache file \(file) is corrupt (\(error)); discarding it, the place will be fetched again")
-            unlink(file)
+            try? FileIO.removeFile(file)
             return nil
         }
     }
@@ -150,6 +150,6 @@ public final class ForecastCache {
 
     func remove(_ id: LocationID) {
         guard let file = path(for: id) else { return }
-        unlink(file)
+        try? FileIO.removeFile(file)
     }
 }

@@ -193,7 +193,9 @@ public struct WeatherSource {
                 var leftOut: [String] = []
                 var forecast = try provider.parseForecast(response.body, fetchedAt: fetchedAt) { leftOut.append($0) }
                 forecast.expiresAt = expiresAt ?? provider.terms.defaultLifetime.map { fetchedAt + $0 }
-                if let zone = ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone) {
+                if let zone = ZoneInfo.system.rules(
+                    named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone)
+                {
                     forecast.alignDays(to: zone)
                 }
                 if let problem = forecast.validationProblem() {

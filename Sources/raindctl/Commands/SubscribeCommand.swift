@@ -1,5 +1,5 @@
-import Glibc
 import RainCore
+import RainSystem
 
 struct SubscribeCommand: ClientCommand {
     static let spec = CommandSpec(
@@ -173,9 +173,8 @@ struct RetryDelay {
     }
 
     mutating func wait() {
-        var request = timespec(tv_sec: Int(next), tv_nsec: Int((next - next.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        // Fails only for a time nanosleep(2) refuses, which `next` never is.
+        try? SystemClock.sleep(seconds: next)
         next = min(next * 2, 30)
         isFirst = false
     }

@@ -83,7 +83,12 @@ struct SubscriberView {
         let name = locations[id]?.name ?? id.rawValue
         return ForecastPresenter(
             forecast: forecast, placeName: name, units: units, now: Output.now(), isStale: isStale(forecast),
-            zone: ZoneInfo.rules(named: forecast.timeZone.isEmpty ? locations[id]?.timeZone ?? "" : forecast.timeZone))
+            zone: zone(of: forecast, at: id))
+    }
+
+    /// The rules of the forecast's zone, else of the place's.
+    func zone(of forecast: Forecast, at id: LocationID) -> TimeZoneRules? {
+        ZoneInfo.system.rules(named: forecast.timeZone.isEmpty ? locations[id]?.timeZone ?? "" : forecast.timeZone)
     }
 
     /// Older than two refresh intervals (and an hour at least): refreshes are not arriving.
@@ -94,7 +99,9 @@ struct SubscriberView {
     var values: BarValues {
         let forecast = selected.flatMap { forecasts[$0] }
         let name = selected.map { locations[$0]?.name ?? $0.rawValue } ?? "no place"
-        return BarValues(placeName: name, forecast: forecast, units: units, now: Output.now(), iconStyle: iconStyle)
+        return BarValues(
+            placeName: name, forecast: forecast, units: units, now: Output.now(), iconStyle: iconStyle,
+            zone: forecast.flatMap { ZoneInfo.system.rules(named: $0.timeZone) })
     }
 
     /// The state a bar shows it in: offline, error, stale or ok.

@@ -45,7 +45,7 @@ struct ForecastView {
         let presenter = ForecastPresenter(
             forecast: forecast.withPlainText(), placeName: location.displayName.strippingControlCharacters(),
             units: units, now: Output.now(), isStale: reply.stale,
-            zone: ZoneInfo.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone))
+            zone: ZoneInfo.system.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone))
         let graphics = Output.graphics
         let text: String
         switch kind {

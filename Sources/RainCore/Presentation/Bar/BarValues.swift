@@ -6,13 +6,20 @@ public struct BarValues: Sendable {
     public var units: UnitSystem
     public var now: Double
     public var iconStyle: IconStyle
+    /// The rules of the place's time zone, for sunrise and sunset; nil when
+    /// unknown (the forecast's `utcOffsetSeconds` is used).
+    public var zone: TimeZoneRules?
 
-    public init(placeName: String, forecast: Forecast?, units: UnitSystem, now: Double, iconStyle: IconStyle) {
+    public init(
+        placeName: String, forecast: Forecast?, units: UnitSystem, now: Double, iconStyle: IconStyle,
+        zone: TimeZoneRules? = nil
+    ) {
         self.placeName = placeName
         self.forecast = forecast
         self.units = units
         self.now = now
         self.iconStyle = iconStyle
+        self.zone = zone
     }
 
     /// The conditions now: the current block, else the hour in progress.
@@ -84,8 +91,7 @@ public struct BarValues: Sendable {
     private func clock(_ unixSeconds: Double?) -> String {
         guard let unixSeconds, let forecast else { return UnitFormatter.missing }
         let presenter = ForecastPresenter(
-            forecast: forecast, placeName: placeName, units: units, now: now,
-            zone: ZoneInfo.rules(named: forecast.timeZone))
+            forecast: forecast, placeName: placeName, units: units, now: now, zone: zone)
         return presenter.local(unixSeconds).hourMinute
     }
 }
