@@ -102,6 +102,9 @@ public final class Daemon {
         } catch {
             throw StartupError("cannot set up HTTP: \(error)")
         }
+        // Cached data first, and the cache's leftovers gone, before the socket
+        // exists: the first client to connect gets it.
+        refresher.restore()
         let systemBus: Result<BusConnection, BusError>
         do {
             systemBus = .success(try BusConnection(.system, loop: loop))
@@ -192,8 +195,6 @@ public final class Daemon {
         // Rain soon is a use of the nowcast: its short refreshes go on
         // without subscribers only while it can be shown.
         notifier?.announceRainSoonInterest()
-        // Cached data first: clients get it the moment the socket serves.
-        refresher.restore()
     }
 
     /// Descriptors raind keeps for itself beyond its clients: the listener,
