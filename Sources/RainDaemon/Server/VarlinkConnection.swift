@@ -295,6 +295,24 @@ public final class VarlinkConnection {
     @discardableResult
     func enqueue(_ bytes: [UInt8]) -> Bool {
         guard !isClosed else { return false }
+        if !corked && !closeWhenFlushed && queuedBytes == 0 {
+            // Nothing waits (a subscriber that keeps up): write straight from the
+            // shared bytes, and copy only what the socket does not take: a fifth
+            // less CPU time per subscriber in a fan-out to 1,000 (docs/PERFORMANCE.md).
+            var written = 0
+            do {
+                written = try fd.write(bytes[...])
+            } catch  where error.errno == EAGAIN {
+            } catch {
+                logger.debug("\(description): \(error)")
+                close()
+                return false
+            }
+            if written == bytes.count { return true }
+            output.append(contentsOf: bytes[written...])
+            flush()
+            return !isClosed
+        }
         output += bytes
         if !corked { flush() }
         return !isClosed
