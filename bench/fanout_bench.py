@@ -10,7 +10,8 @@ trigger until every subscriber has read the event. The server runs on one
 CPU and the client on another (taskset), state on tmpfs (RAIND_BENCH_DIR,
 /dev/shm by default) so the state file's two fsyncs cost microseconds, not a
 virtual disk's milliseconds. Writes the "## Fan-out to subscribers" section
-of docs/PERFORMANCE.md. Run through bench/run."""
+of docs/PERFORMANCE.md, with a "before" column when RAIND_BENCH_BASELINE names
+an earlier raind binary, measured in the same run. Run through bench/run."""
 import json
 import os
 import pathlib
@@ -18,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from daemon_bench import write_section
 from varlink_bench import wait_for
@@ -29,6 +31,9 @@ ROUNDS = int(os.environ.get("RAIND_BENCH_ROUNDS", "3"))
 EVENTS = int(os.environ.get("RAIND_BENCH_EVENTS", "200"))
 SUBSCRIBERS = int(os.environ.get("RAIND_BENCH_SUBSCRIBERS", "1000"))
 HEADING = "## Fan-out to subscribers"
+# Optional: another raind binary (an earlier commit's release build) measured in the same run.
+BASELINE = os.environ.get("RAIND_BENCH_BASELINE")
+BASELINE_LABEL = os.environ.get("RAIND_BENCH_BASELINE_LABEL", BASELINE or "")
 sys.path.insert(0, str(ROOT / "tests" / "integration"))
 from raindtest import Varlink  # noqa: E402
 
@@ -53,8 +58,8 @@ def cpu_ns(pid):
     return total
 
 
-def start_raind(base):
-    home = base / "raind"
+def start_raind(base, binary=None, name="raind"):
+    home = base / name
     env = {"PATH": os.environ["PATH"], "HOME": str(home), "XDG_RUNTIME_DIR": str(home / "run"),
            "XDG_STATE_HOME": str(home / "state"), "XDG_CONFIG_HOME": str(home / "config"),
            "XDG_CACHE_HOME": str(home / "cache"), "LANG": "C.UTF-8"}
@@ -64,7 +69,8 @@ def start_raind(base):
     (home / "config" / "raind" / "raind.conf").write_text(
         "[Provider]\nBaseURL=http://127.0.0.1:9\n[Places]\nGeocoderURL=http://127.0.0.1:9\n"
         f"[Socket]\nMaxClients={SUBSCRIBERS * 2 + 100}\n")
-    process = subprocess.Popen(["taskset", "-c", SERVER_CPU, str(BIN / "raind")], env=env, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(["taskset", "-c", SERVER_CPU, str(binary or BIN / "raind")], env=env,
+                               stderr=subprocess.DEVNULL)
     sock = home / "run" / "raind" / "raind.sock"
     wait_for(sock)
     return process, sock
@@ -89,8 +95,13 @@ def frame_sizes(path):
     return tuple(len(compact(message).encode()) + 1 for message in (snapshot, event, reply))
 
 
+def open_descriptors(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
 def drive(client, path, pid, subscribers):
     """One run of the client: (median ms, p90 ms, trigger round trip ms, bytes per event, server CPU µs per event)."""
+    descriptors = open_descriptors(pid)
     process = subprocess.Popen(
         ["taskset", "-c", CLIENT_CPU, str(client), str(path), str(subscribers), str(EVENTS), SUBSCRIBE] + TRIGGERS,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -107,6 +118,12 @@ def drive(client, path, pid, subscribers):
         code = process.wait()
     if code != 0 or len(line) != 5:
         raise SystemExit(f"the fan-out client failed on {path} (exit {code})")
+    # The server closes its ends of the 1,000 connections before the next server is measured:
+    # that work, on the same CPU, would otherwise land in the next one's figures.
+    deadline = time.monotonic() + 30
+    while open_descriptors(pid) > descriptors and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.2)
     median, p90, control, size, triggers = (float(value) for value in line)
     return median, p90, control, size, spent / 1000 / triggers
 
@@ -121,6 +138,9 @@ def main():
     try:
         servers["raind"] = start_raind(base)
         snapshot_size, event_size, reply_size = frame_sizes(servers["raind"][1])
+        if BASELINE:
+            servers["baseline"] = start_raind(base, BASELINE, "baseline")
+            frame_sizes(servers["baseline"][1])
         broadcast_sock = base / "broadcast.sock"
         broadcast = subprocess.Popen(["taskset", "-c", SERVER_CPU, str(base / "broadcast_server"), str(broadcast_sock),
                                       str(event_size), str(snapshot_size), str(reply_size)])
@@ -129,9 +149,13 @@ def main():
         # Rounds interleave the servers, so load elsewhere on the machine hits them alike;
         # each figure is the best (lowest) of its rounds.
         best = {}
-        for _ in range(ROUNDS):
+        names = list(servers)
+        for round_number in range(ROUNDS):
+            # Each round starts with another server, so none always runs after the same one.
+            shift = round_number % len(names)
             for subscribers in (SUBSCRIBERS, 0):
-                for name, (process, sock) in servers.items():
+                for name in names[shift:] + names[:shift]:
+                    process, sock = servers[name]
                     figures = drive(base / "fanout_client", sock, process.pid, subscribers)
                     key = (name, subscribers)
                     best[key] = tuple(min(a, b) for a, b in zip(best[key], figures)) if key in best else figures
@@ -143,16 +167,24 @@ def main():
 
     raind, yardstick = best[("raind", SUBSCRIBERS)], best[("broadcast", SUBSCRIBERS)]
     alone, yardstick_alone = best[("raind", 0)], best[("broadcast", 0)]
-    rows = [
+    before, before_alone = (best[("baseline", SUBSCRIBERS)], best[("baseline", 0)]) if BASELINE else (None, None)
+
+    figures = [
         (f"one event to {SUBSCRIBERS:,} subscribers, trigger to the last one's read: median of {EVENTS}",
-         f"{raind[0]:.2f} ms", f"broadcast server {yardstick[0]:.2f} ms", f"{raind[0] / yardstick[0]:.2f}×"),
-        (f"the same, 90th percentile", f"{raind[1]:.2f} ms", f"broadcast server {yardstick[1]:.2f} ms",
-         f"{raind[1] / yardstick[1]:.2f}×"),
-        ("server CPU time per event, per subscriber", f"{raind[4] / SUBSCRIBERS:.2f} µs",
-         f"broadcast server {yardstick[4] / SUBSCRIBERS:.2f} µs", f"{raind[4] / yardstick[4]:.2f}×"),
-        ("the trigger alone (SetSettings, no subscriber): round trip, median", f"{alone[2]:.3f} ms",
-         f"broadcast server {yardstick_alone[2]:.3f} ms", f"{alone[2] / yardstick_alone[2]:.1f}×"),
+         lambda f: f[0], lambda v: f"{v:.2f} ms", 2),
+        ("the same, 90th percentile", lambda f: f[1], lambda v: f"{v:.2f} ms", 2),
+        ("server CPU time per event, per subscriber", lambda f: f[4] / SUBSCRIBERS, lambda v: f"{v:.2f} µs", 2),
     ]
+    rows = []
+    for figure, pick, text, digits in figures:
+        cells = [figure, text(pick(raind))] + ([text(pick(before))] if BASELINE else [])
+        cells += [f"broadcast server {text(pick(yardstick))}", f"{pick(raind) / pick(yardstick):.{digits}f}×"]
+        rows.append(cells)
+    cells = ["the trigger alone (SetSettings, no subscriber): round trip, median", f"{alone[2]:.3f} ms"]
+    cells += [f"{before_alone[2]:.3f} ms"] if BASELINE else []
+    cells += [f"broadcast server {yardstick_alone[2]:.3f} ms", f"{alone[2] / yardstick_alone[2]:.1f}×"]
+    rows.append(cells)
+    before_note = (f" \"before\" is `{BASELINE_LABEL}`, built and measured in the same run." if BASELINE else "")
     lines = [
         HEADING,
         "",
@@ -165,11 +197,11 @@ def main():
         "epoll, then the answer), driven by the same C client (`bench/yardstick/fanout_client.c`). Servers on",
         f"CPU {SERVER_CPU}, the client on CPU {CLIENT_CPU} (`taskset`), best of {ROUNDS} interleaved runs; raind's state",
         "on tmpfs, so its trigger's state write (two fsyncs) costs what the last row shows. CPU time is the",
-        "server's (`/proc/PID/task/*/schedstat`) over the triggers only.",
+        "server's (`/proc/PID/task/*/schedstat`) over the triggers only." + before_note,
         "",
-        "| figure | raind | yardstick (same run) | ratio |",
-        "| --- | --- | --- | --- |",
-    ] + [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
+        "| figure | raind | " + ("before | " if BASELINE else "") + "yardstick (same run) | ratio |",
+        "| --- | --- | " + ("--- | " if BASELINE else "") + "--- | --- |",
+    ] + ["| " + " | ".join(cells) + " |" for cells in rows]
     for line in lines:
         print(line)
     write_section(ROOT / "docs" / "PERFORMANCE.md", HEADING, lines)
