@@ -357,6 +357,9 @@ def main():
         "here). raindctl's time beyond `--version` is the call, decoding and formatting the reply,",
         "and the page faults of the code that does it; generic metadata is built by accessors rather",
         "than from mangled names, and neither executable links the concurrency runtime (Package.swift).",
+        "Peak RSS is ru_maxrss through `bench/yardstick/peak_rss.c`, a static launcher whose own",
+        f"pages ({mib(true_peak)}: the /bin/true figure) are every figure's floor; raindctl's copy is measured",
+        "as just written and again read back from disk (\"raindctl's memory\").",
     ]
     for line in lines:
         print(line)
