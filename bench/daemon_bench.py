@@ -14,7 +14,10 @@ run, written to docs/PERFORMANCE.md ("## Daemon" section):
     more=true and its snapshot read): raind's CPU time against 1,000
     connections making one GetStatus each;
   - raindctl status against mpc status (MPD on a local socket, both median
-    of 200) and /bin/true.
+    of 200) and /bin/true;
+  - raindctl status's peak resident memory (ru_maxrss, through the small
+    launcher bench/yardstick/peak_rss.c) against mpc status's, and raindctl
+    --version's against /bin/true's.
 
 The weather comes from the fixture HTTP server on loopback. Run through bench/run."""
 import os
@@ -88,6 +91,34 @@ def timed_runs(command, env, runs):
         subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         times.append(time.perf_counter() - started)
     return statistics.median(times) * 1000
+
+
+def build_peak_rss(base):
+    """bench/yardstick/peak_rss.c, built static so its own few hundred KiB are the floor of every figure."""
+    out = base / "peak_rss"
+    source = ROOT / "bench" / "yardstick" / "peak_rss.c"
+    if subprocess.run(["cc", "-O2", "-static", "-o", str(out), str(source)], stderr=subprocess.DEVNULL).returncode:
+        subprocess.run(["cc", "-O2", "-o", str(out), str(source)], check=True)
+    return out
+
+
+def drop_cached_pages(path):
+    """Writes `path` back and drops its pages from the page cache, so the next run reads it from disk.
+    Pages written in large folios are mapped a whole folio at a time; read back, in smaller ones."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+def peak_rss_kib(launcher, command, env, runs):
+    """Median peak resident set (KiB) of `command` over `runs` runs: the child's ru_maxrss from wait4,
+    whole process. Python cannot launch it itself: a child's ru_maxrss counts the process it was
+    forked from until its exec."""
+    out = subprocess.run([str(launcher), str(runs)] + command, env=env, capture_output=True, text=True, check=True)
+    return int(out.stdout.split()[0])
 
 
 def timed_calls(client, method, parameters, runs):
@@ -239,6 +270,19 @@ def main():
                if mpd_socket else None)
         true_ms = timed_runs(["/bin/true"], client_env, RUNS)
         help_ms = timed_runs([str(BIN / "raindctl"), "--version"], client_env, RUNS)
+        launcher = build_peak_rss(base)
+        # A copy, as an install writes it: its pages sit in the page cache as written. Then the
+        # same file read back from disk, as after a reboot.
+        installed = base / "raindctl"
+        shutil.copyfile(BIN / "raindctl", installed)
+        installed.chmod(0o755)
+        ctl_peak = peak_rss_kib(launcher, [str(installed), "status"], client_env, 20)
+        mpc_peak = (peak_rss_kib(launcher, ["mpc", "status"], dict(client_env, MPD_HOST=str(mpd_socket)), 20)
+                    if mpd_socket else None)
+        help_peak = peak_rss_kib(launcher, [str(installed), "--version"], client_env, 20)
+        drop_cached_pages(installed)
+        ctl_read_peak = peak_rss_kib(launcher, [str(installed), "status"], client_env, 20)
+        true_peak = peak_rss_kib(launcher, ["/bin/true"], client_env, 20)
     finally:
         if raind.process and raind.process.poll() is None:
             raind.stop()
@@ -278,6 +322,14 @@ def main():
          f"/bin/true {true_ms:.2f} ms", f"{ctl_json / true_ms:.1f}×"),
         (f"raindctl --version, start to exit (median of {RUNS})", f"{help_ms:.2f} ms", f"/bin/true {true_ms:.2f} ms",
          f"{help_ms / true_ms:.1f}×"),
+        ("raindctl status, peak RSS (ru_maxrss, median of 20), its file just written", mib(ctl_peak),
+         f"mpc status {mib(mpc_peak)}" if mpc_peak else "mpc not installed",
+         f"{ctl_peak / mpc_peak:.2f}×" if mpc_peak else "–"),
+        ("the same, raindctl's file read back from disk (its cached pages dropped first)", mib(ctl_read_peak),
+         f"mpc status {mib(mpc_peak)}" if mpc_peak else "mpc not installed",
+         f"{ctl_read_peak / mpc_peak:.2f}×" if mpc_peak else "–"),
+        ("raindctl --version, peak RSS (ru_maxrss, median of 20)", mib(help_peak), f"/bin/true {mib(true_peak)}",
+         f"{help_peak / true_peak:.1f}×"),
     ]
     lines = [
         "## Daemon",
@@ -305,6 +357,9 @@ def main():
         "here). raindctl's time beyond `--version` is the call, decoding and formatting the reply,",
         "and the page faults of the code that does it; generic metadata is built by accessors rather",
         "than from mangled names, and neither executable links the concurrency runtime (Package.swift).",
+        "Peak RSS is ru_maxrss through `bench/yardstick/peak_rss.c`, a static launcher whose own",
+        f"pages ({mib(true_peak)}: the /bin/true figure) are every figure's floor; raindctl's copy is measured",
+        "as just written and again read back from disk (\"raindctl's memory\").",
     ]
     for line in lines:
         print(line)

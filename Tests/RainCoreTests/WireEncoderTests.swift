@@ -61,6 +61,19 @@ final class WireEncoderTests: XCTestCase {
         }
     }
 
+    func testEncode_ofANumber_writesWhatTheEncodableRouteWrites() {
+        for value in [0, 1, -1, 0.5, 123.456, -0.25, 1e15, 1e21, 3_600.000_1, .infinity, -.infinity, .nan] {
+            var direct: [UInt8] = []
+            WireEncoder.encode(value, into: &direct)
+            XCTAssertEqual(direct, Array(WireEncoder.bytes([value]).dropFirst().dropLast()), "\(value)")
+        }
+        for value in [0, 7, -7, 42, Int.max, Int.min] {
+            var direct: [UInt8] = []
+            WireEncoder.encode(value, into: &direct)
+            XCTAssertEqual(direct, Array(WireEncoder.bytes([value]).dropFirst().dropLast()), "\(value)")
+        }
+    }
+
     func testEncode_closesHandOpenedContainers_whenTheOuterOneGoesOn() {
         XCTAssertEqual(
             String(decoding: WireEncoder.bytes(HandWritten()), as: UTF8.self),

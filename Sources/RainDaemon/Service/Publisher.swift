@@ -82,7 +82,7 @@ public final class Publisher {
                     ))
                 continue
             }
-            subscription.request.stream { $0 += bytes }
+            subscription.request.stream(framed: bytes)
         }
     }
 }
