@@ -66,7 +66,10 @@ def system_manager(configured, managers_work):
     manager.deb = managers_work / pathlib.Path(configured).name
     shutil.copyfile(configured, manager.deb)
     manager.fake_logind = managers_work / "fake_logind.py"
-    shutil.copyfile(pathlib.Path(__file__).resolve().parents[1] / "fakes" / "fake_logind.py", manager.fake_logind)
+    fakes = pathlib.Path(__file__).resolve().parents[1] / "fakes"
+    shutil.copyfile(fakes / "fake_logind.py", manager.fake_logind)
+    # The fake imports the fakes' shared loop from its own folder.
+    shutil.copyfile(fakes / "fakebus.py", managers_work / "fakebus.py")
     yield manager
     manager.kill()
 
