@@ -123,7 +123,6 @@ def drive(client, path, pid, subscribers):
     deadline = time.monotonic() + 30
     while open_descriptors(pid) > descriptors and time.monotonic() < deadline:
         time.sleep(0.01)
-    time.sleep(0.2)
     median, p90, control, size, triggers = (float(value) for value in line)
     return median, p90, control, size, spent / 1000 / triggers
 
