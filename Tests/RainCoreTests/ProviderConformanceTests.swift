@@ -9,12 +9,63 @@ import XCTest
 /// the table is run here without a line of this file changing, and fails
 /// until its recordings are there.
 final class ProviderConformanceTests: XCTestCase {
-    /// The recordings of a provider's forecast answers, by file name.
-    static func recordings(of provider: any WeatherProvider) throws -> [(name: String, body: [UInt8])] {
+    /// The recordings of a provider's forecast answers, by name: for a
+    /// provider of one answer, `STEM-forecast-NAME.json`; for one of several
+    /// (`answerRoles`), `STEM-forecast-NAME.N-ROLE.json`, one file a role.
+    /// Each comes with the place it was asked for (`recorded-places.json`,
+    /// by NAME; a place at 0°, 0° in UTC when it is not listed there).
+    static func recordings(of provider: any WeatherProvider) throws -> [Recording] {
         let stem = provider.name.stem + "-forecast-"
-        let names = try TestFile.names(in: Fixtures.directory)
+        let files = try TestFile.names(in: Fixtures.directory)
             .filter { $0.hasPrefix(stem) && $0.hasSuffix(".json") }.sorted()
-        return try names.map { ($0, try Fixtures.bytes($0)) }
+        let places = try recordedPlaces()
+        let roles = provider.answerRoles
+        var recordings: [Recording] = []
+        for file in files {
+            let name = String(file.dropFirst(stem.count).dropLast(".json".count))
+            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+            if roles.count == 1 {
+                guard parts.count == 1 else { continue }
+            } else {
+                guard parts.count == 2, parts[1] == "1-" + roles[0] else { continue }
+            }
+            let place =
+                places[parts[0]]
+                ?? Location(
+                    id: LocationID("recorded"), name: parts[0], latitude: 0, longitude: 0, timeZone: "UTC",
+                    source: .coordinates)
+            var answers: [[UInt8]] = []
+            for (index, role) in roles.enumerated() {
+                answers.append(
+                    try Fixtures.bytes(
+                        roles.count == 1 ? file : "\(stem)\(parts[0]).\(index + 1)-\(role).json"))
+            }
+            recordings.append(Recording(name: stem + parts[0], place: place, answers: answers))
+        }
+        return recordings
+    }
+
+    struct Recording {
+        var name: String
+        var place: Location
+        var answers: [[UInt8]]
+    }
+
+    /// `Tests/Fixtures/recorded-places.json`: where each recording was asked
+    /// for, `{"NAME": {"latitude": ..., "longitude": ..., "timeZone": ...,
+    /// "countryCode": ...}}`.
+    static func recordedPlaces() throws -> [String: Location] {
+        let json = try JSON(parsing: try Fixtures.bytes("recorded-places.json"))
+        var places: [String: Location] = [:]
+        for (name, value) in json.objectValue ?? JSONObject() {
+            guard let latitude = value["latitude"]?.doubleValue, let longitude = value["longitude"]?.doubleValue
+            else { continue }
+            places[name] = Location(
+                id: LocationID("recorded"), name: name, countryCode: value["countryCode"]?.stringValue ?? "",
+                latitude: latitude, longitude: longitude, timeZone: value["timeZone"]?.stringValue ?? "UTC",
+                source: .coordinates)
+        }
+        return places
     }
 
     /// Places where rounding, signs and the date line have caught parsers and request builders out.
@@ -51,12 +102,15 @@ final class ProviderConformanceTests: XCTestCase {
         for provider in WeatherProviders.all {
             let recordings = try Self.recordings(of: provider)
             XCTAssertFalse(recordings.isEmpty, "\(provider.name) has no recorded answers in Tests/Fixtures")
-            for (name, body) in recordings {
+            for recording in recordings {
+                let name = recording.name
                 let fetchedAt = 1_800_000_000.0
                 var leftOut: [String] = []
                 let forecast: Forecast
                 do {
-                    forecast = try provider.parseForecast(body, fetchedAt: fetchedAt) { leftOut.append($0) }
+                    forecast = try provider.parseForecast(
+                        recording.answers, for: recording.place, fetchedAt: fetchedAt
+                    ) { leftOut.append($0) }
                 } catch {
                     XCTFail("\(provider.name) cannot parse its own recording \(name): \(error)")
                     continue
@@ -84,19 +138,35 @@ final class ProviderConformanceTests: XCTestCase {
     /// never a crash and never a forecast made up from the pieces.
     func testEveryProvider_refusesBrokenAnswers_withAnErrorNamingIt() throws {
         for provider in WeatherProviders.all {
-            var broken: [(String, [UInt8])] = [
-                ("empty", []), ("null", Array("null".utf8)), ("an array", Array("[]".utf8)),
-                ("HTML", Array("<html><body>502 Bad Gateway</body></html>".utf8)),
-                ("an empty object", Array("{}".utf8)),
-            ]
-            for (name, body) in try Self.recordings(of: provider) {
-                for eighth in 1..<8 {
-                    broken.append(("\(name) cut at \(eighth)/8", Array(body.prefix(body.count * eighth / 8))))
+            let recordings = try Self.recordings(of: provider)
+            let place = recordings.first?.place ?? Self.places[0]
+            let whole = recordings.first?.answers ?? [[UInt8]](repeating: [], count: provider.answerRoles.count)
+            var broken: [(String, [[UInt8]])] = []
+            // Each answer in turn replaced by garbage, the others as recorded.
+            for index in whole.indices {
+                for (what, body) in [
+                    ("empty", ""), ("null", "null"), ("an array", "[]"),
+                    ("HTML", "<html><body>502 Bad Gateway</body></html>"), ("an empty object", "{}"),
+                ] {
+                    var answers = whole
+                    answers[index] = Array(body.utf8)
+                    broken.append(("\(provider.answerRoles[index]) \(what)", answers))
                 }
             }
-            for (what, body) in broken {
+            for recording in recordings {
+                for index in recording.answers.indices {
+                    let body = recording.answers[index]
+                    for eighth in 1..<8 {
+                        var answers = recording.answers
+                        answers[index] = Array(body.prefix(body.count * eighth / 8))
+                        broken.append(("\(recording.name) \(provider.answerRoles[index]) cut at \(eighth)/8", answers))
+                    }
+                }
+            }
+            broken.append(("no answer", []))
+            for (what, answers) in broken {
                 do {
-                    _ = try provider.parseForecast(body, fetchedAt: 1_800_000_000) { _ in }
+                    _ = try provider.parseForecast(answers, for: place, fetchedAt: 1_800_000_000) { _ in }
                     XCTFail("\(provider.name) made a forecast of \(what)")
                 } catch {
                     XCTAssertEqual(error.provider, provider.name.rawValue, "\(what): \(error)")
@@ -105,33 +175,66 @@ final class ProviderConformanceTests: XCTestCase {
         }
     }
 
-    func testEveryProvider_asksOnTheGrid_andNeverLeaksItsKey() {
+    func testEveryProvider_asksOnTheGrid_andNeverLeaksItsKey() throws {
         let key = "s3cret/key?#"
         for provider in WeatherProviders.all {
             let digits = provider.terms.coordinateDigits
             for place in Self.places {
                 for units in UnitSystem.allCases {
-                    let request = provider.request(for: place, units: units, key: key)
-                    XCTAssertTrue(request.path.hasPrefix("/"), "\(provider.name): \(request.path)")
-                    XCTAssertFalse(
-                        request.path.contains(where: { $0 == " " || $0.isNewline || $0 == "#" }),
-                        "\(provider.name): \(request.path)")
-                    for number in Self.numbers(in: request.path) {
-                        XCTAssertLessThanOrEqual(
-                            number.split(separator: ".").dropFirst().first?.count ?? 0, digits,
-                            "\(provider.name) sent \(number) for \(place.id): at most \(digits) decimals")
+                    let asked = try Self.requests(of: provider, for: place, units: units, key: key)
+                    let keyless = try Self.requests(of: provider, for: place, units: units, key: nil)
+                    XCTAssertEqual(asked.count, keyless.count, "\(provider.name): the same questions")
+                    for (request, unkeyed) in zip(asked, keyless) {
+                        XCTAssertTrue(request.path.hasPrefix("/"), "\(provider.name): \(request.path)")
+                        XCTAssertFalse(
+                            request.path.contains(where: { $0 == " " || $0.isNewline || $0 == "#" }),
+                            "\(provider.name): \(request.path)")
+                        for number in Self.numbers(in: request.path) {
+                            XCTAssertLessThanOrEqual(
+                                number.split(separator: ".").dropFirst().first?.count ?? 0, digits,
+                                "\(provider.name) sent \(number) for \(place.id): at most \(digits) decimals")
+                        }
+                        XCTAssertFalse(request.path.contains(key), "\(provider.name) put the key in unencoded")
+                        XCTAssertFalse(unkeyed.path.contains("s3cret"), "\(provider.name): \(unkeyed.path)")
+                        if !provider.terms.needsKey {
+                            XCTAssertEqual(request, unkeyed, "\(provider.name) needs no key, so sends none")
+                        }
                     }
-                    XCTAssertFalse(request.path.contains(key), "\(provider.name) put the key in unencoded")
-                    let keyless = provider.request(for: place, units: units, key: nil)
-                    XCTAssertFalse(keyless.path.contains("s3cret"), "\(provider.name): \(keyless.path)")
                     if provider.terms.needsKey {
-                        XCTAssertTrue(request.path.contains("s3cret"), "\(provider.name) takes its key in the request")
-                    } else {
-                        XCTAssertEqual(request, keyless, "\(provider.name) needs no key, so sends none")
+                        XCTAssertTrue(
+                            asked.contains { $0.path.contains("s3cret") },
+                            "\(provider.name) takes its key in the request")
                     }
-                    XCTAssertEqual(request, provider.request(for: place, units: units, key: key), "the same question")
+                    XCTAssertEqual(
+                        asked, try Self.requests(of: provider, for: place, units: units, key: key), "the same question")
                 }
             }
+        }
+    }
+
+    /// Every request `provider` makes for `place`: its plan's, and after a
+    /// lookup, the plan's with each recorded lookup answer
+    /// (`STEM-lookup-*.json`) it accepts for the place.
+    static func requests(
+        of provider: any WeatherProvider, for place: Location, units: UnitSystem, key: String?
+    ) throws -> [ProviderRequest] {
+        let now = 1_800_000_000.0
+        switch provider.plan(for: place, units: units, key: key, lookup: nil, now: now) {
+        case .forecast(let requests):
+            return requests
+        case .notCovered:
+            return []
+        case .lookup(let request):
+            var requests = [request]
+            let stem = provider.name.stem + "-lookup-"
+            for file in try TestFile.names(in: Fixtures.directory).filter({ $0.hasPrefix(stem) }).sorted() {
+                guard let lookup = try? provider.parseLookup(try Fixtures.bytes(file), for: place, now: now),
+                    case .forecast(let more) = provider.plan(
+                        for: place, units: units, key: key, lookup: lookup, now: now)
+                else { continue }
+                requests += more
+            }
+            return requests
         }
     }
 

@@ -92,7 +92,9 @@ public enum FuzzTargets {
         let (state, _) = decoded.validated()
         for location in state.places.locations {
             precondition(location.id.isWellFormed, "a validated id is a safe file name")
-            for provider in WeatherProviders.all { _ = provider.request(for: location, units: .si, key: "k") }
+            for provider in WeatherProviders.all {
+                _ = provider.plan(for: location, units: .si, key: "k", lookup: nil, now: 1_790_000_000)
+            }
             _ = location.displayName
         }
         if let minutes = state.settings.refreshMinutes { _ = Double(minutes * 60) }
@@ -107,12 +109,46 @@ public enum FuzzTargets {
         use(forecast)
     }
 
-    /// A provider's answer: parsed, validated, scheduled and presented.
+    /// Between the answers of a provider that asks several questions
+    /// (`WeatherProvider.answerRoles`), in the roles' order: `scripts/fuzz`
+    /// joins each recording's answers with it.
+    public static let answerSeparator: [UInt8] = Array("\n--raind-answer--\n".utf8)
+
+    /// A provider's answers: looked up, parsed, validated, scheduled and presented.
     public static func answer(_ bytes: [UInt8], from provider: any WeatherProvider) {
-        guard let forecast = try? provider.parseForecast(bytes, fetchedAt: 1_790_000_000, leftOut: { _ in }),
+        let place = Location(
+            id: LocationID("fuzz"), name: "Fuzz", countryCode: "US", latitude: 40.7, longitude: -74,
+            timeZone: "America/New_York", source: .coordinates)
+        let answers = split(bytes, roles: provider.answerRoles.count)
+        _ = try? provider.parseLookup(answers[0], for: place, now: 1_790_000_000)
+        guard
+            let forecast = try? provider.parseForecast(
+                answers, for: place, fetchedAt: 1_790_000_000, leftOut: { _ in }),
             forecast.validationProblem() == nil
         else { return }
         use(forecast)
+    }
+
+    /// `bytes` cut at `answerSeparator` into exactly `roles` answers (the
+    /// last holds the rest; missing ones are empty).
+    static func split(_ bytes: [UInt8], roles: Int) -> [[UInt8]] {
+        guard roles > 1 else { return [bytes] }
+        var answers: [[UInt8]] = []
+        var start = 0
+        var index = 0
+        let separator = answerSeparator
+        while answers.count < roles - 1, index + separator.count <= bytes.count {
+            if bytes[index..<index + separator.count].elementsEqual(separator) {
+                answers.append(Array(bytes[start..<index]))
+                index += separator.count
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        answers.append(Array(bytes[start...]))
+        while answers.count < roles { answers.append([]) }
+        return answers
     }
 
     /// What raind and raindctl do with a forecast that passed validation.

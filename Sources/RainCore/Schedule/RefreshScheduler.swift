@@ -145,6 +145,12 @@ public struct RefreshScheduler: Sendable {
         places[id, default: PlaceState()].inFlight = true
     }
 
+    /// One more request of a refresh `started` counted went out (a provider
+    /// that asks several questions for one forecast).
+    public mutating func sent(now: Double) {
+        budgetUsage.add(calls: policy.callsPerRequest, now: now)
+    }
+
     /// The request `started` counted never left this machine (libcurl could
     /// not be loaded): the budgets get it back.
     public mutating func notSent(now: Double) {

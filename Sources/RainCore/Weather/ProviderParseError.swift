@@ -14,6 +14,9 @@ public struct ProviderParseError: Error, Equatable, Sendable, CustomStringConver
         case invalidValue(String)
         /// The provider answered with an error object instead of a forecast.
         case providerReported(String)
+        /// The provider has no data for the place (the NWS outside the
+        /// United States); the reason says where it has.
+        case notCovered(String)
     }
 
     /// The provider whose response this is (`open-meteo`, `pirateweather`).
@@ -36,6 +39,7 @@ public struct ProviderParseError: Error, Equatable, Sendable, CustomStringConver
         case .wrongType(let expected, let got): return "\(subject): expected \(expected), got \(got)"
         case .invalidValue(let reason): return "\(subject): \(reason)"
         case .providerReported(let message): return "\(provider) reported an error: \(message)"
+        case .notCovered(let reason): return "\(provider) has no data for this place (\(reason))"
         }
     }
 }

@@ -15,6 +15,16 @@ extension CachedForecast {
                 return WireDecodingError(field: "cache.\(field)", reason: "is not a header value raind sends back")
             }
         }
+        if let lookups {
+            if lookups.count > WeatherProviders.all.count {
+                return WireDecodingError(field: "cache.lookups", reason: "holds more lookups than raind has providers")
+            }
+            for (name, lookup) in lookups {
+                if let problem = lookup.validationProblem {
+                    return WireDecodingError(field: "cache.lookups.\(name)", reason: problem)
+                }
+            }
+        }
         if let problem = forecast.validationProblem() {
             return WireDecodingError(field: "cache.forecast.\(problem.field)", reason: problem.reason)
         }

@@ -10,6 +10,9 @@ public struct CachedForecast: Equatable, Codable {
     public var etag: String?
     public var lastModified: String?
     public var forecast: Forecast
+    /// What providers' lookups found for the place (the NWS's office and
+    /// grid), by provider name, kept across restarts until each expires.
+    public var lookups: [String: ProviderLookup]?
 
     /// 2: hourly rain moved to the hour it falls in, unknown probabilities null, alert
     /// severities the provider's, attribution added; a version 1 file is fetched anew.

@@ -24,23 +24,49 @@ public final class ForecastStore {
 
     subscript(id: LocationID) -> CachedForecast? { forecasts[id] }
 
-    /// Keeps `cached` as the place's forecast, in memory and on disk.
+    /// What providers' lookups found, by place and provider name; written
+    /// with the place's forecast.
+    private var lookups: [LocationID: [String: ProviderLookup]] = [:]
+
+    /// Keeps `cached` as the place's forecast, in memory and on disk, with
+    /// the place's lookups.
     func store(_ cached: CachedForecast, for id: LocationID) {
-        forecasts[id] = cached
-        cache.store(cached, for: id)
+        var kept = cached
+        kept.lookups = lookups[id]
+        forecasts[id] = kept
+        cache.store(kept, for: id)
     }
 
     /// Loads the place's cached file, when there is a usable one for its position.
     func restore(_ location: Location) -> CachedForecast? {
         guard let cached = cache.load(location) else { return nil }
         forecasts[location.id] = cached
+        lookups[location.id] = cached.lookups
         return cached
     }
 
     /// Forgets the forecast of a place no longer saved, and its file.
     func remove(_ id: LocationID) {
         forecasts[id] = nil
+        lookups[id] = nil
         cache.remove(id)
+    }
+
+    /// What `provider`'s lookup found for the place, if it has not expired by `now`.
+    func lookup(of id: LocationID, by provider: ProviderName, now: Double) -> ProviderLookup? {
+        guard let lookup = lookups[id]?[provider.rawValue], lookup.expiresAt > now else { return nil }
+        return lookup
+    }
+
+    /// Keeps what `provider`'s lookup found for the place; it is written
+    /// with the next forecast (the one it is made for follows at once).
+    func keep(_ lookup: ProviderLookup, of id: LocationID, by provider: ProviderName) {
+        lookups[id, default: [:]][provider.rawValue] = lookup
+    }
+
+    /// Forgets the place's lookups (it moved: they are for the old position).
+    func dropLookups(of id: LocationID) {
+        lookups[id] = nil
     }
 
     /// The ids of the places with a forecast.

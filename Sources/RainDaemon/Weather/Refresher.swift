@@ -25,8 +25,10 @@ public final class Refresher {
     /// The settings in force (units and the refresh interval), as last written.
     private var settings: Settings
     private var nowcast = NowcastWatch()
+    /// Notes logged once for the daemon's life.
+    private var loggedOnce: Set<String> = []
 
-    private var inFlight: [LocationID: (transfer: (any HTTPCancellable)?, waiters: [Completion])] = [:]
+    private var inFlight: [LocationID: (transfers: [any HTTPCancellable], waiters: [Completion])] = [:]
     private var timer: EventSource?
     public private(set) var lastSuccess: Double?
     /// The last failed refresh and its place, until that place refreshes
@@ -160,7 +162,7 @@ public final class Refresher {
         for id in Array(store.ids) where !ids.contains(id) { store.remove(id) }
         if let failed = lastFailedPlace, !ids.contains(failed) { clearFailure(of: failed) }
         for (id, flight) in inFlight where !ids.contains(id) {
-            flight.transfer?.cancel()
+            for transfer in flight.transfers { transfer.cancel() }
             inFlight[id] = nil
             scheduler.abandoned(id)
             // Whoever waits on it is told, not left without a reply.
@@ -191,11 +193,12 @@ public final class Refresher {
     func placeMoved(_ id: LocationID) {
         var waiters: [Completion] = []
         if let flight = inFlight.removeValue(forKey: id) {
-            flight.transfer?.cancel()
+            for transfer in flight.transfers { transfer.cancel() }
             scheduler.abandoned(id)
             waiters = flight.waiters
         }
         store.dropValidators(of: id)
+        store.dropLookups(of: id)
         scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: id == list.selectedID, now: now)
         fetch([id], explicit: false, completion: nil)
         if inFlight[id] != nil {
@@ -295,7 +298,7 @@ public final class Refresher {
                 finishOne(id, refusal.failure(policy: scheduler.policy, now: now))
                 continue
             }
-            inFlight[id] = (nil, [{ finishOne(id, $0) }])
+            inFlight[id] = ([], [{ finishOne(id, $0) }])
             started.append(id)
             start(location, selected: id == list.selectedID)
         }
@@ -304,29 +307,106 @@ public final class Refresher {
     }
 
     private func start(_ location: Location, selected: Bool) {
-        let id = location.id
-        let request = source.request(for: location, units: settings.units, cached: store[id])
-        scheduler.started(id, now: now)
+        scheduler.started(location.id, now: now)
         store.cache.storeBudget(scheduler.budgetUsage)
-        let transfer = http.fetch(request) { [weak self] result in
-            self?.finished(location, selected: selected, result: result)
-        }
-        if inFlight[id] != nil { inFlight[id]?.transfer = transfer }
+        ask(location, selected: selected, lookedUp: false)
     }
 
-    private func finished(_ location: Location, selected: Bool, result: Result<HTTPResponse, HTTPFailure>) {
+    /// Sends what the provider's plan asks for `location`: a lookup, then
+    /// (`lookedUp`) the forecast's requests with what it found, or the
+    /// forecast's requests at once. The first request was counted by
+    /// `start`; each further one is counted as it goes.
+    private func ask(_ location: Location, selected: Bool, lookedUp: Bool) {
+        let id = location.id
+        let time = now
+        let plan = source.plan(
+            for: location, units: settings.units, cached: store[id],
+            lookup: store.lookup(of: id, by: source.name, now: time), now: time)
+        switch plan {
+        case .notCovered(let failure):
+            // Answered on the next turn, as a request would be: after RefreshStarted.
+            context.loop.later { [weak self] in self?.finished(location, selected: selected, outcome: .failed(failure))
+            }
+        case .lookup(let request):
+            guard !lookedUp else {
+                let failure = RefreshFailure(
+                    error: .providerError,
+                    message:
+                        "\(source.name) asked for its lookup of the place again after answering it; raind retries later"
+                )
+                context.loop.later { [weak self] in
+                    self?.finished(location, selected: selected, outcome: .failed(failure))
+                }
+                return
+            }
+            let transfer = http.fetch(request) { [weak self] result in
+                self?.lookedUp(location, selected: selected, result: result)
+            }
+            if inFlight[id] != nil { inFlight[id]?.transfers = [transfer] }
+        case .forecast(let requests):
+            count(extra: lookedUp ? requests.count : requests.count - 1)
+            var results = [Result<HTTPResponse, HTTPFailure>?](repeating: nil, count: requests.count)
+            var remaining = requests.count
+            var transfers: [any HTTPCancellable] = []
+            for (index, request) in requests.enumerated() {
+                transfers.append(
+                    http.fetch(request) { [weak self] result in
+                        results[index] = result
+                        remaining -= 1
+                        guard remaining == 0, let self else { return }
+                        let all = results.compactMap { $0 }
+                        self.giveBackUnsent(all)
+                        self.finished(
+                            location, selected: selected,
+                            outcome: self.source.interpret(all, for: location, now: self.now))
+                    })
+            }
+            if inFlight[id] != nil { inFlight[id]?.transfers = transfers }
+        }
+    }
+
+    /// Counts requests beyond the first of one refresh against the budgets.
+    private func count(extra: Int) {
+        guard extra > 0 else { return }
+        for _ in 0..<extra { scheduler.sent(now: now) }
+        store.cache.storeBudget(scheduler.budgetUsage)
+    }
+
+    /// Requests that never left this machine (libcurl could not be loaded) count nothing.
+    private func giveBackUnsent(_ results: [Result<HTTPResponse, HTTPFailure>]) {
+        var changed = false
+        for case .failure(let transport) in results where transport.neverSent {
+            scheduler.notSent(now: now)
+            changed = true
+        }
+        if changed { store.cache.storeBudget(scheduler.budgetUsage) }
+    }
+
+    private func lookedUp(_ location: Location, selected: Bool, result: Result<HTTPResponse, HTTPFailure>) {
+        guard inFlight[location.id] != nil else { return }
+        giveBackUnsent([result])
+        switch source.interpretLookup(result, for: location, now: now) {
+        case .success(let lookup):
+            store.keep(lookup, of: location.id, by: source.name)
+            ask(location, selected: selected, lookedUp: true)
+        case .failure(let failure):
+            finished(location, selected: selected, outcome: .failed(failure))
+        }
+    }
+
+    private func finished(_ location: Location, selected: Bool, outcome: WeatherSource.Outcome) {
         let id = location.id
         guard let flight = inFlight.removeValue(forKey: id) else { return }
         let wasOnline = scheduler.online
         let time = now
-        if case .failure(let transport) = result, transport.neverSent {
-            scheduler.notSent(now: time)
-            store.cache.storeBudget(scheduler.budgetUsage)
-        }
         var failure: RefreshFailure?
-        switch source.interpret(result, for: location, now: time) {
+        switch outcome {
         case .fresh(let cached, let leftOut):
-            for note in leftOut { logger.warning("\(id): \(note)") }
+            for note in leftOut where !loggedOnce.contains(note) {
+                logger.warning("\(id): \(note)")
+                // A provider's notice about itself (a deprecated product) is said once, not at every refresh.
+                if note == WeatherSource.deprecationNotice(source.name) { loggedOnce.insert(note) }
+            }
             succeeded(
                 id, cached, expiresAt: cached.forecast.expiresAt, previousAlerts: store[id]?.forecast.alerts ?? [],
                 selected: selected, at: time)
@@ -390,7 +470,7 @@ public final class Refresher {
         timer?.disarm()
         let stopping = RefreshFailure(error: .providerError, message: "raind is stopping; the refresh was cancelled")
         for (id, flight) in flights {
-            flight.transfer?.cancel()
+            for transfer in flight.transfers { transfer.cancel() }
             scheduler.abandoned(id)
             for waiter in flight.waiters { waiter(stopping) }
         }

@@ -92,21 +92,68 @@ public struct WeatherSource {
         )
     }
 
-    /// The request for `location`, conditional on the cached answer when the
-    /// provider's terms allow. `units`: what the person reads in.
-    func request(for location: Location, units: UnitSystem = .si, cached: CachedForecast?) -> HTTPRequest {
-        let asked = provider.request(for: location, units: units, key: apiKey)
-        let redacted = provider.request(
-            for: location, units: units, key: apiKey.map { _ in URLRedaction.placeholder })
-        var headers = asked.headers
-        if provider.terms.conditionalRequests {
-            if let etag = cached?.etag { headers["If-None-Match"] = etag }
-            if let lastModified = cached?.lastModified { headers["If-Modified-Since"] = lastModified }
+    /// What to ask for `location` at `now`, as HTTP requests: a provider's
+    /// `ProviderPlan` with the base URL, the key, the timeouts and, for a
+    /// forecast of one request, the cached answer's validators when the
+    /// provider's terms allow (several answers are parsed together, so a 304
+    /// for one of them would leave nothing to parse). `units`: what the
+    /// person reads in. `lookup`: what an earlier lookup found, while fresh.
+    enum Plan {
+        case forecast([HTTPRequest])
+        case lookup(HTTPRequest)
+        case notCovered(RefreshFailure)
+    }
+
+    func plan(
+        for location: Location, units: UnitSystem = .si, cached: CachedForecast?, lookup: ProviderLookup?, now: Double
+    ) -> Plan {
+        let live = lookup.flatMap { $0.expiresAt > now && $0.validationProblem == nil ? $0 : nil }
+        let asked = provider.plan(for: location, units: units, key: apiKey, lookup: live, now: now)
+        let redacted = provider.plan(
+            for: location, units: units, key: apiKey.map { _ in URLRedaction.placeholder }, lookup: live, now: now)
+        switch (asked, redacted) {
+        case (.forecast(let requests), .forecast(let shown)) where requests.count == shown.count && !requests.isEmpty:
+            let conditional = provider.terms.conditionalRequests && requests.count == 1
+            return .forecast(
+                zip(requests, shown).map { httpRequest($0, redacted: $1, validators: conditional ? cached : nil) })
+        case (.lookup(let request), .lookup(let shown)):
+            return .lookup(httpRequest(request, redacted: shown, validators: nil))
+        case (.notCovered(let reason), _):
+            return .notCovered(Self.notCovered(provider.name, reason))
+        default:
+            return .notCovered(
+                Self.notCovered(provider.name, "it asked for nothing raind can send; an update of raind may be needed"))
         }
+    }
+
+    static func notCovered(_ name: ProviderName, _ reason: String) -> RefreshFailure {
+        RefreshFailure(
+            error: .providerError,
+            message: "\(name) has no data for this place (\(reason)); choose another provider for it")
+    }
+
+    private func httpRequest(
+        _ asked: ProviderRequest, redacted: ProviderRequest, validators cached: CachedForecast?
+    )
+        -> HTTPRequest
+    {
+        var headers = asked.headers
+        if let etag = cached?.etag { headers["If-None-Match"] = etag }
+        if let lastModified = cached?.lastModified { headers["If-Modified-Since"] = lastModified }
         return HTTPRequest(
             url: baseURL + asked.path, redactedURL: baseURL + redacted.path, headers: headers,
             connectTimeout: .seconds(connectTimeout), totalTimeout: .seconds(totalTimeout),
             maxBodyBytes: Self.maximumBodyBytes)
+    }
+
+    /// The first request for `location` with no lookup: a provider of one
+    /// request's forecast request, conditional on `cached`.
+    func request(for location: Location, units: UnitSystem = .si, cached: CachedForecast?) -> HTTPRequest? {
+        switch plan(for: location, units: units, cached: cached, lookup: nil, now: 0) {
+        case .forecast(let requests): return requests.first
+        case .lookup(let request): return request
+        case .notCovered: return nil
+        }
     }
 
     /// What came back, as a forecast to keep or a failure a person can act on.
@@ -119,26 +166,89 @@ public struct WeatherSource {
         case failed(RefreshFailure)
     }
 
-    /// What came back, with every text the provider or libcurl wrote scrubbed
-    /// of the key and the request's query (`SecretScrubber`) before raind
-    /// keeps, logs or sends it.
+    /// The answer to a provider of one request.
     func interpret(_ result: Result<HTTPResponse, HTTPFailure>, for location: Location, now: Double) -> Outcome {
-        let request = request(for: location, cached: nil)
-        let scrubber = SecretScrubber(secret: apiKey, url: request.url, redactedURL: request.redactedURL)
-        switch outcome(result, for: location, now: now) {
+        interpret([result], for: location, now: now)
+    }
+
+    /// What came back for a `.forecast` plan's requests, in its order, with
+    /// every text the provider or libcurl wrote scrubbed of the key and the
+    /// requests' queries (`SecretScrubber`) before raind keeps, logs or sends it.
+    func interpret(_ results: [Result<HTTPResponse, HTTPFailure>], for location: Location, now: Double) -> Outcome {
+        let scrubbers = scrubbers(for: location, now: now)
+        let scrub: (String) -> String = { text in scrubbers.reduce(text) { $1.scrub($0) } }
+        switch outcome(results, for: location, now: now) {
         case .fresh(var cached, let leftOut):
-            cached.forecast = Self.scrubbed(cached.forecast, with: scrubber)
-            if let etag = cached.etag, scrubber.reveals(etag) || etag.containsControlCharacters { cached.etag = nil }
-            if let modified = cached.lastModified, scrubber.reveals(modified) || modified.containsControlCharacters {
-                cached.lastModified = nil
+            for scrubber in scrubbers {
+                cached.forecast = Self.scrubbed(cached.forecast, with: scrubber)
+                if let etag = cached.etag, scrubber.reveals(etag) || etag.containsControlCharacters {
+                    cached.etag = nil
+                }
+                if let modified = cached.lastModified, scrubber.reveals(modified) || modified.containsControlCharacters
+                {
+                    cached.lastModified = nil
+                }
             }
-            return .fresh(cached, leftOut: leftOut.map(scrubber.scrub))
+            return .fresh(cached, leftOut: leftOut.map(scrub))
         case .notModified(let expiresAt, let age):
             return .notModified(expiresAt: expiresAt, age: age)
         case .failed(var failure):
-            failure.message = scrubber.scrub(failure.message)
+            failure.message = scrub(failure.message)
             return .failed(failure)
         }
+    }
+
+    /// What a `.lookup` request's answer found, or why it failed (scrubbed).
+    func interpretLookup(
+        _ result: Result<HTTPResponse, HTTPFailure>, for location: Location, now: Double
+    ) -> Result<
+        ProviderLookup, RefreshFailure
+    > {
+        let scrubbers = scrubbers(for: location, now: now)
+        let scrub: (String) -> String = { text in scrubbers.reduce(text) { $1.scrub($0) } }
+        let name = provider.name.rawValue
+        switch result {
+        case .success(let response) where response.status == 200:
+            do throws(ProviderParseError) {
+                let lookup = try provider.parseLookup(response.body, for: location, now: now)
+                if let problem = lookup.validationProblem {
+                    throw ProviderParseError(provider: name, field: "", problem: .invalidValue(problem))
+                }
+                return .success(lookup)
+            } catch {
+                if case .notCovered(let reason) = error.problem {
+                    return .failure(Self.notCovered(provider.name, scrub(reason)))
+                }
+                return .failure(
+                    RefreshFailure(
+                        error: .providerError,
+                        message: scrub(
+                            "\(name) sent an unusable answer to raind's lookup of the place (\(error)); raind retries later"
+                        ),
+                        httpStatus: 200))
+            }
+        case .success(let response) where response.status == 404:
+            return .failure(Self.notCovered(provider.name, "its lookup of the place answered 404 Not Found"))
+        default:
+            guard case .failed(var failure) = outcome([result], for: location, now: now) else {
+                return .failure(
+                    RefreshFailure(error: .providerError, message: "\(name) answered raind's lookup unexpectedly"))
+            }
+            failure.message = scrub(failure.message)
+            return .failure(failure)
+        }
+    }
+
+    /// One scrubber for each URL raind may ask about `location` now.
+    private func scrubbers(for location: Location, now: Double) -> [SecretScrubber] {
+        var requests: [HTTPRequest] = []
+        switch plan(for: location, cached: nil, lookup: nil, now: now) {
+        case .forecast(let asked): requests = asked
+        case .lookup(let asked): requests = [asked]
+        case .notCovered: break
+        }
+        if requests.isEmpty { return [SecretScrubber(secret: apiKey, url: baseURL, redactedURL: baseURL)] }
+        return requests.map { SecretScrubber(secret: apiKey, url: $0.url, redactedURL: $0.redactedURL) }
     }
 
     /// The forecast's provider-written texts without secrets.
@@ -169,14 +279,36 @@ public struct WeatherSource {
         return result
     }
 
-    private func outcome(_ result: Result<HTTPResponse, HTTPFailure>, for location: Location, now: Double) -> Outcome {
-        let response: HTTPResponse
-        switch result {
-        case .failure(let failure):
-            return .failed(Self.failure(from: failure))
-        case .success(let answer):
-            response = answer
+    /// The first failed answer's failure; else the answers parsed together.
+    private func outcome(
+        _ results: [Result<HTTPResponse, HTTPFailure>], for location: Location, now: Double
+    )
+        -> Outcome
+    {
+        var responses: [HTTPResponse] = []
+        for result in results {
+            switch result {
+            case .failure(let failure):
+                return .failed(Self.failure(from: failure))
+            case .success(let answer) where answer.status == 200 || answer.status == 203:
+                responses.append(answer)
+            case .success(let answer):
+                return outcome(answer, all: [answer], for: location, now: now)
+            }
         }
+        guard let first = responses.first else {
+            return .failed(RefreshFailure(error: .providerError, message: "\(provider.name) was asked nothing"))
+        }
+        return outcome(first, all: responses, for: location, now: now)
+    }
+
+    /// `response` is the first answer (its status decides; 200 and 203 hand
+    /// all answers to the parser), `all` every answer of the plan.
+    private func outcome(
+        _ response: HTTPResponse, all: [HTTPResponse], for location: Location, now: Double
+    )
+        -> Outcome
+    {
         let policy = HTTPCachePolicy(headers: response.headers)
         let expiresAt = policy.freshUntil(now: now)
         // A cache on the way (a site proxy) says how old its copy already is.
@@ -188,10 +320,13 @@ public struct WeatherSource {
         let name = provider.name.rawValue
         let said = refusal.map { ": \"\($0.reason)\"" } ?? ""
         switch response.status {
-        case 200:
+        case 200, 203:
             do {
                 var leftOut: [String] = []
-                var forecast = try provider.parseForecast(response.body, fetchedAt: fetchedAt) { leftOut.append($0) }
+                if all.contains(where: { $0.status == 203 }) { leftOut.append(Self.deprecationNotice(provider.name)) }
+                var forecast = try provider.parseForecast(all.map(\.body), for: location, fetchedAt: fetchedAt) {
+                    leftOut.append($0)
+                }
                 forecast.expiresAt = expiresAt ?? provider.terms.defaultLifetime.map { fetchedAt + $0 }
                 if let zone = ZoneInfo.system.rules(
                     named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone)
@@ -285,6 +420,12 @@ public struct WeatherSource {
                         "\(name) answered HTTP \(response.status)\(said), which raind does not expect; check [Provider] BaseURL=",
                     httpStatus: response.status, retryAfter: retryAfter))
         }
+    }
+
+    /// What a 203 answer means (met.no: Non-Authoritative Information marks
+    /// a product about to be withdrawn); logged once.
+    static func deprecationNotice(_ name: ProviderName) -> String {
+        "\(name) says the product raind asks for is deprecated (HTTP 203); an update of raind will be needed before it is withdrawn"
     }
 
     static func waitText(_ retryAfter: Double?, now: Double) -> String {

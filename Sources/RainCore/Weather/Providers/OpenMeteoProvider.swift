@@ -321,7 +321,7 @@ public enum OpenMeteo {
 
 /// Open-Meteo as a `WeatherProvider`: free and keyless, counted per day in
 /// weighted calls (`OpenMeteo.callsPerRequest`).
-public struct OpenMeteoProvider: WeatherProvider {
+public struct OpenMeteoProvider: SingleRequestProvider {
     public init() {}
 
     public var name: ProviderName { .openMeteo }

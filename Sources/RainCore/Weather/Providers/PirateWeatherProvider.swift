@@ -278,7 +278,7 @@ enum PirateWeatherUnits: String {
 
 /// Pirate Weather as a `WeatherProvider`: needs a key, counted per month
 /// (the free plan's 10,000 calls), one call a request.
-public struct PirateWeatherProvider: WeatherProvider {
+public struct PirateWeatherProvider: SingleRequestProvider {
     public init() {}
 
     public var name: ProviderName { .pirateWeather }

@@ -1,6 +1,7 @@
 /// A weather service raind can ask for a place's forecast. Everything that
 /// differs between providers is here, in the provider's own file: how to ask
-/// (`request`), what the answer means (`parseForecast`, `refusal`), and its
+/// (`plan`, in one request or several, after a lookup or not), what the
+/// answers mean (`parseLookup`, `parseForecast`, `refusal`), and its
 /// terms (`terms`: key, identification, conditional requests, freshness,
 /// jitter, quota, coverage). What every provider shares — timeouts, HTTP
 /// statuses, validating every value, scrubbing secrets, caching — is the
@@ -9,7 +10,7 @@
 /// Providers are listed in one table, `WeatherProviders.all`; nothing else
 /// switches on a provider's name. docs/ARCHITECTURE.md ("Adding a provider")
 /// says what a new one needs: its file, its recorded answers under
-/// `Tests/Fixtures/Providers/NAME/`, and its line in the table, after which
+/// `Tests/Fixtures/`, and its line in the table, after which
 /// the conformance suite (`ProviderConformanceTests`) runs it.
 public protocol WeatherProvider: Sendable {
     /// The name in `[Provider] Name=`, in `Forecast.provider` and in messages.
@@ -21,28 +22,142 @@ public protocol WeatherProvider: Sendable {
     /// The provider's rules, which raind follows.
     var terms: ProviderTerms { get }
 
-    /// The forecast request for `place`, to append to the base URL: path,
-    /// query and the provider's own headers. `units` is the unit system the
-    /// person reads in; a provider that answers in any units is asked for
-    /// SI, which raind converts on display. `key` is the API key when the
-    /// provider takes one (`terms.needsKey`) and raind holds it; nil through
-    /// a site proxy, which adds its own. Coordinates are sent with
+    /// What to ask for `place`'s forecast at `now`: the forecast requests,
+    /// made together (`.forecast`); first a lookup whose answer is kept with
+    /// the place (`.lookup`, the NWS's `/points` for its office and grid);
+    /// or nothing, for a place the provider has no data for (`.notCovered`).
+    /// `units` is the unit system the person reads in; a provider that
+    /// answers in any units is asked for SI, which raind converts on
+    /// display. `key` is the API key when the provider takes one
+    /// (`terms.needsKey`) and raind holds it; nil through a site proxy,
+    /// which adds its own. `lookup` is the kept answer of an earlier lookup,
+    /// while it has not expired. Coordinates are sent with
     /// `terms.coordinateDigits` decimals, never more.
-    func request(for place: Location, units: UnitSystem, key: String?) -> ProviderRequest
+    func plan(
+        for place: Location, units: UnitSystem, key: String?, lookup: ProviderLookup?, now: Double
+    )
+        -> ProviderPlan
 
-    /// Normalizes a successful (200) answer's body into a `Forecast` in SI
-    /// units, stamped with this provider's name. `fetchedAt` is when the data
-    /// was made (Unix seconds). Throws on a body that is not the provider's
-    /// forecast; `leftOut` is told of a part that was present but unusable
-    /// (a nowcast), and why. Values are checked again by the caller
+    /// What a `.lookup` request's successful (200) answer says, to keep with
+    /// the place until its `expiresAt`. Throws on a body that is not the
+    /// provider's answer; a place outside the provider's data is the error
+    /// `.notCovered`.
+    func parseLookup(_ body: [UInt8], for place: Location, now: Double) throws(ProviderParseError) -> ProviderLookup
+
+    /// Normalizes the successful (200) answers of a `.forecast` plan's
+    /// requests, in the plan's order, into a `Forecast` in SI units, stamped
+    /// with this provider's name. `fetchedAt` is when the data was made
+    /// (Unix seconds). Throws on an answer that is not the provider's;
+    /// `leftOut` is told of a part that was present but unusable (a
+    /// nowcast), and why. Values are checked again by the caller
     /// (`Forecast.validationProblem()`), whatever the provider.
     func parseForecast(
-        _ body: [UInt8], fetchedAt: Double, leftOut: (String) -> Void
+        _ answers: [[UInt8]], for place: Location, fetchedAt: Double, leftOut: (String) -> Void
     ) throws(ProviderParseError) -> Forecast
+
+    /// What each answer of a `.forecast` plan is, in the plan's order
+    /// (`hourly`, `current`): the suffix of its recorded answers
+    /// (`Tests/Fixtures/STEM-forecast-NAME.N-ROLE.json`). One role: a
+    /// recording is `STEM-forecast-NAME.json`.
+    var answerRoles: [String] { get }
 
     /// The provider's own words in a refusal's body (a 400 or 429), and what
     /// they say about when to ask again; nil when it writes none.
     func refusal(in body: [UInt8], now: Double) -> ProviderRefusal?
+}
+
+/// What to ask a provider for a place.
+public enum ProviderPlan: Equatable, Sendable {
+    /// These requests, made together; their answers go to `parseForecast`
+    /// in this order.
+    case forecast([ProviderRequest])
+    /// First this request, whose answer `parseLookup` reads and raind keeps
+    /// with the place; then the plan is asked again with it.
+    case lookup(ProviderRequest)
+    /// The provider has no data for the place; the reason is shown to people.
+    case notCovered(String)
+}
+
+/// What a provider's lookup found for a place (the NWS's forecast office and
+/// grid cell), kept with the place's cache until `expiresAt`. Values are
+/// the provider's own, checked by its `plan` before use.
+public struct ProviderLookup: Equatable, Sendable, Codable {
+    /// At most `maximumValues` entries of at most `maximumLength` bytes each.
+    public var values: [String: String]
+    /// When to look up again (Unix seconds).
+    public var expiresAt: Double
+
+    public static let maximumValues = 16
+    public static let maximumLength = 512
+
+    public init(values: [String: String], expiresAt: Double) {
+        self.values = values
+        self.expiresAt = expiresAt
+    }
+
+    /// Why these values cannot be kept (too many, too long, control
+    /// characters, an expiry that is not a time); nil when they can.
+    public var validationProblem: String? {
+        if values.count > Self.maximumValues { return "more than \(Self.maximumValues) values" }
+        for (key, value) in values {
+            if key.utf8.count > Self.maximumLength || value.utf8.count > Self.maximumLength {
+                return "a value longer than \(Self.maximumLength) bytes"
+            }
+            if key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+                || value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            {
+                return "a control character in \(key)"
+            }
+        }
+        guard expiresAt.isFinite, expiresAt >= 0 else { return "an expiry that is not a time" }
+        return nil
+    }
+}
+
+/// A provider that answers a place's forecast in one request and needs no
+/// lookup (Open-Meteo, Pirate Weather): it writes the request and the
+/// parser of its one answer, and gets the rest of `WeatherProvider` here.
+public protocol SingleRequestProvider: WeatherProvider {
+    /// The forecast request for `place` (see `WeatherProvider.plan`).
+    func request(for place: Location, units: UnitSystem, key: String?) -> ProviderRequest
+
+    /// Normalizes the one answer (see `WeatherProvider.parseForecast`).
+    func parseForecast(
+        _ body: [UInt8], fetchedAt: Double, leftOut: (String) -> Void
+    ) throws(ProviderParseError) -> Forecast
+}
+
+extension SingleRequestProvider {
+    /// Covered everywhere its `terms.coverage` says, in one request.
+    public func plan(
+        for place: Location, units: UnitSystem, key: String?, lookup: ProviderLookup?, now: Double
+    )
+        -> ProviderPlan
+    {
+        .forecast([request(for: place, units: units, key: key)])
+    }
+
+    /// Never asked: the plan has no lookup.
+    public func parseLookup(
+        _ body: [UInt8], for place: Location, now: Double
+    ) throws(ProviderParseError)
+        -> ProviderLookup
+    {
+        throw ProviderParseError(provider: name.rawValue, field: "", problem: .invalidValue("no lookup is made"))
+    }
+
+    public func parseForecast(
+        _ answers: [[UInt8]], for place: Location, fetchedAt: Double, leftOut: (String) -> Void
+    ) throws(ProviderParseError) -> Forecast {
+        guard answers.count == 1 else {
+            throw ProviderParseError(
+                provider: name.rawValue, field: "",
+                problem: .invalidValue("expected 1 answer, got \(answers.count)"))
+        }
+        return try parseForecast(answers[0], fetchedAt: fetchedAt, leftOut: leftOut)
+    }
+
+    public var answerRoles: [String] { ["forecast"] }
 }
 
 /// Path, query and headers of one forecast request, relative to the base URL.
