@@ -109,7 +109,8 @@ final class ProviderConformanceTests: XCTestCase {
                 let forecast: Forecast
                 do {
                     forecast = try provider.parseForecast(
-                        recording.answers, for: recording.place, fetchedAt: fetchedAt
+                        recording.answers, for: recording.place,
+                        zone: Fixtures.zoneInfo.rules(named: recording.place.timeZone), fetchedAt: fetchedAt
                     ) { leftOut.append($0) }
                 } catch {
                     XCTFail("\(provider.name) cannot parse its own recording \(name): \(error)")
@@ -166,7 +167,10 @@ final class ProviderConformanceTests: XCTestCase {
             broken.append(("no answer", []))
             for (what, answers) in broken {
                 do {
-                    _ = try provider.parseForecast(answers, for: place, fetchedAt: 1_800_000_000) { _ in }
+                    _ = try provider.parseForecast(
+                        answers, for: place, zone: Fixtures.zoneInfo.rules(named: place.timeZone),
+                        fetchedAt: 1_800_000_000
+                    ) { _ in }
                     XCTFail("\(provider.name) made a forecast of \(what)")
                 } catch {
                     XCTAssertEqual(error.provider, provider.name.rawValue, "\(what): \(error)")

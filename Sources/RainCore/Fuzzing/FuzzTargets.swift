@@ -123,7 +123,7 @@ public enum FuzzTargets {
         _ = try? provider.parseLookup(answers[0], for: place, now: 1_790_000_000)
         guard
             let forecast = try? provider.parseForecast(
-                answers, for: place, fetchedAt: 1_790_000_000, leftOut: { _ in }),
+                answers, for: place, zone: nil, fetchedAt: 1_790_000_000, leftOut: { _ in }),
             forecast.validationProblem() == nil
         else { return }
         use(forecast)

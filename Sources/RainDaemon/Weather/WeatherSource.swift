@@ -324,13 +324,13 @@ public struct WeatherSource {
             do {
                 var leftOut: [String] = []
                 if all.contains(where: { $0.status == 203 }) { leftOut.append(Self.deprecationNotice(provider.name)) }
-                var forecast = try provider.parseForecast(all.map(\.body), for: location, fetchedAt: fetchedAt) {
-                    leftOut.append($0)
-                }
+                // The zone the provider answers with is only known after parsing; the place's is asked for first.
+                let placeZone = ZoneInfo.system.rules(named: location.timeZone)
+                var forecast = try provider.parseForecast(
+                    all.map(\.body), for: location, zone: placeZone, fetchedAt: fetchedAt
+                ) { leftOut.append($0) }
                 forecast.expiresAt = expiresAt ?? provider.terms.defaultLifetime.map { fetchedAt + $0 }
-                if let zone = ZoneInfo.system.rules(
-                    named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone)
-                {
+                if let zone = forecast.timeZone.isEmpty ? placeZone : ZoneInfo.system.rules(named: forecast.timeZone) {
                     forecast.alignDays(to: zone)
                 }
                 if let problem = forecast.validationProblem() {

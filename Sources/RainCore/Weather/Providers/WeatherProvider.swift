@@ -46,13 +46,16 @@ public protocol WeatherProvider: Sendable {
 
     /// Normalizes the successful (200) answers of a `.forecast` plan's
     /// requests, in the plan's order, into a `Forecast` in SI units, stamped
-    /// with this provider's name. `fetchedAt` is when the data was made
-    /// (Unix seconds). Throws on an answer that is not the provider's;
+    /// with this provider's name. `zone` holds the rules of the place's time
+    /// zone (the provider's answer names it, else the place does), nil when
+    /// the system does not know it: days a provider derives from hours are
+    /// the place's days. `fetchedAt` is when the data was made (Unix seconds). Throws on an answer that is not the provider's;
     /// `leftOut` is told of a part that was present but unusable (a
     /// nowcast), and why. Values are checked again by the caller
     /// (`Forecast.validationProblem()`), whatever the provider.
     func parseForecast(
-        _ answers: [[UInt8]], for place: Location, fetchedAt: Double, leftOut: (String) -> Void
+        _ answers: [[UInt8]], for place: Location, zone: TimeZoneRules?, fetchedAt: Double,
+        leftOut: (String) -> Void
     ) throws(ProviderParseError) -> Forecast
 
     /// What each answer of a `.forecast` plan is, in the plan's order
@@ -147,7 +150,8 @@ extension SingleRequestProvider {
     }
 
     public func parseForecast(
-        _ answers: [[UInt8]], for place: Location, fetchedAt: Double, leftOut: (String) -> Void
+        _ answers: [[UInt8]], for place: Location, zone: TimeZoneRules?, fetchedAt: Double,
+        leftOut: (String) -> Void
     ) throws(ProviderParseError) -> Forecast {
         guard answers.count == 1 else {
             throw ProviderParseError(
