@@ -87,9 +87,6 @@ public final class Daemon {
             maximumQueuedBytes: VarlinkServer.Limits().maximumQueuedBytes, forecasts: forecasts, clock: loop,
             events: events, logger: logger.scoped("publish"))
         let places = PlaceLookup(loop: loop, environment: options.environment, logger: logger.scoped("places"))
-        let source = WeatherSource(
-            configuration: loaded.configuration, credentialsDirectory: paths.credentialsDirectory)
-        if let problem = source.configurationProblem { logger.warning(problem.message) }
         let http: HTTPClient
         do {
             http = try HTTPClient(
@@ -97,7 +94,7 @@ public final class Daemon {
                 userAgent: "raind/\(RaindVersion.string) (+\(RaindVersion.projectURL))",
                 logger: logger.scoped("http"))
             refresher = try Refresher(
-                context: context, source: source, http: http, store: forecasts, events: events,
+                context: context, http: http, store: forecasts, events: events,
                 places: state.places, settings: state.settings)
         } catch {
             throw StartupError("cannot set up HTTP: \(error)")
@@ -330,7 +327,7 @@ public final class Daemon {
         }
         loop.enableWatchdog()
         logger.info(
-            "raind \(RaindVersion.string) serving on \(socketPath) (\(context.configuration.provider.rawValue))")
+            "raind \(RaindVersion.string) serving on \(socketPath) (\(context.configuration.providerSetting))")
         manager.ready(status: statusLine())
         // Places without fresh data are fetched now that the socket serves.
         events.emit(.becameActive(reason: "start"))

@@ -88,7 +88,13 @@ final class ProviderConformanceTests: XCTestCase {
         let names = WeatherProviders.all.map(\.name.rawValue)
         XCTAssertEqual(Set(names).count, names.count, "names: \(names)")
         XCTAssertFalse(WeatherProviders.standard.terms.needsKey, "raind must work out of the box")
-        XCTAssertEqual(Configuration().provider, WeatherProviders.standard.name)
+        XCTAssertNil(Configuration().provider, "Name=auto by default: each place gets its region's providers")
+        for place in Self.places {
+            let chain = Configuration().providers(for: place)
+            XCTAssertFalse(chain.isEmpty, "\(place.id) has a provider")
+            XCTAssertTrue(
+                chain.allSatisfy { !WeatherProviders.provider($0).terms.needsKey }, "\(place.id): \(chain), keyless")
+        }
         for provider in WeatherProviders.all {
             XCTAssertEqual(ProviderName(rawValue: provider.name.rawValue), provider.name)
             XCTAssertEqual(WeatherProviders.provider(provider.name).name, provider.name)

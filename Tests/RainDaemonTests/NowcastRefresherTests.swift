@@ -33,6 +33,8 @@ final class NowcastRefresherTests: XCTestCase {
             .appendingPathComponent("raind-nowcast-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
+        // One provider: these tests are about one provider's answers, not failover.
+        configuration.provider = .openMeteo
         configuration.baseURL = server.url("")
         let paths = DaemonPaths.userInstance(under: directory.path)
         let logger = Logger(subsystem: "nowcast-test", threshold: .warning)
@@ -192,6 +194,8 @@ final class NowcastRefresherTests: XCTestCase {
             try? FileManager.default.removeItem(at: rig.directory)
         }
         var configuration = Configuration()
+        // One provider: these tests are about one provider's answers, not failover.
+        configuration.provider = .openMeteo
         configuration.baseURL = rig.server.url("")
         rig.refresher.reconfigure(
             source: WeatherSource(configuration: configuration, credentialsDirectory: nil), refreshMinutes: 10,

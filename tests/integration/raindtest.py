@@ -138,6 +138,10 @@ class Daemon:
         provider and geocoder are a closed port on loopback."""
         if "BaseURL=" not in config:
             config += "\n[Provider]\nBaseURL=http://127.0.0.1:9\n"
+        # One provider unless the test chooses: the suite's fake servers speak
+        # Open-Meteo, and Name=auto would ask each place's national service first.
+        if "Name=" not in config and "Providers=" not in config:
+            config += "\n[Provider]\nName=open-meteo\n"
         if "GeocoderURL=" not in config:
             config += "\n[Places]\nGeocoderURL=http://127.0.0.1:9\n"
         return config

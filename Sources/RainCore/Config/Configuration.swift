@@ -5,7 +5,15 @@ public struct Configuration: Equatable, Sendable {
     public typealias ProviderName = RainCore.ProviderName
 
     // [Provider]
-    public var provider: ProviderName = WeatherProviders.standard.name
+    /// `Name=`: one provider for every place; nil for `auto`, the default,
+    /// which picks per place (`providers(for:)`).
+    public var provider: ProviderName?
+    /// `Providers=`: the order `auto` asks providers in, for every place,
+    /// instead of the region's (`ProviderRegions`); nil: by region.
+    public var providerOrder: [ProviderName]?
+    /// `Contact=`: an e-mail address or URL added to the User-Agent, as
+    /// MET Norway and the NWS ask of their clients.
+    public var contact: String?
     /// Overrides the provider's base URL (a site proxy, a test server).
     public var baseURL: String?
     public var apiKeyFile: String?
@@ -131,10 +139,35 @@ public struct Configuration: Equatable, Sendable {
     }
 
     static let keys: [Key] = [
-        Key(section: "Provider", name: "Name", field: \.provider, expected: providerNames) {
+        Key(section: "Provider", name: "Name", field: \.provider, expected: "auto, " + providerNames) {
             config, value in
+            if value.lowercased() == "auto" {
+                config.provider = nil
+                return true
+            }
             guard let name = ProviderName(rawValue: value.lowercased()) else { return false }
             config.provider = name
+            return true
+        },
+        Key(
+            section: "Provider", name: "Providers", field: \.providerOrder,
+            expected: "provider names separated by spaces or commas, each once, from " + providerNames
+        ) { config, value in
+            var names: [ProviderName] = []
+            for word in value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }) {
+                guard let name = ProviderName(rawValue: word.lowercased()), !names.contains(name) else { return false }
+                names.append(name)
+            }
+            guard !names.isEmpty else { return false }
+            config.providerOrder = names
+            return true
+        },
+        Key(
+            section: "Provider", name: "Contact", field: \.contact,
+            expected: "an e-mail address or an http(s):// URL of at most 200 characters, without spaces or parentheses"
+        ) { config, value in
+            guard let contact = validContact(value) else { return false }
+            config.contact = contact
             return true
         },
         Key(section: "Provider", name: "BaseURL", field: \.baseURL, expected: "an http:// or https:// URL") {
@@ -214,14 +247,79 @@ public struct Configuration: Equatable, Sendable {
         return quota.period == .month ? quota.freeCalls : nil
     }
 
-    /// The configured provider's rules.
-    public var providerTerms: ProviderTerms { WeatherProviders.provider(provider).terms }
+    /// The configured provider's rules (with `Name=auto`, the default provider's).
+    public var providerTerms: ProviderTerms { WeatherProviders.provider(provider ?? standardProvider).terms }
+
+    /// The provider a place falls back on last, and whose rules apply where one provider's must.
+    var standardProvider: ProviderName { providerOrder?.first ?? WeatherProviders.standard.name }
+
+    /// The providers that may answer for `place`, best first: `Name=`'s
+    /// alone; else `Providers=`'s, or the region's (`ProviderRegions`), each
+    /// only where it has data (`ProviderCoverage`; a place of unknown country
+    /// is left to the provider, which says when it has none).
+    public func providers(for place: Location) -> [ProviderName] {
+        if let provider { return [provider] }
+        let order = providerOrder ?? ProviderRegions.preferred(for: place)
+        let covered = order.filter { name in
+            place.countryCode.isEmpty
+                || WeatherProviders.provider(name).terms.coverage.covers(countryCode: place.countryCode)
+        }
+        return covered.isEmpty ? Array(order.prefix(1)) : covered
+    }
+
+    /// What `Name=` says, as `GetStatus` reports it: a provider's name or `auto`.
+    public var providerSetting: String { provider?.rawValue ?? "auto" }
+
+    /// `Contact=`'s value when it can go into a User-Agent: an e-mail address
+    /// or an http(s) URL, printable ASCII without spaces, parentheses or
+    /// semicolons (which would end the User-Agent's comment).
+    static func validContact(_ value: String) -> String? {
+        guard (3...200).contains(value.utf8.count),
+            value.utf8.allSatisfy({
+                $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "(") && $0 != UInt8(ascii: ")") && $0 != UInt8(ascii: ";")
+                    && $0 != UInt8(ascii: "\\")
+            })
+        else { return nil }
+        let lower = value.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return validURL(value) == nil ? nil : value }
+        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains(".") else { return nil }
+        return value
+    }
 
     /// "open-meteo or pirateweather": what `Name=` takes, from the table.
     static var providerNames: String {
         let names = ProviderName.allCases.map(\.rawValue)
         return names.count < 2
             ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+    }
+
+    /// `name`'s budget in its own units: `DailyBudget=` and `MonthlyBudget=`
+    /// when set (each provider gets them); else its free quota (a month's
+    /// spread over 31 days a day, like `effectiveDailyBudget`); for a
+    /// fair-use provider, its requests per place and interval for `places`
+    /// places refreshed every `intervalSeconds`; else 1,500 calls a day.
+    public func budget(
+        for name: ProviderName, places: Int, intervalSeconds: Double
+    ) -> (
+        daily: Double, monthly: Double?, callsPerRequest: Double
+    ) {
+        let quota = WeatherProviders.provider(name).terms.quota
+        let monthly = monthlyBudget ?? (quota.period == .month ? quota.freeCalls : nil)
+        let daily: Double
+        if let dailyBudget {
+            daily = Double(dailyBudget)
+        } else if let monthly {
+            daily = Double(max(1, monthly / 31))
+        } else if let fairUse = quota.fairUseRequestsPerPlaceAndInterval {
+            daily =
+                ProviderBudgets.fairUseDaily(
+                    requestsPerPlaceAndInterval: fairUse, places: places, interval: intervalSeconds)
+                * quota.callsPerRequest
+        } else {
+            daily = 1_500
+        }
+        return (daily, monthly.map(Double.init), quota.callsPerRequest)
     }
 
     /// The monthly budget in force: `MonthlyBudget=`, else the provider's.

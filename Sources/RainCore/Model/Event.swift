@@ -16,6 +16,8 @@ public enum Event: Equatable, Sendable {
     /// The selected place's rain outlook changed materially (`NowcastChange`);
     /// the nowcast is nil when the data no longer has one.
     case nowcastChanged(LocationID, Nowcast?, NowcastChange)
+    /// Another provider serves the place now (failover, or its first choice back).
+    case providerChanged(LocationID, ProviderChange)
 
     /// The wire name (`LocationAdded`, ...), declared once.
     public var name: EventName {
@@ -31,6 +33,7 @@ public enum Event: Equatable, Sendable {
         case .refreshFailed: return .refreshFailed
         case .alertsChanged: return .alertsChanged
         case .nowcastChanged: return .nowcastChanged
+        case .providerChanged: return .providerChanged
         }
     }
 }
@@ -48,6 +51,7 @@ public enum EventName: String, WireEnum {
     case refreshFailed = "RefreshFailed"
     case alertsChanged = "AlertsChanged"
     case nowcastChanged = "NowcastChanged"
+    case providerChanged = "ProviderChanged"
 }
 
 /// Why fetching a place's weather failed, in terms a person can act on.

@@ -160,7 +160,18 @@ extension WeatherInterface {
           hourly: []Hour,
           daily: []Day,
           alerts: []Alert,
-          nowcast: ?Nowcast
+          nowcast: ?Nowcast,
+          # Set when another provider than the place's first choice answered:
+          # that one (provider) and why it did not (reason, "HTTP 503").
+          failover: ?(provider: string, reason: string)
+        )
+
+        # Which provider serves a place now (provider), the one that did before
+        # (previous), and why it changed (reason).
+        type ProviderChange (
+          provider: string,
+          previous: ?string,
+          reason: string
         )
 
         # A failed refresh: the error it maps to, what happened, and when (time).
@@ -257,7 +268,8 @@ extension WeatherInterface {
         # optionally only the named events. The events: LocationAdded,
         # LocationRemoved, LocationSelected, LocationChanged, SettingsChanged,
         # WeatherUpdated, ReachabilityChanged, RefreshStarted, RefreshFailed,
-        # AlertsChanged, NowcastChanged (docs/PROTOCOL.md says what each carries).
+        # AlertsChanged, ProviderChanged, NowcastChanged (docs/PROTOCOL.md says what
+        # each carries).
         # LocationSelected carries the newly selected place's cached forecast, when
         # it has one. NowcastChanged (id,
         # nowcast, changes, newEpisode) comes only when the selected place's rain
@@ -280,7 +292,8 @@ extension WeatherInterface {
           alerts: ?[]Alert,
           nowcast: ?Nowcast,
           changes: ?[](rainStarted, rainStopped, rainExpected, rainNoLongerExpected, startMoved, stopMoved, intensityChanged),
-          newEpisode: ?bool
+          newEpisode: ?bool,
+          providerChange: ?ProviderChange
         )
 
         # No saved place has that id or name.

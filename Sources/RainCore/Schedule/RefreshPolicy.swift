@@ -41,3 +41,13 @@ public struct RefreshPolicy: Equatable, Sendable {
 
     public func interval(selected: Bool) -> Double { selected ? interval : backgroundInterval }
 }
+
+extension RefreshPolicy {
+    /// The wait after `failures` failures in a row (at least 1): `base`,
+    /// doubling with each further failure, never more than `ceiling`.
+    public static func backoff(failures: Int, base: Double, ceiling: Double) -> Double {
+        var delay = base
+        for _ in 1..<max(1, min(failures, 30)) where delay < ceiling { delay *= 2 }
+        return min(ceiling, delay)
+    }
+}

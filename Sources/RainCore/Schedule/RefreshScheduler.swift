@@ -173,20 +173,25 @@ public struct RefreshScheduler: Sendable {
     /// The request failed. Backs off exponentially with jitter up to the ceiling,
     /// honours `Retry-After`, stops everything on refused credentials, and
     /// marks the machine offline when the network was the cause.
-    public mutating func failed(_ id: LocationID, now: Double, failure: RefreshFailure) {
+    /// `holdsEveryPlace`: a refusal of the credentials (401/403) and a 429's
+    /// wait hold every place, as they do with one provider; with several,
+    /// they are one provider's, whose health keeps them.
+    public mutating func failed(_ id: LocationID, now: Double, failure: RefreshFailure, holdsEveryPlace: Bool = true) {
         var state = places[id] ?? PlaceState()
         state.inFlight = false
         state.consecutiveFailures += 1
         state.lastFailure = failure
-        let exponent = Double(min(state.consecutiveFailures - 1, 20))
-        var delay = min(policy.backoffCeiling, policy.backoffBase * pow2(exponent))
+        var delay = RefreshPolicy.backoff(
+            failures: state.consecutiveFailures, base: policy.backoffBase, ceiling: policy.backoffCeiling)
         delay *= 1 + policy.jitterFraction * random.nextUnit()
         var notBefore = now + delay
         if let retryAfter = failure.retryAfter { notBefore = max(notBefore, retryAfter) }
         state.retryNotBefore = notBefore
         places[id] = state
-        if failure.httpStatus == 401 || failure.httpStatus == 403 { unauthorized = failure }
-        if failure.httpStatus == 429, let until = failure.retryAfter, until > (rateLimited?.retryAfter ?? 0) {
+        if holdsEveryPlace, failure.httpStatus == 401 || failure.httpStatus == 403 { unauthorized = failure }
+        if holdsEveryPlace, failure.httpStatus == 429, let until = failure.retryAfter,
+            until > (rateLimited?.retryAfter ?? 0)
+        {
             rateLimited = failure
         }
         // The provider answered (with an error) unless the request never reached it.
@@ -334,11 +339,6 @@ public struct RefreshScheduler: Sendable {
         return due
     }
 
-    private func pow2(_ exponent: Double) -> Double {
-        var value = 1.0
-        for _ in 0..<Int(exponent) { value *= 2 }
-        return value
-    }
 }
 
 /// A small deterministic generator, so schedules are reproducible in tests.

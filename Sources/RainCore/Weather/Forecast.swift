@@ -27,14 +27,18 @@ public struct Forecast: Equatable, Sendable, Codable {
     /// Rain in the next hour or two, from the provider's short-range data;
     /// nil when the provider sent none.
     public var nowcast: Nowcast?
+    /// Set when another provider than the place's first choice answered:
+    /// that one, and why it did not (`ProviderFailover`).
+    public var failover: ProviderFailover?
 
     public init(
         provider: String, attribution: Attribution? = nil, fetchedAt: Double, expiresAt: Double? = nil,
         timeZone: String = "",
         utcOffsetSeconds: Int = 0, current: CurrentConditions? = nil,
         hourly: [HourlyForecast] = [], daily: [DailyForecast] = [], alerts: [WeatherAlert] = [],
-        nowcast: Nowcast? = nil
+        nowcast: Nowcast? = nil, failover: ProviderFailover? = nil
     ) {
+        self.failover = failover
         self.provider = provider
         self.attribution = attribution ?? Attribution(provider: provider)
         self.fetchedAt = fetchedAt

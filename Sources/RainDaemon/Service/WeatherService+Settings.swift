@@ -14,7 +14,7 @@ extension WeatherService {
         WeatherStatus(
             version: RaindVersion.string,
             uptimeSeconds: context.uptime,
-            provider: context.configuration.provider.rawValue,
+            provider: context.configuration.providerSetting,
             online: refresher.isOnline,
             units: state.settings.units,
             refreshMinutes: state.settings.refreshMinutes ?? context.configuration.intervalMinutes,

@@ -10,8 +10,8 @@ import RainSystem
 public final class ForecastCache {
     public let directory: String
     let logger: Logger
-    /// The counter last written, so an unchanged one is not written again.
-    private var writtenBudget: BudgetUsage?
+    /// What was last written to each budget file, by provider name ("" for the total).
+    private var writtenBudgets: [String: BudgetUsage] = [:]
 
     public init(directory: String, logger: Logger) {
         self.directory = directory
@@ -37,9 +37,10 @@ public final class ForecastCache {
 
     /// Before 0.2 a place's file sat directly in the cache directory, where a
     /// place with the id `budget` shared the call counter's file. A file there
-    /// is moved into `forecasts/` once, so an upgrade costs no requests.
+    /// is moved into `forecasts/` once, so an upgrade costs no requests; the
+    /// counters' files (`budget.json`, `budget-NAME.json`) stay.
     private func migrateLegacyFile(of id: LocationID, to file: String) {
-        guard id.rawValue != "budget" else { return }
+        guard id.rawValue != "budget", !id.rawValue.hasPrefix("budget-") else { return }
         let legacy = "\(directory)/\(id.rawValue).json"
         guard FileIO.exists(legacy) else { return }
         do {
@@ -96,12 +97,17 @@ public final class ForecastCache {
     /// The upstream calls counted today, kept beside the forecasts so a restart does not renew the budget.
     var budgetFile: String { "\(directory)/budget.json" }
 
+    /// One provider's own count (`ProviderBudgets`), beside the total.
+    func budgetFile(provider: ProviderName?) -> String {
+        provider.map { "\(directory)/budget-\($0.rawValue).json" } ?? budgetFile
+    }
+
     /// A file from before monthly counting (`day`, `calls` only) reads as that
     /// day's requests and calls, with the month unknown (counted from zero).
     /// nil when missing or invalid (a day or month that is no UTC midnight of
     /// a plausible date, a negative or absurd count), which counts as no calls.
-    func loadBudget() -> BudgetUsage? {
-        guard case .success(let bytes) = FileIO.readFile(budgetFile, limit: 4096),
+    func loadBudget(provider: ProviderName? = nil) -> BudgetUsage? {
+        guard case .success(let bytes) = FileIO.readFile(budgetFile(provider: provider), limit: 4096),
             let value = try? JSON(parsing: bytes),
             let day = value["day"]?.doubleValue, let calls = value["calls"]?.doubleValue,
             Self.isMidnight(day), Self.plausibleCount(calls)
@@ -121,7 +127,7 @@ public final class ForecastCache {
             usage.callsThisMonth = monthCalls
             usage.requestsThisMonth = monthRequests
         }
-        writtenBudget = usage
+        writtenBudgets[provider?.rawValue ?? ""] = usage
         return usage
     }
 
@@ -132,8 +138,9 @@ public final class ForecastCache {
     private static func plausibleCount(_ count: Double) -> Bool { (0...100_000_000).contains(count) }
 
     /// Writes the counter when it changed; a lost write only forgets a few calls.
-    func storeBudget(_ usage: BudgetUsage) {
-        if writtenBudget == usage { return }
+    func storeBudget(_ usage: BudgetUsage, provider: ProviderName? = nil) {
+        let key = provider?.rawValue ?? ""
+        if writtenBudgets[key] == usage { return }
         let fields = JSON.object([
             "day": .number(usage.day), "calls": .number(usage.callsToday), "requests": .int(usage.requestsToday),
             "month": .number(usage.month), "monthCalls": .number(usage.callsThisMonth),
@@ -141,8 +148,9 @@ public final class ForecastCache {
         ])
         do {
             try FileIO.makeDirectories(directory, mode: 0o700)
-            try FileIO.writeAtomically(Array(fields.serialized().utf8), to: budgetFile, durability: .disposable)
-            writtenBudget = usage
+            try FileIO.writeAtomically(
+                Array(fields.serialized().utf8), to: budgetFile(provider: provider), durability: .disposable)
+            writtenBudgets[key] = usage
         } catch {
             logger.warning("cannot record today's upstream calls: \(error)")
         }

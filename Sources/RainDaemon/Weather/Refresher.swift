@@ -14,7 +14,14 @@ public final class Refresher {
     public typealias Completion = (RefreshFailure?) -> Void
 
     private let context: DaemonContext
-    private(set) var source: WeatherSource
+    /// Every provider's source (base URL, key, timeouts), by name.
+    private(set) var sources: [ProviderName: WeatherSource]
+    /// Each provider's health: failures, back-off, last success.
+    private(set) var health: ProviderHealthBook
+    /// Each provider's budget, in its own units.
+    private(set) var budgets = ProviderBudgets()
+    /// Which provider serves each place now, and why it took over (nil: its first choice).
+    private(set) var serving: [LocationID: (provider: ProviderName, reason: String?)] = [:]
     private let http: any HTTPFetching
     let store: ForecastStore
     private let events: DaemonEvents
@@ -28,7 +35,16 @@ public final class Refresher {
     /// Notes logged once for the daemon's life.
     private var loggedOnce: Set<String> = []
 
-    private var inFlight: [LocationID: (transfers: [any HTTPCancellable], waiters: [Completion])] = [:]
+    private var inFlight: [LocationID: Flight] = [:]
+
+    /// A place's refresh under way: its transfers, who waits for it, and the
+    /// providers asked so far with what each failed with.
+    struct Flight {
+        var transfers: [any HTTPCancellable] = []
+        var waiters: [Completion]
+        var provider: ProviderName
+        var failures: [(provider: ProviderName, failure: RefreshFailure)] = []
+    }
     private var timer: EventSource?
     public private(set) var lastSuccess: Double?
     /// The last failed refresh and its place, until that place refreshes
@@ -41,11 +57,12 @@ public final class Refresher {
     private var clockWatch: WallClockWatch
 
     init(
-        context: DaemonContext, source: WeatherSource, http: any HTTPFetching, store: ForecastStore,
+        context: DaemonContext, http: any HTTPFetching, store: ForecastStore,
         events: DaemonEvents, places: LocationList, settings: Settings
     ) throws(SystemError) {
         self.context = context
-        self.source = source
+        self.sources = Self.sources(context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
+        self.health = ProviderHealthBook(seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 997)))
         self.http = http
         self.store = store
         self.events = events
@@ -57,6 +74,65 @@ public final class Refresher {
             policy: Self.policy(context.configuration, refreshMinutes: settings.refreshMinutes),
             seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 1000)))
         self.timer = try context.loop.timer(accuracy: 1) { [weak self] in self?.timerFired() }
+    }
+
+    /// With `source` in place of the configuration's for its provider (tests).
+    convenience init(
+        context: DaemonContext, source: WeatherSource, http: any HTTPFetching, store: ForecastStore,
+        events: DaemonEvents, places: LocationList, settings: Settings
+    ) throws(SystemError) {
+        try self.init(context: context, http: http, store: store, events: events, places: places, settings: settings)
+        sources[source.name] = source
+    }
+
+    /// `reconfigure` with `source` in place of its provider's (tests).
+    func reconfigure(source: WeatherSource, refreshMinutes: Int?, retryRefused: Bool) {
+        var replaced = sources
+        replaced[source.name] = source
+        reconfigure(refreshMinutes: refreshMinutes, retryRefused: retryRefused, sources: replaced)
+    }
+
+    /// Every provider's source, ready to ask.
+    static func sources(_ configuration: Configuration, credentialsDirectory: String?) -> [ProviderName: WeatherSource]
+    {
+        var sources: [ProviderName: WeatherSource] = [:]
+        for provider in WeatherProviders.all {
+            sources[provider.name] = WeatherSource(
+                provider: provider.name, configuration: configuration, credentialsDirectory: credentialsDirectory)
+        }
+        return sources
+    }
+
+    /// What keeps the providers the configuration names (`Name=`,
+    /// `Providers=`) from being asked, to log; with `Name=auto`, the
+    /// region's providers need nothing.
+    var configurationProblems: [RefreshFailure] {
+        let named = context.configuration.provider.map { [$0] } ?? context.configuration.providerOrder ?? []
+        return named.compactMap { sources[$0]?.configurationProblem }
+    }
+
+    /// The providers that may answer for `location`, best first.
+    func chain(for location: Location) -> [ProviderName] {
+        context.configuration.providers(for: location)
+    }
+
+    /// The source of `name`.
+    private func source(_ name: ProviderName) -> WeatherSource {
+        guard let source = sources[name] else {
+            preconditionFailure("every provider of WeatherProviders.all has a source")
+        }
+        return source
+    }
+
+    /// Sets each provider's budget from the configuration, the places and the interval.
+    private func updateBudgets() {
+        let interval = scheduler.policy.interval
+        for provider in WeatherProviders.all {
+            let budget = context.configuration.budget(
+                for: provider.name, places: list.locations.count, intervalSeconds: interval)
+            budgets.setLimits(
+                provider.name, daily: budget.daily, monthly: budget.monthly, callsPerRequest: budget.callsPerRequest)
+        }
     }
 
     static func policy(_ configuration: Configuration, refreshMinutes: Int?) -> RefreshPolicy {
@@ -113,13 +189,23 @@ public final class Refresher {
     func restore() {
         store.cache.removeLeftovers()
         if let usage = store.cache.loadBudget() { scheduler.restoreBudget(usage) }
+        updateBudgets()
+        for provider in WeatherProviders.all {
+            if let usage = store.cache.loadBudget(provider: provider.name) {
+                budgets.restore(provider.name, usage: usage)
+            }
+        }
+        for problem in configurationProblems { logger.warning(problem.message) }
         scheduler.track(list.locations.map(\.id))
         let time = now
         for location in list.locations {
             guard let cached = store.restore(location) else { continue }
             // Data from the provider configured before a restart stays served
             // but is fetched anew, as on a reload that changes the provider.
-            let current = fromCurrentProvider(cached.forecast)
+            let current = fromCurrentProvider(cached.forecast, for: location)
+            if current, let name = ProviderName(rawValue: cached.forecast.provider) {
+                serving[location.id] = (name, nil)
+            }
             scheduler.restored(
                 location.id, fetchedAt: current ? cached.forecast.fetchedAt : 0,
                 expiresAt: current ? cached.forecast.expiresAt : nil,
@@ -135,22 +221,28 @@ public final class Refresher {
     /// `retryRefused`: a reload (SIGHUP) gives a provider that refused the
     /// credentials another chance, whether or not the configuration changed;
     /// a settings change does not.
-    func reconfigure(source: WeatherSource, refreshMinutes: Int?, retryRefused: Bool) {
-        let providerChanged = source.name != self.source.name
-        self.source = source
+    func reconfigure(refreshMinutes: Int?, retryRefused: Bool, sources newSources: [ProviderName: WeatherSource]? = nil)
+    {
+        if let newSources { sources = newSources }
+        if retryRefused { health.configurationReloaded() }
         scheduler.reconfigure(
             Self.policy(context.configuration, refreshMinutes: refreshMinutes), credentialsChanged: retryRefused)
-        if providerChanged {
-            // Data from another provider stays served, but is fetched anew.
-            for id in store.ids { scheduler.restored(id, fetchedAt: 0, expiresAt: nil, selected: false, now: now) }
+        updateBudgets()
+        // Data from a provider no longer in a place's list stays served, but is fetched anew.
+        for location in list.locations {
+            guard let cached = store[location.id], !fromCurrentProvider(cached.forecast, for: location) else {
+                continue
+            }
+            scheduler.restored(location.id, fetchedAt: 0, expiresAt: nil, selected: false, now: now)
+            serving[location.id] = nil
         }
         nowcastDemandChanged()
     }
 
-    /// Whether `forecast` came from the provider configured now; data from
-    /// another one answers no person's refresh and counts as never fetched.
-    private func fromCurrentProvider(_ forecast: Forecast) -> Bool {
-        forecast.provider == source.name.rawValue
+    /// Whether `forecast` came from a provider `location`'s list holds now;
+    /// data from another one answers no person's refresh and counts as never fetched.
+    private func fromCurrentProvider(_ forecast: Forecast, for location: Location) -> Bool {
+        chain(for: location).contains { $0.rawValue == forecast.provider }
     }
 
     /// The places changed: forget removed ones, fetch an added or newly
@@ -160,6 +252,7 @@ public final class Refresher {
         self.list = list
         let ids = Set(list.locations.map(\.id))
         for id in Array(store.ids) where !ids.contains(id) { store.remove(id) }
+        for id in Array(serving.keys) where !ids.contains(id) { serving[id] = nil }
         if let failed = lastFailedPlace, !ids.contains(failed) { clearFailure(of: failed) }
         for (id, flight) in inFlight where !ids.contains(id) {
             for transfer in flight.transfers { transfer.cancel() }
@@ -170,6 +263,7 @@ public final class Refresher {
             for waiter in flight.waiters { waiter(gone) }
         }
         scheduler.track(list.locations.map(\.id))
+        if list.locations.count != previous.locations.count { updateBudgets() }
         var concerned = list.locations.map(\.id).filter { previous[$0] == nil }
         if list.selectedID != previous.selectedID {
             scheduler.selectionChanged(to: list.selectedID, from: previous.selectedID, now: now)
@@ -212,10 +306,9 @@ public final class Refresher {
     /// another chance on every reload, changed configuration or not
     /// (docs/CONFIGURATION.md); then what is stale is fetched.
     private func configurationReloaded() {
-        let source = WeatherSource(
-            configuration: context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
-        if let problem = source.configurationProblem { logger.warning(problem.message) }
-        reconfigure(source: source, refreshMinutes: settings.refreshMinutes, retryRefused: true)
+        let sources = Self.sources(context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
+        reconfigure(refreshMinutes: settings.refreshMinutes, retryRefused: true, sources: sources)
+        for problem in configurationProblems { logger.warning(problem.message) }
         refreshIfStale(reason: "reload")
     }
 
@@ -284,48 +377,95 @@ public final class Refresher {
                 continue
             }
             // Measured from when the data arrived: a proxy's copy can be older (its Age) yet just fetched.
-            if explicit, let cached = store[id], fromCurrentProvider(cached.forecast),
+            if explicit, let cached = store[id], fromCurrentProvider(cached.forecast, for: location),
                 time - max(cached.forecast.fetchedAt, scheduler.places[id]?.lastSuccess ?? 0) < Self.minimumSpacing
             {
                 finishOne(id, nil)
                 continue
             }
-            if let problem = source.configurationProblem {
-                finishOne(id, problem)
+            let provider: ProviderName
+            switch firstProvider(for: location, now: time) {
+            case .failure(let failure):
+                finishOne(id, failure)
                 continue
+            case .success(let name):
+                provider = name
             }
             if let refusal = scheduler.refusal(for: id, now: now, ignoringBackoff: explicit) {
                 finishOne(id, refusal.failure(policy: scheduler.policy, now: now))
                 continue
             }
-            inFlight[id] = ([], [{ finishOne(id, $0) }])
+            inFlight[id] = Flight(waiters: [{ finishOne(id, $0) }], provider: provider)
             started.append(id)
-            start(location, selected: id == list.selectedID)
+            start(location, selected: id == list.selectedID, provider: provider)
         }
         if !started.isEmpty { events.emit(.published(.refreshStarted(started))) }
         reschedule()
     }
 
-    private func start(_ location: Location, selected: Bool) {
+    /// The provider to ask first for `location`: its list's first that is
+    /// configured, within its budget and not backing off (`ProviderHealthBook.candidates`);
+    /// else why none can be asked.
+    private func firstProvider(for location: Location, now time: Double) -> Result<ProviderName, RefreshFailure> {
+        let chain = chain(for: location)
+        if let first = health.candidates(chain, now: time, usable: { self.usable($0, now: time) }).first {
+            return .success(first)
+        }
+        if let problem = chain.lazy.compactMap({ self.sources[$0]?.configurationProblem }).first,
+            chain.allSatisfy({ self.sources[$0]?.configurationProblem != nil })
+        {
+            return .failure(problem)
+        }
+        if let (period, resetsAt) = chain.lazy.compactMap({ self.budgets.exhausted($0, now: time) }).first {
+            return .failure(
+                RefreshScheduler.Refusal.quotaExhausted(period, resetsAt: resetsAt).failure(
+                    policy: scheduler.policy, now: time))
+        }
+        return .failure(
+            chain.lazy.compactMap({ self.health[$0].lastFailure }).first
+                ?? RefreshFailure(
+                    error: .providerError,
+                    message:
+                        "every provider for this place refused raind; fix the configuration, then reload raind (systemctl reload raind, or SIGHUP)"
+                ))
+    }
+
+    /// Whether `name` can be asked at all now: configured and within its budget.
+    private func usable(_ name: ProviderName, now time: Double) -> Bool {
+        sources[name]?.configurationProblem == nil && budgets.exhausted(name, now: time) == nil
+    }
+
+    private func start(_ location: Location, selected: Bool, provider: ProviderName) {
         scheduler.started(location.id, now: now)
         store.cache.storeBudget(scheduler.budgetUsage)
-        ask(location, selected: selected, lookedUp: false)
+        spend(provider)
+        ask(location, selected: selected, lookedUp: false, provider: provider)
+    }
+
+    /// One request to `provider` went out: its budget counts it, on disk too.
+    private func spend(_ provider: ProviderName) {
+        budgets.sent(provider, now: now)
+        store.cache.storeBudget(budgets.usage(provider, now: now), provider: provider)
     }
 
     /// Sends what the provider's plan asks for `location`: a lookup, then
     /// (`lookedUp`) the forecast's requests with what it found, or the
     /// forecast's requests at once. The first request was counted by
     /// `start`; each further one is counted as it goes.
-    private func ask(_ location: Location, selected: Bool, lookedUp: Bool) {
+    private func ask(_ location: Location, selected: Bool, lookedUp: Bool, provider: ProviderName) {
         let id = location.id
         let time = now
+        let source = source(provider)
+        // Validators are the provider's own: another provider's ETag means nothing to it.
+        let cached = store[id].flatMap { $0.forecast.provider == provider.rawValue ? $0 : nil }
         let plan = source.plan(
-            for: location, units: settings.units, cached: store[id],
-            lookup: store.lookup(of: id, by: source.name, now: time), now: time)
+            for: location, units: settings.units, cached: cached,
+            lookup: store.lookup(of: id, by: provider, now: time), now: time)
         switch plan {
         case .notCovered(let failure):
             // Answered on the next turn, as a request would be: after RefreshStarted.
-            context.loop.later { [weak self] in self?.finished(location, selected: selected, outcome: .failed(failure))
+            context.loop.later { [weak self] in
+                self?.finished(location, selected: selected, provider: provider, outcome: .failed(failure))
             }
         case .lookup(let request):
             guard !lookedUp else {
@@ -335,16 +475,16 @@ public final class Refresher {
                         "\(source.name) asked for its lookup of the place again after answering it; raind retries later"
                 )
                 context.loop.later { [weak self] in
-                    self?.finished(location, selected: selected, outcome: .failed(failure))
+                    self?.finished(location, selected: selected, provider: provider, outcome: .failed(failure))
                 }
                 return
             }
             let transfer = http.fetch(request) { [weak self] result in
-                self?.lookedUp(location, selected: selected, result: result)
+                self?.lookedUp(location, selected: selected, provider: provider, result: result)
             }
             if inFlight[id] != nil { inFlight[id]?.transfers = [transfer] }
         case .forecast(let requests):
-            count(extra: lookedUp ? requests.count : requests.count - 1)
+            count(extra: lookedUp ? requests.count : requests.count - 1, provider: provider)
             var results = [Result<HTTPResponse, HTTPFailure>?](repeating: nil, count: requests.count)
             var remaining = requests.count
             var transfers: [any HTTPCancellable] = []
@@ -355,10 +495,10 @@ public final class Refresher {
                         remaining -= 1
                         guard remaining == 0, let self else { return }
                         let all = results.compactMap { $0 }
-                        self.giveBackUnsent(all)
+                        self.giveBackUnsent(all, provider: provider)
                         self.finished(
-                            location, selected: selected,
-                            outcome: self.source.interpret(all, for: location, now: self.now))
+                            location, selected: selected, provider: provider,
+                            outcome: source.interpret(all, for: location, now: self.now))
                     })
             }
             if inFlight[id] != nil { inFlight[id]?.transfers = transfers }
@@ -366,37 +506,81 @@ public final class Refresher {
     }
 
     /// Counts requests beyond the first of one refresh against the budgets.
-    private func count(extra: Int) {
+    private func count(extra: Int, provider: ProviderName) {
         guard extra > 0 else { return }
-        for _ in 0..<extra { scheduler.sent(now: now) }
+        for _ in 0..<extra {
+            scheduler.sent(now: now)
+            spend(provider)
+        }
         store.cache.storeBudget(scheduler.budgetUsage)
     }
 
-    /// Requests that never left this machine (libcurl could not be loaded) count nothing.
-    private func giveBackUnsent(_ results: [Result<HTTPResponse, HTTPFailure>]) {
+    /// Requests that never reached the provider count nothing: libcurl could
+    /// not be loaded, or the provider's name could not be resolved or its
+    /// address connected to (nothing was asked of it).
+    private func giveBackUnsent(_ results: [Result<HTTPResponse, HTTPFailure>], provider: ProviderName) {
         var changed = false
-        for case .failure(let transport) in results where transport.neverSent {
+        for case .failure(let transport) in results
+        where transport.neverSent || transport.kind == .dnsFailed || transport.kind == .connectFailed {
             scheduler.notSent(now: now)
+            budgets.notSent(provider, now: now)
             changed = true
         }
-        if changed { store.cache.storeBudget(scheduler.budgetUsage) }
+        guard changed else { return }
+        store.cache.storeBudget(scheduler.budgetUsage)
+        store.cache.storeBudget(budgets.usage(provider, now: now), provider: provider)
     }
 
-    private func lookedUp(_ location: Location, selected: Bool, result: Result<HTTPResponse, HTTPFailure>) {
+    private func lookedUp(
+        _ location: Location, selected: Bool, provider: ProviderName, result: Result<HTTPResponse, HTTPFailure>
+    ) {
         guard inFlight[location.id] != nil else { return }
-        giveBackUnsent([result])
-        switch source.interpretLookup(result, for: location, now: now) {
+        giveBackUnsent([result], provider: provider)
+        switch source(provider).interpretLookup(result, for: location, now: now) {
         case .success(let lookup):
-            store.keep(lookup, of: location.id, by: source.name)
-            ask(location, selected: selected, lookedUp: true)
+            store.keep(lookup, of: location.id, by: provider)
+            ask(location, selected: selected, lookedUp: true, provider: provider)
         case .failure(let failure):
-            finished(location, selected: selected, outcome: .failed(failure))
+            finished(location, selected: selected, provider: provider, outcome: .failed(failure))
         }
     }
 
-    private func finished(_ location: Location, selected: Bool, outcome: WeatherSource.Outcome) {
+    private func finished(
+        _ location: Location, selected: Bool, provider: ProviderName, outcome: WeatherSource.Outcome
+    ) {
         let id = location.id
-        guard let flight = inFlight.removeValue(forKey: id) else { return }
+        guard var flight = inFlight.removeValue(forKey: id) else { return }
+        var outcome = outcome
+        // An answer stale by its own times sends the place to its next
+        // provider; from the last one, it is kept (and shown as stale).
+        if case .fresh(let cached, _) = outcome, let problem = Self.outdatedProblem(cached.forecast, at: now),
+            nextProvider(for: location, after: flight, failure: problem, besides: provider) != nil
+        {
+            outcome = .failed(problem)
+        }
+        if case .failed(let problem) = outcome {
+            health.failed(provider, failure: problem, now: now)
+            flight.failures.append((provider, problem))
+            if let next = nextProvider(for: location, after: flight, failure: problem) {
+                // The next provider of the place's list answers at once: one more request for this failure.
+                logger.notice("\(id): \(provider) failed (\(problem.message)); asking \(next)")
+                flight.provider = next
+                flight.transfers = []
+                inFlight[id] = flight
+                scheduler.sent(now: now)
+                store.cache.storeBudget(scheduler.budgetUsage)
+                spend(next)
+                ask(location, selected: selected, lookedUp: false, provider: next)
+                return
+            }
+            if flight.failures.count > 1 { outcome = .failed(Self.combined(flight.failures)) }
+        } else {
+            health.succeeded(provider, now: now)
+        }
+        if case .fresh(var cached, let leftOut) = outcome {
+            cached.forecast.failover = failover(for: location, servedBy: provider)
+            outcome = .fresh(cached, leftOut: leftOut)
+        }
         let wasOnline = scheduler.online
         let time = now
         var failure: RefreshFailure?
@@ -405,7 +589,7 @@ public final class Refresher {
             for note in leftOut where !loggedOnce.contains(note) {
                 logger.warning("\(id): \(note)")
                 // A provider's notice about itself (a deprecated product) is said once, not at every refresh.
-                if note == WeatherSource.deprecationNotice(source.name) { loggedOnce.insert(note) }
+                if note == WeatherSource.deprecationNotice(provider) { loggedOnce.insert(note) }
             }
             succeeded(
                 id, cached, expiresAt: cached.forecast.expiresAt, previousAlerts: store[id]?.forecast.alerts ?? [],
@@ -415,10 +599,13 @@ public final class Refresher {
             var cached = store[id]
             cached?.forecast.fetchedAt = time - age
             cached?.forecast.expiresAt = expiresAt
+            cached?.forecast.failover = failover(for: location, servedBy: provider)
             succeeded(id, cached, expiresAt: expiresAt, previousAlerts: nil, selected: selected, at: time)
         case .failed(let problem):
             failure = problem
-            scheduler.failed(id, now: time, failure: problem)
+            // With several providers, one that refuses or rate-limits raind is that provider's
+            // matter (its health), not a reason to stop asking the others.
+            scheduler.failed(id, now: time, failure: problem, holdsEveryPlace: chain(for: location).count == 1)
             var recorded = problem
             recorded.time = time
             lastFailure = recorded
@@ -426,10 +613,84 @@ public final class Refresher {
             logger.warning("refreshing \(id) failed: \(problem.message)")
             events.emit(.published(.refreshFailed(id, problem)))
         }
+        if failure == nil { noteServing(location, by: provider, after: flight.failures) }
         publishReachability(wasOnline: wasOnline)
         for waiter in flight.waiters { waiter(failure) }
         reschedule()
         events.emit(.weatherChanged)
+    }
+
+    /// The provider to ask after `failure` in this refresh: the next of the
+    /// place's list not asked yet, configured, within its budget and not
+    /// backing off; nil when there is none, or when no provider could do
+    /// better (this machine cannot make requests at all).
+    private func nextProvider(
+        for location: Location, after flight: Flight, failure: RefreshFailure, besides current: ProviderName? = nil
+    ) -> ProviderName? {
+        guard failure.error != .notConfigured || failure.httpStatus != nil, scheduler.networkUp else { return nil }
+        let time = now
+        var asked = Set(flight.failures.map(\.provider))
+        if let current { asked.insert(current) }
+        return chain(for: location).first { name in
+            !asked.contains(name) && usable(name, now: time) && health.isAvailable(name, now: time)
+        }
+    }
+
+    /// One failure for a refresh every provider failed: the last one's kind
+    /// and status, with each provider's own words.
+    static func combined(_ failures: [(provider: ProviderName, failure: RefreshFailure)]) -> RefreshFailure {
+        var result = failures[failures.count - 1].failure
+        result.message =
+            "every provider for this place failed: "
+            + failures.map { "\($0.provider): \($0.failure.message)" }.joined(separator: "; ")
+        return result
+    }
+
+    /// An answer whose every time lies in the past is no forecast, however
+    /// recently it arrived: a failure of its provider, so the next answers.
+    static func outdatedProblem(_ forecast: Forecast, at time: Double) -> RefreshFailure? {
+        guard forecast.outdated(now: time) else { return nil }
+        return RefreshFailure(
+            error: .providerError,
+            message:
+                "\(forecast.provider) sent a forecast whose times all lie in the past; raind keeps the cached data and retries later",
+            httpStatus: 200)
+    }
+
+    /// Why `provider` and not the first of `location`'s list serves it: the
+    /// first one's last failure, shortened; nil when it is the first.
+    private func failover(for location: Location, servedBy provider: ProviderName) -> ProviderFailover? {
+        guard let preferred = chain(for: location).first, preferred != provider else { return nil }
+        let why = health[preferred].lastFailure.map(ProviderFailover.brief) ?? "not asked"
+        return ProviderFailover(provider: preferred.rawValue, reason: why)
+    }
+
+    /// `provider` answered for `location`: when another provider served it
+    /// before, `ProviderChanged` says which one serves it now and why.
+    private func noteServing(
+        _ location: Location, by provider: ProviderName,
+        after failures: [(provider: ProviderName, failure: RefreshFailure)]
+    ) {
+        let id = location.id
+        let previous = serving[id]?.provider
+        let preferred = chain(for: location).first
+        let reason: String?
+        if provider == preferred {
+            reason = nil
+        } else if let failed = failures.first {
+            reason = "\(failed.provider): \(ProviderFailover.brief(failed.failure))"
+        } else if let preferred {
+            reason = "\(preferred): " + (health[preferred].lastFailure.map(ProviderFailover.brief) ?? "not available")
+        } else {
+            reason = nil
+        }
+        serving[id] = (provider, reason)
+        guard let previous, previous != provider else { return }
+        let change = ProviderChange(
+            provider: provider.rawValue, previous: previous.rawValue,
+            reason: reason ?? "\(provider) is this place's first choice and answers again")
+        logger.notice("\(id): now served by \(provider) (\(change.reason))")
+        events.emit(.published(.providerChanged(id, change)))
     }
 
     /// A place's refresh succeeded: the scheduler is told, and `cached` (nil
@@ -565,7 +826,7 @@ extension Refresher: DaemonEventObserver {
         case .stateChanged(let old, let new):
             settings = new.settings
             if old.settings.refreshMinutes != new.settings.refreshMinutes {
-                reconfigure(source: source, refreshMinutes: new.settings.refreshMinutes, retryRefused: false)
+                reconfigure(refreshMinutes: new.settings.refreshMinutes, retryRefused: false)
             }
             if old.places != new.places { placesChanged(new.places) }
         case .placeMoved(let id):

@@ -23,10 +23,24 @@ public struct WeatherSource {
     /// The configured provider's name.
     public var name: ProviderName { provider.name }
 
-    /// Builds the source from the configuration; a missing key for a provider
-    /// that needs one is a `NotConfigured` failure kept for every request.
+    /// `User-Agent` with `[Provider] Contact=`, for providers that require
+    /// identification; nil: the HTTP client's own (`raind/VERSION (+URL)`).
+    let userAgent: String?
+
+    /// The source of the configured provider (`Name=`), or with `Name=auto` the standard one.
     init(configuration: Configuration, credentialsDirectory: String?) {
-        provider = WeatherProviders.provider(configuration.provider)
+        self.init(
+            provider: configuration.provider ?? WeatherProviders.standard.name, configuration: configuration,
+            credentialsDirectory: credentialsDirectory)
+    }
+
+    /// Builds `name`'s source from the configuration; a missing key for a
+    /// provider that needs one is a `NotConfigured` failure kept for every request.
+    init(provider name: ProviderName, configuration: Configuration, credentialsDirectory: String?) {
+        provider = WeatherProviders.provider(name)
+        userAgent = configuration.contact.map {
+            "raind/\(RaindVersion.string) (+\(RaindVersion.projectURL); \($0))"
+        }
         connectTimeout = configuration.connectTimeoutSeconds
         totalTimeout = configuration.timeoutSeconds
         viaProxy = configuration.proxy
@@ -138,6 +152,7 @@ public struct WeatherSource {
         -> HTTPRequest
     {
         var headers = asked.headers
+        if let userAgent { headers["User-Agent"] = userAgent }
         if let etag = cached?.etag { headers["If-None-Match"] = etag }
         if let lastModified = cached?.lastModified { headers["If-Modified-Since"] = lastModified }
         return HTTPRequest(

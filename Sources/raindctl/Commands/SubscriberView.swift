@@ -73,7 +73,7 @@ struct SubscriberView {
             failures[id] = failure.message
         case .nowcastChanged(let id, let nowcast, _):
             forecasts[id]?.nowcast = nowcast
-        case .refreshStarted, .alertsChanged:
+        case .refreshStarted, .alertsChanged, .providerChanged:
             break
         }
     }
@@ -202,6 +202,8 @@ struct SubscriberView {
             return "\(name) \(ids.map(\.rawValue).joined(separator: " "))"
         case .refreshFailed(let id, let failure):
             return "\(name) \(id): \(failure.message)"
+        case .providerChanged(let id, let change):
+            return "\(name) \(id): \(change.provider) (\(change.reason))"
         case .alertsChanged(let id, let alerts):
             return "\(name) \(id): " + (alerts.isEmpty ? "no alerts" : alerts.map(\.title).joined(separator: "; "))
         case .weatherUpdated(let id, _):

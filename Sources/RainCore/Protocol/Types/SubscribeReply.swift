@@ -19,6 +19,8 @@ public struct SubscribeReply: Codable, Sendable, Equatable {
     public var changes: [NowcastChange.Reason]?
     /// `NowcastChanged`: the rain spoken of is another spell than before.
     public var newEpisode: Bool?
+    /// `ProviderChanged`: which provider serves the place now, and why.
+    public var providerChange: ProviderChange?
 
     public static let snapshotName = "Snapshot"
 
@@ -64,6 +66,9 @@ public struct SubscribeReply: Codable, Sendable, Equatable {
             nowcast = outlook
             changes = change.reasons
             newEpisode = change.newEpisode
+        case .providerChanged(let place, let change):
+            id = place
+            providerChange = change
         }
     }
 
@@ -93,6 +98,8 @@ public struct SubscribeReply: Codable, Sendable, Equatable {
             let change = NowcastChange(
                 reasons: try need(changes, "changes"), newEpisode: try need(newEpisode, "newEpisode"))
             return .nowcastChanged(try need(id, "id"), nowcast, change)
+        case .providerChanged:
+            return .providerChanged(try need(id, "id"), try need(providerChange, "providerChange"))
         }
     }
 }

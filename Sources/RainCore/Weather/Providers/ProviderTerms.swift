@@ -59,11 +59,19 @@ public struct ProviderQuota: Equatable, Sendable {
     /// raind must keep within; nil for a quota raind's default daily budget
     /// already keeps well inside.
     public var freeCalls: Int?
+    /// For a fair-use provider that sets no number of calls: the requests
+    /// per place and refresh interval raind keeps within (its daily budget
+    /// is derived from the places and the interval, `ProviderBudgets.fairUseDaily`).
+    public var fairUseRequestsPerPlaceAndInterval: Double?
 
-    public init(callsPerRequest: Double, period: BudgetPeriod, freeCalls: Int?) {
+    public init(
+        callsPerRequest: Double, period: BudgetPeriod, freeCalls: Int?,
+        fairUseRequestsPerPlaceAndInterval: Double? = nil
+    ) {
         self.callsPerRequest = callsPerRequest
         self.period = period
         self.freeCalls = freeCalls
+        self.fairUseRequestsPerPlaceAndInterval = fairUseRequestsPerPlaceAndInterval
     }
 }
 
