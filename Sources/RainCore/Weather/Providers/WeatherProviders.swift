@@ -8,6 +8,7 @@ public enum WeatherProviders {
         OpenMeteoProvider(),
         PirateWeatherProvider(),
         NWSProvider(),
+        BrightSkyProvider(),
     ]
 
     /// The provider when `[Provider] Name=` is not set.

@@ -1,0 +1,266 @@
+/// One of Bright Sky's weather records (`/weather`'s hourly ones, or
+/// `/current_weather`'s one), read in `units=dwd` into SI values. Every
+/// number is checked against what weather can be: a value outside it is
+/// dropped (unknown) and counted in `Dropped`; a value of the wrong type is
+/// an error naming its field.
+struct BrightSkyRecord {
+    /// Unix seconds of `timestamp`.
+    let time: Double
+    /// The UTC offset `timestamp` was written with (the zone asked for).
+    let utcOffsetSeconds: Int?
+    /// The source of the record's values, and the sources that filled the
+    /// ones it lacked, by field (`fallback_source_ids`).
+    let sourceID: Int?
+    let fallbackSourceIDs: [(field: String, sourceID: Int)]
+
+    var temperature: Double?
+    /// mm/h: an hourly record's `precipitation` (mm in the hour before it),
+    /// or the current one's last 10, 30 or 60 minutes scaled to an hour.
+    var precipitation: Double?
+    /// 0...1; only forecasts have one.
+    var precipProbability: Double?
+    /// m/s.
+    var windSpeed: Double?
+    var windBearing: Double?
+    /// m/s.
+    var windGust: Double?
+    /// 0...1.
+    var cloudCover: Double?
+    /// 0...1.
+    var humidity: Double?
+    /// hPa.
+    var pressure: Double?
+    /// km.
+    var visibility: Double?
+    /// raind's icon word, `unknownIcon` when Bright Sky sent none it knows.
+    var icon: String
+    var summary: String
+
+    /// The icon of weather raind does not know.
+    static let unknownIcon = "unknown"
+
+    /// The hourly record's fields raind uses (`cloud_cover` and
+    /// `condition` through Bright Sky's icon); the others feed none of raind's.
+    static let hourFields = [
+        "temperature", "precipitation", "precipitation_probability", "wind_speed", "wind_direction", "cloud_cover",
+        "condition",
+    ]
+
+    /// The current record's fields raind uses (`dew_point`: Bright Sky
+    /// computes a missing humidity from it).
+    static let currentFields =
+        ["temperature", "relative_humidity", "dew_point", "pressure_msl", "visibility", "cloud_cover", "condition"]
+        + windows.flatMap { suffix in
+            ["precipitation", "wind_speed", "wind_direction", "wind_gust_speed"].map { $0 + suffix }
+        }
+
+    /// The current record's averaging windows, shortest (closest to now) first.
+    static let windows = ["_10", "_30", "_60"]
+
+    /// Values outside these are no weather (°C, mm in an hour, %, km/h,
+    /// degrees, hPa, metres).
+    static let temperatures: ClosedRange<Double> = -90...60
+    static let precipitationSums: ClosedRange<Double> = Nowcast.plausibleIntensity
+    static let percentages: ClosedRange<Double> = 0...100
+    static let windSpeeds: ClosedRange<Double> = 0...500
+    static let bearings: ClosedRange<Double> = 0...360
+    static let pressures: ClosedRange<Double> = 800...1100
+    static let visibilities: ClosedRange<Double> = 0...1_000_000
+
+    /// The values dropped as impossible, counted for one note.
+    struct Dropped {
+        var count = 0
+        var examples: [String] = []
+
+        mutating func add(_ field: String, _ value: Double) {
+            count += 1
+            if examples.count < 3 { examples.append("\(field) = \(value)") }
+        }
+
+        /// The note for `leftOut`, nil when nothing was dropped.
+        var note: String? {
+            guard count > 0 else { return nil }
+            return "\(BrightSky.providerName) sent \(count) value(s) no weather has, left out as unknown: "
+                + examples.joined(separator: ", ") + (count > examples.count ? ", …" : "")
+        }
+    }
+
+    /// An hourly record of `/weather`.
+    init(hour record: ProviderJSON, dropped: inout Dropped) throws(ProviderParseError) {
+        try self.init(common: record, dropped: &dropped)
+        precipitation = try Self.number(record, "precipitation", Self.precipitationSums, &dropped)
+        precipProbability = try Self.number(record, "precipitation_probability", Self.percentages, &dropped)
+            .map { $0 / 100 }
+        windSpeed = try Self.number(record, "wind_speed", Self.windSpeeds, &dropped).map(Self.metresPerSecond)
+        windBearing = try Self.number(record, "wind_direction", Self.bearings, &dropped)
+        windGust = try Self.number(record, "wind_gust_speed", Self.windSpeeds, &dropped).map(Self.metresPerSecond)
+    }
+
+    /// The record of `/current_weather`: of each quantity measured over the
+    /// last 10, 30 and 60 minutes, the shortest window that has a value.
+    init(current record: ProviderJSON, dropped: inout Dropped) throws(ProviderParseError) {
+        try self.init(common: record, dropped: &dropped)
+        for (suffix, perHour) in zip(Self.windows, [6.0, 2, 1]) where precipitation == nil {
+            precipitation = try Self.number(record, "precipitation" + suffix, Self.precipitationSums, &dropped)
+                .map { $0 * perHour }
+        }
+        for suffix in Self.windows {
+            if windSpeed == nil {
+                windSpeed = try Self.number(record, "wind_speed" + suffix, Self.windSpeeds, &dropped)
+                    .map(Self.metresPerSecond)
+            }
+            if windBearing == nil {
+                windBearing = try Self.number(record, "wind_direction" + suffix, Self.bearings, &dropped)
+            }
+            if windGust == nil {
+                windGust = try Self.number(record, "wind_gust_speed" + suffix, Self.windSpeeds, &dropped)
+                    .map(Self.metresPerSecond)
+            }
+        }
+    }
+
+    /// What both kinds of record share.
+    private init(common record: ProviderJSON, dropped: inout Dropped) throws(ProviderParseError) {
+        guard case .object = record.value else {
+            throw record.error(.wrongType(expected: "an object", got: record.value.kindName))
+        }
+        let stamp = try record.required("timestamp")
+        guard let text = stamp.value.stringValue else {
+            throw stamp.error(.wrongType(expected: "a string", got: stamp.value.kindName))
+        }
+        guard let instant = Self.instant(text) else {
+            throw stamp.error(.invalidValue("\"\(text.prefix(40))\" is not an ISO 8601 time with a UTC offset"))
+        }
+        time = instant.unixSeconds
+        utcOffsetSeconds = instant.utcOffsetSeconds
+        sourceID = try Self.sourceID(record["source_id"])
+        var fallbacks: [(field: String, sourceID: Int)] = []
+        if let block = try record.object("fallback_source_ids"), let object = block.value.objectValue {
+            for field in object.keys {
+                guard let member = block[field], let id = try Self.sourceID(member) else { continue }
+                fallbacks.append((field, id))
+            }
+        }
+        fallbackSourceIDs = fallbacks
+        temperature = try Self.number(record, "temperature", Self.temperatures, &dropped)
+        cloudCover = try Self.number(record, "cloud_cover", Self.percentages, &dropped).map { $0 / 100 }
+        humidity = try Self.number(record, "relative_humidity", Self.percentages, &dropped).map { $0 / 100 }
+        pressure = try Self.number(record, "pressure_msl", Self.pressures, &dropped)
+        visibility = try Self.number(record, "visibility", Self.visibilities, &dropped).map { $0 / 1000 }
+        let weather = Self.weather(icon: try record.string("icon"), condition: try record.string("condition"))
+        icon = weather.icon
+        summary = weather.summary
+    }
+
+    /// The current conditions this record (from `/current_weather`) makes:
+    /// an observation, so no chance of rain; no feels-like, no UV.
+    var conditions: CurrentConditions {
+        CurrentConditions(
+            time: time, summary: summary, icon: icon, temperature: temperature, apparentTemperature: nil,
+            humidity: humidity, windSpeed: windSpeed, windGust: windGust, windBearing: windBearing,
+            precipIntensity: precipitation, precipProbability: nil, pressure: pressure, visibility: visibility,
+            uvIndex: nil, cloudCover: cloudCover)
+    }
+
+    // MARK: - Values
+
+    private static func metresPerSecond(_ kilometresPerHour: Double) -> Double {
+        MeasurementUnit.kilometresPerHour.toBase(kilometresPerHour)
+    }
+
+    /// The number `key` when it lies in `range`; nil when absent, null or
+    /// dropped as impossible.
+    private static func number(
+        _ record: ProviderJSON, _ key: String, _ range: ClosedRange<Double>, _ dropped: inout Dropped
+    ) throws(ProviderParseError) -> Double? {
+        guard let value = try record.number(key) else { return nil }
+        guard value.isFinite, range.contains(value) else {
+            dropped.add(record.childPath(key), value)
+            return nil
+        }
+        return value
+    }
+
+    /// A source id: a whole number; nil when absent or null.
+    static func sourceID(_ field: ProviderJSON?) throws(ProviderParseError) -> Int? {
+        guard let field, let value = try field.asNumber() else { return nil }
+        guard value == value.rounded(), abs(value) < 1e15 else {
+            throw field.error(.invalidValue("\(value) is not a source id"))
+        }
+        return Int(value)
+    }
+
+    // MARK: - Weather words
+
+    /// Bright Sky's icons in raind's vocabulary, with the summary word. The
+    /// Forecast API's vocabulary has no hail: Bright Sky's `hail` is shown
+    /// as `sleet`, the icon of ice falling, and keeps "Hail" as its summary.
+    static let icons: [String: (icon: String, word: String)] = [
+        "clear-day": ("clear-day", "Clear"), "clear-night": ("clear-night", "Clear"),
+        "partly-cloudy-day": ("partly-cloudy-day", "Partly cloudy"),
+        "partly-cloudy-night": ("partly-cloudy-night", "Partly cloudy"), "cloudy": ("cloudy", "Cloudy"),
+        "fog": ("fog", "Fog"), "wind": ("wind", "Windy"), "rain": ("rain", "Rain"), "sleet": ("sleet", "Sleet"),
+        "snow": ("snow", "Snow"), "hail": ("sleet", "Hail"), "thunderstorm": ("thunderstorm", "Thunderstorm"),
+    ]
+
+    /// Bright Sky's conditions, as words.
+    static let conditions: [String: String] = [
+        "dry": "Dry", "fog": "Fog", "rain": "Rain", "sleet": "Sleet", "snow": "Snow", "hail": "Hail",
+        "thunderstorm": "Thunderstorm",
+    ]
+
+    /// The icon and summary of an icon and condition as Bright Sky sent
+    /// them. The summary is the icon's word, with the condition when it
+    /// says more ("Cloudy with rain": rain too light for Bright Sky's rain
+    /// icon); without an icon raind knows, the icon is `unknown` and the
+    /// summary the condition's word, or empty.
+    static func weather(icon: String?, condition: String?) -> (icon: String, summary: String) {
+        let said = condition.flatMap { conditions[$0] }
+        guard let known = icon.flatMap({ icons[$0] }) else { return (unknownIcon, said ?? "") }
+        guard let said, said != known.word, condition != "dry" else { return (known.icon, known.word) }
+        return (known.icon, known.word + " with " + said.lowercased())
+    }
+
+    // MARK: - Times
+
+    /// `2025-09-18T13:30:00+00:00` (Python's `isoformat`), also with a
+    /// fraction of a second, `Z`, or an offset without its colon; nil for
+    /// anything else, a time without an offset included (it names no instant).
+    static func instant(_ text: String) -> (unixSeconds: Double, utcOffsetSeconds: Int)? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.count <= 40,
+            let local = CivilDateTime(iso8601Local: String(decoding: bytes[0..<19], as: UTF8.self))
+        else { return nil }
+        var index = 19
+        if bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let digits = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            guard index > digits else { return nil }
+        }
+        guard index < bytes.count else { return nil }
+        let offset: Int
+        if bytes[index] == UInt8(ascii: "Z"), index + 1 == bytes.count {
+            offset = 0
+        } else {
+            guard let parsed = Self.offset(Array(bytes[index...])) else { return nil }
+            offset = parsed
+        }
+        return (local.unixSeconds(utcOffsetSeconds: offset), offset)
+    }
+
+    /// `+02:00`, `-0930`: seconds east of UTC, within ±18 hours.
+    private static func offset(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count == 6 || bytes.count == 5, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-")
+        else { return nil }
+        let digits = bytes.count == 6 ? [bytes[1], bytes[2], bytes[4], bytes[5]] : Array(bytes[1...4])
+        if bytes.count == 6, bytes[3] != UInt8(ascii: ":") { return nil }
+        guard digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        let values = digits.map { Int($0 - UInt8(ascii: "0")) }
+        let hours = values[0] * 10 + values[1]
+        let minutes = values[2] * 10 + values[3]
+        let seconds = hours * 3600 + minutes * 60
+        guard minutes < 60, seconds <= ProviderOffset.maximumSeconds else { return nil }
+        return bytes[0] == UInt8(ascii: "-") ? -seconds : seconds
+    }
+}
