@@ -7,6 +7,7 @@ public enum WeatherProviders {
     public static let all: [any WeatherProvider] = [
         OpenMeteoProvider(),
         PirateWeatherProvider(),
+        MetNorwayProvider(),
     ]
 
     /// The provider when `[Provider] Name=` is not set.
