@@ -137,7 +137,10 @@ final class BrightSkyProviderTests: XCTestCase {
         let terms = provider.terms
         XCTAssertFalse(terms.needsKey)
         XCTAssertFalse(terms.conditionalRequests)
-        XCTAssertEqual(terms.quota.callsPerRequest, 2)
+        // One call for each of a forecast's two requests, three requests per place and interval.
+        XCTAssertEqual(terms.quota.callsPerRequest, 1)
+        XCTAssertEqual(provider.answerRoles.count, 2)
+        XCTAssertEqual(terms.quota.fairUseRequestsPerPlaceAndInterval, 3)
         XCTAssertNil(terms.quota.freeCalls)
         XCTAssertEqual(terms.coverage, .countries(["DE"]))
         XCTAssertEqual(terms.coordinateDigits, ProviderQuery.gridDigits)

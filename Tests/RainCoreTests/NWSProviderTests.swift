@@ -562,7 +562,9 @@ final class NWSProviderTests: XCTestCase {
         let terms = provider.terms
         XCTAssertFalse(terms.needsKey)
         XCTAssertTrue(terms.requiresIdentification)
-        XCTAssertEqual(terms.quota, ProviderQuota(callsPerRequest: 1, period: .day, freeCalls: nil))
+        XCTAssertEqual(
+            terms.quota,
+            ProviderQuota(callsPerRequest: 1, period: .day, freeCalls: nil, fairUseRequestsPerPlaceAndInterval: 4))
         XCTAssertEqual(terms.coordinateDigits, 2)
         XCTAssertTrue(terms.coverage.covers(countryCode: "US"))
         XCTAssertTrue(terms.coverage.covers(countryCode: "pr"))

@@ -252,7 +252,9 @@ public struct BrightSkyProvider: WeatherProvider {
     public var terms: ProviderTerms {
         ProviderTerms(
             needsKey: false, conditionalRequests: false, coordinateDigits: ProviderQuery.gridDigits,
-            quota: ProviderQuota(callsPerRequest: 2, period: .day, freeCalls: nil), coverage: .countries(["DE"]),
+            quota: ProviderQuota(
+                callsPerRequest: 1, period: .day, freeCalls: nil, fairUseRequestsPerPlaceAndInterval: 3),
+            coverage: .countries(["DE"]),
             nowcastIntervalMinutes: 60)
     }
 

@@ -290,7 +290,8 @@ public struct NWSProvider: WeatherProvider {
         ProviderTerms(
             needsKey: false, requiresIdentification: true, conditionalRequests: true,
             coordinateDigits: ProviderQuery.gridDigits,
-            quota: ProviderQuota(callsPerRequest: 1, period: .day, freeCalls: nil),
+            quota: ProviderQuota(
+                callsPerRequest: 1, period: .day, freeCalls: nil, fairUseRequestsPerPlaceAndInterval: 4),
             coverage: .countries(NWS.countries), nowcastIntervalMinutes: 60)
     }
 

@@ -50,8 +50,9 @@ public struct ProviderTerms: Equatable, Sendable {
 /// What one of raind's forecast requests costs in the provider's own units,
 /// and the free quota it counts against (docs/SCHEDULING.md).
 public struct ProviderQuota: Equatable, Sendable {
-    /// How many calls the provider counts for one forecast request
-    /// (Open-Meteo counts a request with many variables as several).
+    /// How many calls the provider counts for one HTTP request (Open-Meteo
+    /// counts a request with many variables as several); a forecast of
+    /// several requests (`ProviderPlan.forecast`) costs this for each.
     public var callsPerRequest: Double
     /// The period the provider's quota is counted over.
     public var period: BudgetPeriod

@@ -9,6 +9,7 @@ public enum WeatherProviders {
         PirateWeatherProvider(),
         NWSProvider(),
         BrightSkyProvider(),
+        MetNorwayProvider(),
     ]
 
     /// The provider when `[Provider] Name=` is not set.

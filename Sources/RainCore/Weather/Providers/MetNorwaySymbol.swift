@@ -1,0 +1,169 @@
+/// A weather symbol of MET Norway's Locationforecast 2.0 (`summary.symbol_code`
+/// of a period, such as `lightrainshowers_day`), with the English summary and
+/// the Forecast API icon raind shows for it.
+///
+/// The codes are those of met.no's weather icon legend
+/// (https://github.com/metno/weathericons, `weather/legend.csv` and
+/// `weather/README.md`): 41 symbols, 21 of them in three variants, `_day`,
+/// `_night` and `_polartwilight` (the sun below the horizon all day, with
+/// twilight around noon), 83 codes in all. Exactly these are known; any
+/// other text, a variant on a symbol that has none, or a symbol that has
+/// variants without one, is not a symbol (nil), and raind shows it as
+/// unknown. Two codes carry a typing error met.no keeps for compatibility
+/// (`lightssleetshowersandthunder`, `lightssnowshowersandthunder`, "postponed
+/// to the next version"); their corrected spellings are read as the same
+/// symbols so a fixed server still works.
+public struct MetNorwaySymbol: Equatable, Hashable, Sendable {
+    /// When in the day the symbol is drawn for.
+    public enum Variant: String, Sendable, CaseIterable {
+        case day
+        case night
+        /// The sun stays below the horizon (polar night): drawn without a sun.
+        case polarTwilight = "polartwilight"
+    }
+
+    /// The code without its variant (`lightrainshowers`), as met.no spells it.
+    public let base: String
+    /// nil for a symbol drawn the same all day (`cloudy`, `rain`).
+    public let variant: Variant?
+
+    private let entry: Entry
+
+    /// The symbol a `symbol_code` names; nil when met.no documents no such code.
+    public init?(code: String) {
+        var base = Substring(code)
+        var variant: Variant?
+        if let underscore = code.firstIndex(of: "_") {
+            guard let named = Variant(rawValue: String(code[code.index(after: underscore)...])) else { return nil }
+            base = code[..<underscore]
+            variant = named
+        }
+        let spelling = Self.corrections[String(base)] ?? String(base)
+        guard let entry = Self.entries[spelling], entry.hasVariants == (variant != nil) else { return nil }
+        self.base = spelling
+        self.variant = variant
+        self.entry = entry
+    }
+
+    /// The code as met.no writes it (`lightrainshowers_day`).
+    public var code: String { variant.map { "\(base)_\($0.rawValue)" } ?? base }
+
+    /// The legend's English text (`Light rain showers`).
+    public var summary: String { entry.summary }
+
+    /// The icon in the Forecast API's vocabulary for this symbol's own variant.
+    public var icon: String { icon(as: variant) }
+
+    /// The icon as drawn for `variant`: day without one (a daily icon, as the
+    /// other providers draw theirs), night for night and polar twilight.
+    func icon(as variant: Variant?) -> String {
+        let day = variant == nil || variant == .day
+        switch entry.kind {
+        case .clear: return day ? "clear-day" : "clear-night"
+        case .fair, .partlyCloudy: return day ? "partly-cloudy-day" : "partly-cloudy-night"
+        case .cloudy: return "cloudy"
+        case .fog: return "fog"
+        case .rain: return "rain"
+        case .sleet: return "sleet"
+        case .snow: return "snow"
+        case .thunderstorm: return "thunderstorm"
+        }
+    }
+
+    /// Orders symbols from fair to foul, to break ties when a day's symbol is
+    /// chosen: the kind of weather first, then light, plain or heavy.
+    var severity: Int {
+        let strength = base.hasPrefix("light") ? 0 : base.hasPrefix("heavy") ? 2 : 1
+        return entry.kind.rawValue * 3 + strength
+    }
+
+    /// Every code met.no documents, variants spelled out.
+    public static var documentedCodes: [String] {
+        table.flatMap { row in
+            row.hasVariants ? Variant.allCases.map { "\(row.base)_\($0.rawValue)" } : [row.base]
+        }
+    }
+
+    private enum Kind: Int {
+        case clear, fair, partlyCloudy, cloudy, fog, rain, sleet, snow, thunderstorm
+    }
+
+    private struct Entry: Equatable, Hashable, Sendable {
+        var base: String
+        var summary: String
+        var kind: Kind
+        var hasVariants: Bool
+    }
+
+    private static let corrections = [
+        "lightsleetshowersandthunder": "lightssleetshowersandthunder",
+        "lightsnowshowersandthunder": "lightssnowshowersandthunder",
+    ]
+
+    private static let entries: [String: Entry] = Dictionary(uniqueKeysWithValues: table.map { ($0.base, $0) })
+
+    /// The legend, in its order.
+    private static let table: [Entry] = [
+        Entry(base: "clearsky", summary: "Clear sky", kind: .clear, hasVariants: true),
+        Entry(base: "fair", summary: "Fair", kind: .fair, hasVariants: true),
+        Entry(base: "partlycloudy", summary: "Partly cloudy", kind: .partlyCloudy, hasVariants: true),
+        Entry(base: "cloudy", summary: "Cloudy", kind: .cloudy, hasVariants: false),
+        Entry(base: "lightrainshowers", summary: "Light rain showers", kind: .rain, hasVariants: true),
+        Entry(base: "rainshowers", summary: "Rain showers", kind: .rain, hasVariants: true),
+        Entry(base: "heavyrainshowers", summary: "Heavy rain showers", kind: .rain, hasVariants: true),
+        Entry(
+            base: "lightrainshowersandthunder", summary: "Light rain showers and thunder", kind: .thunderstorm,
+            hasVariants: true),
+        Entry(
+            base: "rainshowersandthunder", summary: "Rain showers and thunder", kind: .thunderstorm,
+            hasVariants: true),
+        Entry(
+            base: "heavyrainshowersandthunder", summary: "Heavy rain showers and thunder", kind: .thunderstorm,
+            hasVariants: true),
+        Entry(base: "lightsleetshowers", summary: "Light sleet showers", kind: .sleet, hasVariants: true),
+        Entry(base: "sleetshowers", summary: "Sleet showers", kind: .sleet, hasVariants: true),
+        Entry(base: "heavysleetshowers", summary: "Heavy sleet showers", kind: .sleet, hasVariants: true),
+        Entry(
+            base: "lightssleetshowersandthunder", summary: "Light sleet showers and thunder", kind: .thunderstorm,
+            hasVariants: true),
+        Entry(
+            base: "sleetshowersandthunder", summary: "Sleet showers and thunder", kind: .thunderstorm,
+            hasVariants: true),
+        Entry(
+            base: "heavysleetshowersandthunder", summary: "Heavy sleet showers and thunder", kind: .thunderstorm,
+            hasVariants: true),
+        Entry(base: "lightsnowshowers", summary: "Light snow showers", kind: .snow, hasVariants: true),
+        Entry(base: "snowshowers", summary: "Snow showers", kind: .snow, hasVariants: true),
+        Entry(base: "heavysnowshowers", summary: "Heavy snow showers", kind: .snow, hasVariants: true),
+        Entry(
+            base: "lightssnowshowersandthunder", summary: "Light snow showers and thunder", kind: .thunderstorm,
+            hasVariants: true),
+        Entry(
+            base: "snowshowersandthunder", summary: "Snow showers and thunder", kind: .thunderstorm,
+            hasVariants: true),
+        Entry(
+            base: "heavysnowshowersandthunder", summary: "Heavy snow showers and thunder", kind: .thunderstorm,
+            hasVariants: true),
+        Entry(base: "lightrain", summary: "Light rain", kind: .rain, hasVariants: false),
+        Entry(base: "rain", summary: "Rain", kind: .rain, hasVariants: false),
+        Entry(base: "heavyrain", summary: "Heavy rain", kind: .rain, hasVariants: false),
+        Entry(base: "lightrainandthunder", summary: "Light rain and thunder", kind: .thunderstorm, hasVariants: false),
+        Entry(base: "rainandthunder", summary: "Rain and thunder", kind: .thunderstorm, hasVariants: false),
+        Entry(base: "heavyrainandthunder", summary: "Heavy rain and thunder", kind: .thunderstorm, hasVariants: false),
+        Entry(base: "lightsleet", summary: "Light sleet", kind: .sleet, hasVariants: false),
+        Entry(base: "sleet", summary: "Sleet", kind: .sleet, hasVariants: false),
+        Entry(base: "heavysleet", summary: "Heavy sleet", kind: .sleet, hasVariants: false),
+        Entry(
+            base: "lightsleetandthunder", summary: "Light sleet and thunder", kind: .thunderstorm, hasVariants: false),
+        Entry(base: "sleetandthunder", summary: "Sleet and thunder", kind: .thunderstorm, hasVariants: false),
+        Entry(
+            base: "heavysleetandthunder", summary: "Heavy sleet and thunder", kind: .thunderstorm, hasVariants: false),
+        Entry(base: "lightsnow", summary: "Light snow", kind: .snow, hasVariants: false),
+        Entry(base: "snow", summary: "Snow", kind: .snow, hasVariants: false),
+        Entry(base: "heavysnow", summary: "Heavy snow", kind: .snow, hasVariants: false),
+        Entry(base: "lightsnowandthunder", summary: "Light snow and thunder", kind: .thunderstorm, hasVariants: false),
+        Entry(base: "snowandthunder", summary: "Snow and thunder", kind: .thunderstorm, hasVariants: false),
+        Entry(base: "heavysnowandthunder", summary: "Heavy snow and thunder", kind: .thunderstorm, hasVariants: false),
+        Entry(base: "fog", summary: "Fog", kind: .fog, hasVariants: false),
+    ]
+}
