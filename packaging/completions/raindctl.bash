@@ -31,7 +31,7 @@ _raindctl()
     _init_completion -s || return
 
     local commands="status list add remove set-location units refresh now hourly daily search subscribe help"
-    local events="LocationAdded LocationRemoved LocationSelected LocationChanged SettingsChanged WeatherUpdated ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged NowcastChanged"
+    local events="LocationAdded LocationRemoved LocationSelected LocationChanged SettingsChanged WeatherUpdated ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged NowcastChanged ProviderChanged"
 
     # Global options come before the command.
     local i command="" socket=""

@@ -109,7 +109,7 @@ complete -c raindctl -n '__raindctl_command_is subscribe' -l json -d 'one JSON o
 complete -c raindctl -n '__raindctl_command_is subscribe' -l format -x -a 'people json bar waybar' -d 'people (default), json, bar, waybar or a template such as \'{icon} {temp}\''
 complete -c raindctl -n '__raindctl_command_is subscribe' -l text -x -d 'with --format waybar: the template for its text'
 complete -c raindctl -n '__raindctl_command_is subscribe' -l icons -x -a 'emoji nerd text' -d '{icon} as emoji (default), nerd or text'
-complete -c raindctl -n '__raindctl_command_is subscribe' -l events -x -a '(__raindctl_list LocationAdded LocationRemoved LocationSelected LocationChanged SettingsChanged WeatherUpdated ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged NowcastChanged)' -d 'only these events (people and json formats)'
+complete -c raindctl -n '__raindctl_command_is subscribe' -l events -x -a '(__raindctl_list LocationAdded LocationRemoved LocationSelected LocationChanged SettingsChanged WeatherUpdated ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged NowcastChanged ProviderChanged)' -d 'only these events (people and json formats)'
 
 complete -c raindctl -n '__raindctl_command_is help' -a 'status' -d 'show the daemon\'s state: places, units, refresh times, upstream calls'
 complete -c raindctl -n '__raindctl_command_is help' -a 'list' -d 'list the saved places; * marks the selected one'
