@@ -14,7 +14,7 @@ final class WireSchemaTests: XCTestCase {
         ("Day", DailyForecast.self), ("Alert", WeatherAlert.self), ("Forecast", Forecast.self),
         ("Failure", RefreshFailure.self), ("Status", WeatherStatus.self), ("Attribution", Attribution.self),
         ("Nowcast", Nowcast.self), ("NowcastStep", NowcastStep.self), ("NowcastStatus", NowcastStatus.self),
-        ("ProviderChange", ProviderChange.self),
+        ("ProviderChange", ProviderChange.self), ("ProviderStatus", ProviderStatus.self),
     ]
 
     var idl: VarlinkIDL!

@@ -214,7 +214,29 @@ extension WeatherInterface {
           callsThisMonth: float,
           monthlyBudget: ?float,
           subscribers: int,
-          nowcast: ?NowcastStatus
+          nowcast: ?NowcastStatus,
+          # Each provider the places can be served by, in the order of the table.
+          providers: ?[]ProviderStatus
+        )
+
+        # One provider in GetStatus: the places it serves now, whether it may be asked
+        # now (available: not backing off after failures, not refusing raind), its
+        # failures since its last success, its back-off, its last success and error,
+        # and its requests and the calls it counts for them against its own budgets.
+        type ProviderStatus (
+          name: string,
+          places: []string,
+          available: bool,
+          failures: int,
+          backoffUntil: ?float,
+          lastSuccess: ?float,
+          lastError: ?Failure,
+          requestsToday: int,
+          callsToday: float,
+          dailyBudget: float,
+          requestsThisMonth: int,
+          callsThisMonth: float,
+          monthlyBudget: ?float
         )
 
         # Version, uptime, provider, reachability, units, the selected place, refresh

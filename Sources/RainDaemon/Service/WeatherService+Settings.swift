@@ -27,7 +27,7 @@ extension WeatherService {
             dailyBudget: refresher.scheduler.policy.dailyBudget,
             monthlyBudget: refresher.scheduler.policy.monthlyBudget,
             subscribers: publisher.count + joining,
-            nowcast: refresher.nowcastStatus)
+            nowcast: refresher.nowcastStatus, providers: refresher.providerStatuses)
     }
 
     func listLocations(_ parameters: NoParameters, _ responder: Responder<ListLocationsCall.Reply>) throws(MethodError)

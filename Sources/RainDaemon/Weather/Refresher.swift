@@ -124,6 +124,26 @@ public final class Refresher {
         return source
     }
 
+    /// Each provider a place's list holds (or `Name=`/`Providers=` names), in
+    /// the table's order: its health, the places it serves and its budget.
+    var providerStatuses: [ProviderStatus] {
+        let time = now
+        var used = Set(list.locations.flatMap { chain(for: $0) })
+        if let named = context.configuration.provider { used.insert(named) }
+        for name in context.configuration.providerOrder ?? [] { used.insert(name) }
+        return WeatherProviders.all.map(\.name).filter(used.contains).map { name in
+            let record = health[name]
+            let budget = budgets[name]
+            return ProviderStatus(
+                name: name.rawValue,
+                places: list.locations.map(\.id).filter { serving[$0]?.provider == name },
+                available: health.isAvailable(name, now: time), failures: record.consecutiveFailures,
+                backoffUntil: record.backoffUntil.flatMap { $0 > time ? $0 : nil }, lastSuccess: record.lastSuccess,
+                lastError: record.lastFailure, usage: budgets.usage(name, now: time),
+                dailyBudget: budget?.daily ?? 0, monthlyBudget: budget?.monthly)
+        }
+    }
+
     /// Sets each provider's budget from the configuration, the places and the interval.
     private func updateBudgets() {
         let interval = scheduler.policy.interval
@@ -132,6 +152,14 @@ public final class Refresher {
                 for: provider.name, places: list.locations.count, intervalSeconds: interval)
             budgets.setLimits(
                 provider.name, daily: budget.daily, monthly: budget.monthly, callsPerRequest: budget.callsPerRequest)
+        }
+        // With Name=auto each provider keeps its own budget; the scheduler's
+        // total only stops what all of them together allow.
+        if context.configuration.provider == nil {
+            let used = Set(list.locations.flatMap { chain(for: $0) })
+            let names = used.isEmpty ? Set(WeatherProviders.all.map(\.name)) : used
+            scheduler.policy.dailyBudget = names.reduce(0) { $0 + (budgets[$1]?.daily ?? 0) }
+            scheduler.policy.monthlyBudget = nil
         }
     }
 

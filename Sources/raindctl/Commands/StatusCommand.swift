@@ -35,6 +35,31 @@ struct StatusCommand: ClientCommand {
             + "+\(requests) request\(requests == 1 ? "" : "s") = \(BudgetUsage.text(calls: nowcast.callsPerDay)) calls a day at most"
     }
 
+    /// "metno: ok, serves oslo-no; 12 of 96 calls today" or
+    /// "open-meteo: backing off for 4 min after 2 failures (HTTP 503); 3 of 1500 calls today".
+    static func describe(_ provider: ProviderStatus, now: Double) -> String {
+        var text = provider.name + ": "
+        if provider.available {
+            text +=
+                provider.failures == 0
+                ? "ok" : "ok again after \(provider.failures) failure\(provider.failures == 1 ? "" : "s")"
+        } else if let until = provider.backoffUntil {
+            text +=
+                "backing off for \(Durations.span(until - now)) after \(provider.failures) failure\(provider.failures == 1 ? "" : "s")"
+        } else {
+            text += "refused raind; fix the configuration and reload"
+        }
+        if let failure = provider.lastError { text += " (\(ProviderFailover.brief(failure)))" }
+        if !provider.places.isEmpty { text += ", serves " + provider.places.map(\.rawValue).joined(separator: " ") }
+        text +=
+            "; \(BudgetUsage.text(calls: provider.callsToday)) of \(BudgetUsage.text(calls: provider.dailyBudget)) calls today"
+        if let monthly = provider.monthlyBudget {
+            text +=
+                ", \(BudgetUsage.text(calls: provider.callsThisMonth)) of \(BudgetUsage.text(calls: monthly)) this month"
+        }
+        return text
+    }
+
     static func describe(_ status: WeatherStatus) -> [String] {
         let now = Output.now()
         var lines: [String] = []
@@ -76,6 +101,9 @@ struct StatusCommand: ClientCommand {
         }
         if let nowcast = status.nowcast {
             rows.append(["Nowcast:", Self.describe(nowcast)])
+        }
+        for (index, provider) in (status.providers ?? []).enumerated() {
+            rows.append([index == 0 ? "Providers:" : "", Self.describe(provider, now: now)])
         }
         rows.append(["Subscribers:", "\(status.subscribers)"])
         lines += Output.table(rows, separator: " ")

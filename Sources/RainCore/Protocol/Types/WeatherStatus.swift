@@ -23,13 +23,16 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
     public var subscribers: Int
     /// The nowcast's short refreshes and their cost; nil from a raind without them.
     public var nowcast: NowcastStatus?
+    /// Each provider the places can be served by: health and budget; nil from a raind without them.
+    public var providers: [ProviderStatus]?
 
     public init(
         version: String, uptimeSeconds: Double, provider: String, online: Bool, units: UnitSystem,
         refreshMinutes: Int, locations: Int, selected: Location?, lastRefresh: Double?, lastError: RefreshFailure?,
         nextRefresh: Double?, usage: BudgetUsage, dailyBudget: Double, monthlyBudget: Double?,
-        subscribers: Int, nowcast: NowcastStatus? = nil
+        subscribers: Int, nowcast: NowcastStatus? = nil, providers: [ProviderStatus]? = nil
     ) {
+        self.providers = providers
         self.version = version
         self.uptimeSeconds = uptimeSeconds
         self.provider = provider
