@@ -55,8 +55,6 @@ final class RefresherTests: XCTestCase {
             .appendingPathComponent("raind-refresher-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
-        // One provider: these tests are about one provider's answers, not failover.
-        configuration.provider = .openMeteo
         configuration.provider = provider
         configuration.baseURL = server.url("")
         configuration.staleAfterMinutes = 15
