@@ -144,11 +144,13 @@ final class PirateWeatherProviderTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(forecast.current?.precipIntensity), 2.54, accuracy: 1e-12)
     }
 
-    func testParse_dailyWithOnlyHighAndLow_usesThem() throws {
+    /// temperatureHigh is the daytime high and temperatureLow the overnight
+    /// low: not the day's maximum and minimum, so never put in their place.
+    func testParse_dailyWithOnlyHighAndLow_leavesMaxAndMinUnknown() throws {
         let forecast = try parse(
             #"{"flags":{"units":"si"},"daily":{"data":[{"time":0,"temperatureHigh":9,"temperatureLow":2}]}}"#)
-        XCTAssertEqual(forecast.daily[0].temperatureMax, 9)
-        XCTAssertEqual(forecast.daily[0].temperatureMin, 2)
+        XCTAssertNil(forecast.daily[0].temperatureMax)
+        XCTAssertNil(forecast.daily[0].temperatureMin)
     }
 
     func testParse_nullsAndMissingBlocks_areTolerated() throws {

@@ -27,9 +27,10 @@ final class WeatherCodeTests: XCTestCase {
         XCTAssertEqual(WeatherCode(95).icon(isDay: false), "thunderstorm")
     }
 
-    func testUnknownCode_saysSoAndIsCloudy() {
+    func testUnknownCode_saysSoAndIsUnknownNotCloudy() {
         XCTAssertFalse(WeatherCode(42).isKnown)
         XCTAssertEqual(WeatherCode(42).summary, "Unknown weather (code 42)")
-        XCTAssertEqual(WeatherCode(42).icon(), "cloudy")
+        XCTAssertEqual(WeatherCode(42).icon(), "unknown")
+        XCTAssertEqual(WeatherCode(42).icon(isDay: false), "unknown")
     }
 }

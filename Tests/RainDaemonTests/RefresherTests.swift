@@ -45,7 +45,9 @@ final class RefresherTests: XCTestCase {
         let harness = try ClientHarness()
         let server = try FixtureServer(
             files: [
-                "paris.json": try Fixtures.bytes("openmeteo-forecast-paris-unixtime.json"),
+                // As if made at the test clock's noon below.
+                "paris.json": try Fixtures.bytes(
+                    "openmeteo-forecast-paris-unixtime.json", recordedAt: 1_768_466_700, presentAt: 1_800_014_400),
                 "pirate.json": try Fixtures.bytes("pirateweather-forecast-san-francisco.json"),
             ],
             routes: ["/v1/forecast": "paris.json", "/forecast/": "pirate.json"], headers: headers)

@@ -90,7 +90,7 @@ complete -c raindctl -n '__raindctl_command_is units' -a 'us si ca uk fahrenheit
 complete -c raindctl -n '__raindctl_command_is refresh' -l all -d 'every saved place'
 complete -c raindctl -n '__raindctl_command_is refresh' -a '(__raindctl_places)' -d 'saved place'
 
-complete -c raindctl -n '__raindctl_command_is now' -l json -d 'print raind\'s reply (location, forecast, ageSeconds, stale)'
+complete -c raindctl -n '__raindctl_command_is now' -l json -d 'print raind\'s reply (location, forecast, ageSeconds, stale) and the conditions shown'
 complete -c raindctl -n '__raindctl_command_is now' -l format -x -a 'bar waybar' -d 'one line: bar, waybar or a template such as \'{icon} {temp}\''
 complete -c raindctl -n '__raindctl_command_is now' -l icons -x -a 'emoji nerd text' -d '{icon} as emoji (default), nerd or text'
 complete -c raindctl -n '__raindctl_command_is now' -a '(__raindctl_places)' -d 'saved place'

@@ -6,7 +6,7 @@ real weather providers and networks do: slow, stalled, refusing, truncated,
 oversized, reset. See README.md next to this file for the full reference.
 
     python3 fixture_server.py DIR [--port 0] [--route PREFIX=FILE ...]
-                              [--header NAME:VALUE ...]
+                              [--header NAME:VALUE ...] [--present FILE=UNIXTIME ...]
                               [--tls-cert PEM --tls-key PEM] [--verbose]
 
 The first line on stdout is `PORT <n>`, the port it listens on.
@@ -34,12 +34,40 @@ MODES = {
 }
 
 
+# How far from the moment a recording was made a number may lie and still be
+# one of its times: a forecast reaches days ahead, alerts and sunrises too,
+# and no other value a provider sends (pressure, offsets) comes near.
+TIME_REACH = 400 * 86400
+
+
+def moved_in_time(value, seconds, around, reach=TIME_REACH):
+    """`value` (parsed JSON) with every number within `reach` seconds of
+    `around` -- the Unix times of a recording made at `around` -- moved by
+    `seconds`; every other value is left as it is."""
+    if isinstance(value, dict):
+        return {key: moved_in_time(item, seconds, around, reach) for key, item in value.items()}
+    if isinstance(value, list):
+        return [moved_in_time(item, seconds, around, reach) for item in value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value - around) <= reach:
+        return value + seconds
+    return value
+
+
+def hours_since(moment, now=None):
+    """Whole hours from `moment` to now, in seconds: moving a recording made
+    at `moment` by this puts that moment in the hour now."""
+    return int(((now if now is not None else time.time()) - moment) // 3600 * 3600)
+
+
 class State:
     """Request counts and scripted modes, shared by the handler threads."""
 
-    def __init__(self, root, routes, headers=()):
+    def __init__(self, root, routes, headers=(), present=None):
         self.root = os.path.realpath(root)
         self.headers = list(headers)
+        # By file name: (when it was recorded, how far its times move). Fixed
+        # when the server starts, so a file's ETag stays the same while it runs.
+        self.present = {name: (moment, hours_since(moment)) for name, moment in (present or {}).items()}
         self.routes = sorted(routes.items(), key=lambda item: -len(item[0]))
         self.lock = threading.Lock()
         self.counts = {}
@@ -266,6 +294,10 @@ class Handler(BaseHTTPRequestHandler):
             return None, {}
         with open(name, "rb") as handle:
             body = handle.read()
+        present = self.state.present.get(os.path.basename(name))
+        if present:
+            moment, seconds = present
+            body = (json.dumps(moved_in_time(json.loads(body), seconds, moment)) + "\n").encode()
         headers = {
             "Content-Type": "application/json" if name.endswith(".json") else "application/octet-stream",
             "ETag": '"%s"' % hashlib.sha256(body).hexdigest()[:16],
@@ -365,6 +397,8 @@ def main():
                         help="serve FILE for request paths starting with PREFIX")
     parser.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",
                         help="add this header to every file served (a cache's Age, say)")
+    parser.add_argument("--present", action="append", default=[], metavar="FILE=UNIXTIME",
+                        help="serve FILE, recorded at UNIXTIME, as if recorded now: its times move by whole hours")
     parser.add_argument("--tls-cert", metavar="PEM", help="serve HTTPS with this certificate")
     parser.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
     parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
@@ -385,7 +419,14 @@ def main():
         if not name.strip() or not value.strip():
             parser.error("--header wants NAME:VALUE, got %r" % header)
         headers.append((name.strip(), value.strip()))
-    Handler.state = State(arguments.directory, routes, headers)
+    present = {}
+    for item in arguments.present:
+        name, _, moment = item.partition("=")
+        try:
+            present[name] = float(moment)
+        except ValueError:
+            parser.error("--present wants FILE=UNIXTIME, got %r" % item)
+    Handler.state = State(arguments.directory, routes, headers, present)
     Handler.verbose = arguments.verbose
     if bool(arguments.tls_cert) != bool(arguments.tls_key):
         parser.error("--tls-cert and --tls-key go together")

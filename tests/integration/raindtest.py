@@ -243,18 +243,35 @@ class Daemon:
 
 FIXTURES = ROOT / "Tests" / "Fixtures"
 FIXTURE_SERVER = ROOT / "tests" / "fixture_server" / "fixture_server.py"
+sys.path.insert(0, str(FIXTURE_SERVER.parent))
+from fixture_server import hours_since, moved_in_time  # noqa: E402,F401
+
+# When the recorded answers the tests serve most were made (the time of their
+# current block). Served from Tests/Fixtures, they are served as if made now
+# (their times moved by whole hours): raind takes a forecast whose times have
+# all passed for outdated, and the tests run on any day.
+RECORDED_AT = {
+    "openmeteo-forecast-paris-unixtime.json": 1768466700,
+    "pirateweather-forecast-boston-si.json": 1768936020,
+}
 
 
 class FixtureServer:
     """The fixture HTTP server on 127.0.0.1 (or on a test host inside a network
-    namespace the test made), standing in for a weather provider."""
+    namespace the test made), standing in for a weather provider. `present`:
+    files to serve as if recorded now, by name, each with the Unix time it
+    was recorded at; by default `RECORDED_AT` when serving Tests/Fixtures."""
 
-    def __init__(self, routes=(), directory=FIXTURES, host="127.0.0.1", netns=None):
+    def __init__(self, routes=(), directory=FIXTURES, host="127.0.0.1", netns=None, present=None):
         self.netns = netns
+        if present is None:
+            present = RECORDED_AT if pathlib.Path(directory) == FIXTURES else {}
         prefix_args = ["ip", "netns", "exec", netns] if netns else []
         args = prefix_args + [sys.executable, str(FIXTURE_SERVER), str(directory), "--host", host]
         for prefix, name in routes:
             args += ["--route", f"{prefix}={name}"]
+        for name, moment in present.items():
+            args += ["--present", f"{name}={moment}"]
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         assert line.startswith("PORT "), line

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from raindtest import Subscriber, wait_for
+from raindtest import FIXTURES, RECORDED_AT, FixtureServer, Subscriber, wait_for
 
 LIBFAKETIME = pathlib.Path("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
 INTERVAL = 30 * 60
@@ -17,6 +17,26 @@ JITTER = 0.1 * INTERVAL
 
 pytestmark = pytest.mark.skipif(
     not LIBFAKETIME.exists(), reason="needs libfaketime (apt-get install faketime)")
+
+
+@pytest.fixture
+def fixture_server(tmp_path):
+    """The recorded Paris answer with its days carried on to 16 (as Open-Meteo
+    gives with forecast_days=16), as if made now: data that outlasts the
+    jumps, so that only the jumps are tested (a forecast whose every time has
+    passed on the new clock is outdated, rightly)."""
+    answer = json.loads((FIXTURES / "openmeteo-forecast-paris-unixtime.json").read_text())
+    daily = answer["daily"]
+    for _ in range(16 - len(daily["time"])):
+        for key, values in daily.items():
+            values.append(values[-7] + 7 * 86400 if key in ("time", "sunrise", "sunset") else values[-7])
+    directory = tmp_path / "answers"
+    directory.mkdir()
+    (directory / "paris.json").write_text(json.dumps(answer))
+    server = FixtureServer(routes=[("/v1/forecast", "paris.json")], directory=directory,
+                           present={"paris.json": RECORDED_AT["openmeteo-forecast-paris-unixtime.json"]})
+    yield server
+    server.stop()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from raindtest import FIXTURES, RAINDCTL, Subscriber, Varlink, wait_for
+from raindtest import FIXTURES, RAINDCTL, Subscriber, Varlink, hours_since, moved_in_time, wait_for
 
 PARIS = {"id": "paris-fr", "name": "Paris", "latitude": 48.8534, "longitude": 2.3488,
          "source": {"kind": "coordinates"}}
@@ -24,6 +24,9 @@ def write_state(daemon, locations, settings=None, version=1, selected="paris-fr"
 
 def cached_forecast(**changes):
     forecast = json.loads((FIXTURES / "Golden" / "openmeteo-paris.forecast.json").read_text())
+    # As if fetched now: a forecast whose times have all passed is stale however new.
+    recorded = forecast["fetchedAt"]
+    forecast = moved_in_time(forecast, hours_since(recorded), recorded)
     forecast.update(changes)
     return {"version": 2, "latitude": PARIS["latitude"], "longitude": PARIS["longitude"],
             "etag": None, "lastModified": None, "forecast": forecast}

@@ -33,10 +33,10 @@ public struct ForecastPresenter: Sendable {
 
     private var formatter: UnitFormatter { UnitFormatter(system: units) }
 
-    func local(_ unixSeconds: Double) -> CivilDateTime {
-        zone?.local(unixSeconds)
-            ?? CivilDateTime(unixSeconds: unixSeconds, utcOffsetSeconds: forecast.utcOffsetSeconds)
-    }
+    func local(_ unixSeconds: Double) -> CivilDateTime { forecast.local(unixSeconds, zone: zone) }
+
+    /// Stale as the daemon says, or outdated by the forecast's own times.
+    private var shownStale: Bool { isStale || forecast.outdated(now: now) }
 
     /// The provider's credit, one quiet line under every view.
     private var attributionLine: String {
@@ -44,9 +44,14 @@ public struct ForecastPresenter: Sendable {
         return credit.url.isEmpty ? credit.text : "\(credit.text) \(credit.url)"
     }
 
-    /// `Updated 4 min ago`, with ` (stale)` when stale.
+    /// `Updated 4 min ago`, with ` (stale)` when stale; for an outdated
+    /// forecast, however recently received, `Forecast ended 26 h ago (stale)`.
     private var updatedLine: String {
-        "Updated " + AgeText.describe(ageSeconds: now - forecast.fetchedAt) + (isStale ? " (stale)" : "")
+        if forecast.outdated(now: now) {
+            guard let end = forecast.coverageEnd else { return "No times in this forecast (stale)" }
+            return "Forecast ended " + AgeText.describe(ageSeconds: now - end) + " (stale)"
+        }
+        return "Updated " + AgeText.describe(ageSeconds: now - forecast.fetchedAt) + (isStale ? " (stale)" : "")
     }
 
     // MARK: - now
@@ -63,18 +68,26 @@ public struct ForecastPresenter: Sendable {
     ///     Updated 12 min ago
     ///     Weather data by Open-Meteo.com (CC BY 4.0) https://open-meteo.com/
     ///
-    /// The date and time are those of the conditions, in local time. Today's
-    /// sunrise and sunset follow (or `no sunrise (polar night)`, `no sunset
-    /// (polar day)`); active alerts, most severe first, one line each; the
-    /// provider's credit last.
+    /// The date and time are those of the conditions, in local time. Without
+    /// a recent current block, the hour in progress stands in, and says so:
+    /// `Forecast for Thursday 15 January 2026, 10:00–11:00` (`Forecast.conditions(at:)`).
+    /// Today's sunrise and sunset follow (or `no sunrise (polar night)`, `no
+    /// sunset (polar day)`); active alerts, most severe first, one line each;
+    /// the provider's credit last.
     public func nowView() -> String {
         var lines = [placeName]
-        if let current = forecast.current {
+        var table = TextTable([.left, .left])
+        if case let (current, observed)? = forecast.conditions(at: now) {
             let time = local(current.time)
-            lines.append("\(time.weekdayName) \(time.day) \(time.monthName) \(time.year), \(time.hourMinute)")
+            let date = "\(time.weekdayName) \(time.day) \(time.monthName) \(time.year), \(time.hourMinute)"
+            if observed {
+                lines.append(date)
+            } else {
+                let end = forecast.hourInProgress(at: now).map { local(forecast.stepEnd(ofHourAt: $0)).hourMinute }
+                lines.append("Forecast for " + date + (end.map { "–" + $0 } ?? ""))
+            }
             let temperature = formatter.spaced(current.temperature, .temperature)
             lines.append(current.summary.isEmpty ? temperature : temperature + "  " + current.summary)
-            var table = TextTable([.left, .left])
             table.append(["Feels like", formatter.spaced(current.apparentTemperature, .temperature)])
             var wind = formatter.spaced(current.windSpeed, .windSpeed)
             if let bearing = current.windBearing, current.windSpeed != nil {
@@ -94,12 +107,13 @@ public struct ForecastPresenter: Sendable {
             if let rain = current.precipIntensity {
                 table.append(["Rain", formatter.spaced(rain, .precipitationIntensity)])
             }
-            if let nowcast = forecast.nowcast?.at(now) { table.append(["Next hour", nowcast.summary]) }
-            if let today = today(at: current.time), let sun = sunText(today) { table.append(["Sun", sun]) }
-            lines += table.lines()
         } else {
-            lines.append("No current conditions in this forecast.")
+            lines.append("Nothing in this forecast is for now.")
         }
+        // The rain outlook and today's sun stand without the conditions.
+        if let nowcast = forecast.nowcast?.at(now) { table.append(["Next hour", nowcast.summary]) }
+        if let today = forecast.today(at: now, zone: zone), let sun = sunText(today) { table.append(["Sun", sun]) }
+        lines += table.lines()
         for alert in activeAlerts {
             var line = "Alert (\(alert.severity.rawValue)): " + alert.title
             if let end = alert.end {
@@ -120,16 +134,8 @@ public struct ForecastPresenter: Sendable {
             .sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }.map(\.element)
     }
 
-    /// The day of `daily` holding `time` in local time.
-    private func today(at time: Double) -> DailyForecast? {
-        let day = local(time).daysSinceEpoch
-        return forecast.daily.first { date(of: $0).daysSinceEpoch == day }
-    }
-
-    /// A day's local date: that of the nearest local midnight to its `time`,
-    /// so a day a provider started at 23:00 or 01:00 after a clock change
-    /// (one offset for its whole series) keeps its own date.
-    private func date(of day: DailyForecast) -> CivilDateTime { local(day.time + 43_200) }
+    /// A day's local date (`Forecast.date(of:zone:)`).
+    private func date(of day: DailyForecast) -> CivilDateTime { forecast.date(of: day, zone: zone) }
 
     /// `rises 07:58, sets 17:12`, `no sunset (polar day)`, `no sunrise (polar
     /// night)`; nil when the provider gave neither time.
@@ -263,21 +269,17 @@ public struct ForecastPresenter: Sendable {
     // MARK: - one line
 
     /// One line for status bars and `subscribe`: `Paris 12° Light rain, 5m/s, 30%`,
-    /// with ` (stale)` when stale. Without current conditions, the hour in
-    /// progress stands in; without either, the values read `–`.
+    /// with ` (stale)` when stale or outdated. The conditions are those of
+    /// `Forecast.conditions(at:)` (the hour in progress without a recent
+    /// current block); without any, the values read `–`.
     public func statusLine() -> String {
-        let conditions: (temperature: Double?, summary: String, wind: Double?, rain: Double?)
-        if let current = forecast.current {
-            conditions = (current.temperature, current.summary, current.windSpeed, current.precipProbability)
-        } else if let hour = forecast.hourly.last(where: { $0.time <= now && now < $0.time + 3600 }) {
-            conditions = (hour.temperature, hour.summary, hour.windSpeed, hour.precipProbability)
-        } else {
-            conditions = (nil, "", nil, nil)
-        }
-        var line = placeName + " " + formatter.temperature(conditions.temperature)
-        if !conditions.summary.isEmpty { line += " " + conditions.summary }
-        line += ", " + formatter.windSpeed(conditions.wind) + ", " + UnitFormatter.percent(conditions.rain)
-        if isStale { line += " (stale)" }
+        let conditions = forecast.conditions(at: now)?.conditions
+        var line = placeName + " " + formatter.temperature(conditions?.temperature)
+        if let summary = conditions?.summary, !summary.isEmpty { line += " " + summary }
+        line +=
+            ", " + formatter.windSpeed(conditions?.windSpeed) + ", "
+            + UnitFormatter.percent(conditions?.precipProbability)
+        if shownStale { line += " (stale)" }
         return line
     }
 

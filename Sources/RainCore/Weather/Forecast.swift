@@ -2,8 +2,14 @@
 /// (°C, m/s, mm/h, hPa, km) and converted only at the edge (`UnitFormatter`).
 /// Times are Unix seconds (UTC). A missing value is nil, never a made-up number
 /// (a provider's own "missing" marker, such as Pirate Weather's -999, reads as
-/// nil too). A precipitation probability the Forecast API leaves out is 0 (it
-/// omits it when it is 0); one a provider sends as null or -999 is unknown (nil).
+/// nil too). A chance of rain a provider does not give is unknown (nil); only a
+/// provider documented to leave it out when it is 0 (the Forecast API, spoken by
+/// Pirate Weather) has its parser write 0 for it. Icons are words of raind's
+/// vocabulary (`WeatherIcon`); an unknown condition is `unknown` or empty.
+///
+/// What the views take from it is decided by shared rules, the same for every
+/// provider: the conditions now (`conditions(at:)`), whether it is outdated
+/// (`outdated(now:)`) and which day is today (`today(at:zone:)`).
 public struct Forecast: Equatable, Sendable, Codable {
     /// Provider name as configured (`open-meteo`, `pirateweather`).
     public var provider: String
@@ -71,7 +77,8 @@ extension Forecast {
 public struct CurrentConditions: Equatable, Sendable, Codable {
     public var time: Double
     public var summary: String
-    /// Icon name in the Forecast API's vocabulary (`clear-day`, `rain`, `partly-cloudy-night`, ...).
+    /// Icon name in the Forecast API's vocabulary (`clear-day`, `rain`, `partly-cloudy-night`, ...),
+    /// `unknown` or empty when the condition is not known (`WeatherIcon`).
     public var icon: String
     public var temperature: Double?
     public var apparentTemperature: Double?
@@ -94,7 +101,7 @@ public struct CurrentConditions: Equatable, Sendable, Codable {
         time: Double, summary: String = "", icon: String = "", temperature: Double? = nil,
         apparentTemperature: Double? = nil, humidity: Double? = nil, windSpeed: Double? = nil,
         windGust: Double? = nil, windBearing: Double? = nil, precipIntensity: Double? = nil,
-        precipProbability: Double? = 0, pressure: Double? = nil, visibility: Double? = nil,
+        precipProbability: Double? = nil, pressure: Double? = nil, visibility: Double? = nil,
         uvIndex: Double? = nil, cloudCover: Double? = nil
     ) {
         self.time = time
@@ -132,7 +139,7 @@ public struct HourlyForecast: Equatable, Sendable, Codable {
     public init(
         time: Double, summary: String = "", icon: String = "", temperature: Double? = nil,
         apparentTemperature: Double? = nil, windSpeed: Double? = nil, windBearing: Double? = nil,
-        precipIntensity: Double? = nil, precipProbability: Double? = 0
+        precipIntensity: Double? = nil, precipProbability: Double? = nil
     ) {
         self.time = time
         self.summary = summary
@@ -166,7 +173,7 @@ public struct DailyForecast: Equatable, Sendable, Codable {
 
     public init(
         time: Double, summary: String = "", icon: String = "", temperatureMin: Double? = nil,
-        temperatureMax: Double? = nil, windSpeed: Double? = nil, precipProbability: Double? = 0,
+        temperatureMax: Double? = nil, windSpeed: Double? = nil, precipProbability: Double? = nil,
         precipAccumulation: Double? = nil, sunrise: Double? = nil, sunset: Double? = nil, polar: Polar? = nil
     ) {
         self.time = time

@@ -12,7 +12,7 @@ public struct WeatherCode: Equatable, Hashable, Sendable {
         self.init(Int(number))
     }
 
-    /// Whether Open-Meteo documents this code. Unknown codes still get a summary and an icon.
+    /// Whether Open-Meteo documents this code. Unknown codes still get a summary, and the `unknown` icon.
     public var isKnown: Bool { Self.descriptions[rawValue] != nil }
 
     /// English summary in sentence case (`Light rain`, `Thunderstorm with hail`).
@@ -24,10 +24,12 @@ public struct WeatherCode: Equatable, Hashable, Sendable {
     /// `clear-night`, `rain`, `snow`, `sleet`, `wind`, `fog`, `cloudy`,
     /// `partly-cloudy-day`, `partly-cloudy-night`, `thunderstorm`. `isDay`
     /// picks the day or night variant where there is one; unknown (nil)
-    /// counts as day, as daily forecasts do. Unknown codes give `cloudy`.
+    /// counts as day, as daily forecasts do. A code Open-Meteo does not
+    /// document gives `unknown` (`WeatherIcon.unknown`): no weather is guessed.
     public func icon(isDay: Bool? = nil) -> String {
         let day = isDay ?? true
-        switch Self.descriptions[rawValue]?.icon ?? .cloudy {
+        guard let kind = Self.descriptions[rawValue]?.icon else { return WeatherIcon.unknown }
+        switch kind {
         case .clear: return day ? "clear-day" : "clear-night"
         case .partlyCloudy: return day ? "partly-cloudy-day" : "partly-cloudy-night"
         case .cloudy: return "cloudy"

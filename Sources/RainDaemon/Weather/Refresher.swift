@@ -836,8 +836,12 @@ public final class Refresher {
         let time = now  // first: reading the clock may move the forecasts' times
         guard let cached = store[id], let forecast = store.served(id, at: time) else { return nil }
         let age = max(0, time - cached.forecast.fetchedAt)
-        // Data a proxy had kept (its Age) is stale by its age, however recently it arrived.
-        return (forecast, age, scheduler.isStale(id, now: time) || age >= scheduler.policy.staleAfter)
+        // Data a proxy had kept (its Age) is stale by its age, however recently it
+        // arrived; data whose every time has passed, by its own times.
+        return (
+            forecast, age,
+            scheduler.isStale(id, now: time) || age >= scheduler.policy.staleAfter || forecast.outdated(now: time)
+        )
     }
 
     /// Names what `forecast(for: id)` serves now: equal versions, equal forecasts.

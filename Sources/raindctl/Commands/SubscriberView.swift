@@ -91,9 +91,11 @@ struct SubscriberView {
         ZoneInfo.system.rules(named: forecast.timeZone.isEmpty ? locations[id]?.timeZone ?? "" : forecast.timeZone)
     }
 
-    /// Older than two refresh intervals (and an hour at least): refreshes are not arriving.
+    /// Older than two refresh intervals (and an hour at least): refreshes are
+    /// not arriving; or outdated, every time it holds past, however new it is.
     func isStale(_ forecast: Forecast) -> Bool {
-        Output.now() - forecast.fetchedAt > Double(max(2 * refreshMinutes, 60) * 60)
+        let now = Output.now()
+        return now - forecast.fetchedAt > Double(max(2 * refreshMinutes, 60) * 60) || forecast.outdated(now: now)
     }
 
     var values: BarValues {
@@ -101,7 +103,7 @@ struct SubscriberView {
         let name = selected.map { locations[$0]?.name ?? $0.rawValue } ?? "no place"
         return BarValues(
             placeName: name, forecast: forecast, units: units, now: Output.now(), iconStyle: iconStyle,
-            zone: forecast.flatMap { ZoneInfo.system.rules(named: $0.timeZone) })
+            zone: selected.flatMap { id in forecast.flatMap { zone(of: $0, at: id) } })
     }
 
     /// The state a bar shows it in: offline, error, stale or ok.

@@ -14,7 +14,9 @@ struct ForecastView {
         let client = try session.connect()
         let reply = try client.call(GetForecastCall.self, .init(id: place))
         if json {
-            Output.json(reply)
+            guard case .now = kind, var object = reply.json.objectValue else { return Output.json(reply) }
+            object["conditions"] = Self.conditions(of: reply.forecast, at: Output.now())
+            Output.line(JSON.object(object).serialized())
             return
         }
         let location = reply.location
@@ -57,6 +59,19 @@ struct ForecastView {
     }
 }
 
+extension ForecastView {
+    /// What `now` shows as the conditions (`Forecast.conditions(at:)`), with
+    /// `observed`: false when it is the forecast for the hour in progress.
+    /// Null when nothing in the forecast is for now.
+    static func conditions(of forecast: Forecast?, at now: Double) -> JSON {
+        guard case let (conditions, observed)? = forecast?.conditions(at: now),
+            var object = conditions.json.objectValue
+        else { return .null }
+        object["observed"] = .bool(observed)
+        return .object(object)
+    }
+}
+
 struct NowCommand: ClientCommand {
     static let spec = CommandSpec(
         name: "now", summary: "current conditions: temperature, feels-like, wind, chance of rain",
@@ -70,7 +85,8 @@ struct NowCommand: ClientCommand {
             """,
         options: [
             OptionSpec(
-                "--json", summary: "print raind's reply (location, forecast, ageSeconds, stale)"),
+                "--json",
+                summary: "print raind's reply (location, forecast, ageSeconds, stale) and the conditions shown"),
             OptionSpec(
                 "--format", value: "FORMAT", source: .words(BarFormat.linePresets),
                 summary: "one line: bar, waybar or a template such as '{icon} {temp}'",

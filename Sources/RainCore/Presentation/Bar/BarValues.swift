@@ -22,27 +22,21 @@ public struct BarValues: Sendable {
         self.zone = zone
     }
 
-    /// The conditions now: the current block, else the hour in progress.
-    public var conditions: CurrentConditions? {
-        guard let forecast else { return nil }
-        if let current = forecast.current { return current }
-        guard let hour = forecast.hourly.last(where: { $0.time <= now && now < $0.time + 3600 }) else { return nil }
-        return CurrentConditions(
-            time: hour.time, summary: hour.summary, icon: hour.icon, temperature: hour.temperature,
-            apparentTemperature: hour.apparentTemperature, windSpeed: hour.windSpeed,
-            windBearing: hour.windBearing, precipIntensity: hour.precipIntensity,
-            precipProbability: hour.precipProbability)
-    }
+    /// The conditions now and whether they were observed, by the rule every
+    /// view shares (`Forecast.conditions(at:)`).
+    public var reading: (conditions: CurrentConditions, observed: Bool)? { forecast?.conditions(at: now) }
 
-    /// Today at the place: the day whose span holds `now`, else the first.
-    public var today: DailyForecast? {
-        forecast?.daily.first { $0.time <= now && now < $0.time + 86_400 } ?? forecast?.daily.first
-    }
+    /// The conditions now: the current block while recent, else the forecast for the hour in progress.
+    public var conditions: CurrentConditions? { reading?.conditions }
 
-    /// The condition's name (`rain`, `clear-night`), for CSS classes and `alt`.
+    /// Today at the place (its local date at `now`); nil when the forecast has no such day.
+    public var today: DailyForecast? { forecast?.today(at: now, zone: zone) }
+
+    /// The condition's name (`rain`, `clear-night`, `unknown`), for CSS
+    /// classes and `alt`; nil only without a forecast.
     public var condition: String? {
-        guard let icon = conditions?.icon, !icon.isEmpty else { return nil }
-        return icon
+        guard forecast != nil else { return nil }
+        return WeatherIcon.condition(conditions?.icon ?? "")
     }
 
     /// The first alert not yet over.
@@ -80,8 +74,13 @@ public struct BarValues: Sendable {
         case .high: return quantity(today?.temperatureMax, .temperature)
         case .low: return quantity(today?.temperatureMin, .temperature)
         case .updated:
-            guard let fetchedAt = forecast?.fetchedAt else { return UnitFormatter.missing }
-            return AgeText.describe(ageSeconds: max(0, self.now - fetchedAt))
+            guard let forecast else { return UnitFormatter.missing }
+            if forecast.outdated(now: self.now) {
+                // Received a moment ago maybe, but its data is not: say how old that is.
+                guard let end = forecast.coverageEnd else { return "forecast ended" }
+                return "forecast ended " + AgeText.describe(ageSeconds: self.now - end)
+            }
+            return AgeText.describe(ageSeconds: max(0, self.now - forecast.fetchedAt))
         case .alert: return alert?.title ?? ""
         case .nowcast: return forecast?.nowcast?.at(self.now)?.summary ?? ""
         }
@@ -90,8 +89,6 @@ public struct BarValues: Sendable {
     /// `06:42` at the place, by its time zone's rules.
     private func clock(_ unixSeconds: Double?) -> String {
         guard let unixSeconds, let forecast else { return UnitFormatter.missing }
-        let presenter = ForecastPresenter(
-            forecast: forecast, placeName: placeName, units: units, now: now, zone: zone)
-        return presenter.local(unixSeconds).hourMinute
+        return forecast.local(unixSeconds, zone: zone).hourMinute
     }
 }

@@ -5,12 +5,27 @@ public enum IconStyle: String, CaseIterable, Sendable {
 }
 
 /// The condition names raind's forecasts use (the Forecast API's icon
-/// names), and their glyph in each style. Day and night differ where the
-/// provider said which it is.
+/// names, and `unknown`), and their glyph in each style. Day and night
+/// differ where the provider said which it is.
 public enum WeatherIcon {
-    /// The glyph for `condition` (an icon name such as `partly-cloudy-night`).
+    /// The word for a condition nobody knows: a provider's empty icon, a
+    /// word outside the vocabulary, a weather code it does not document.
+    public static let unknown = "unknown"
+
+    /// Every word of the vocabulary, `unknown` included.
+    public static var vocabulary: Set<String> { Set(table.keys) }
+
+    /// `icon` if it is a word of the vocabulary, else `unknown`: what is
+    /// drawn, put in a CSS class and in waybar's `alt`, so a provider's
+    /// unexpected text never shows as weather, nor lands in a stylesheet.
+    public static func condition(_ icon: String) -> String {
+        table[icon] == nil ? unknown : icon
+    }
+
+    /// The glyph for `condition` (an icon name such as `partly-cloudy-night`);
+    /// the `unknown` glyph for anything else.
     public static func glyph(_ condition: String, style: IconStyle) -> String {
-        let glyphs = table[condition] ?? table["cloudy"]!  // "cloudy" is in the table below
+        let glyphs = table[self.condition(condition)]!  // condition(_:) gives a key of the table
         switch style {
         case .emoji: return glyphs.emoji
         case .nerd: return glyphs.nerd
@@ -32,5 +47,7 @@ public enum WeatherIcon {
         "hail": ("🌨️", "\u{E314}", "hail"),
         "thunderstorm": ("⛈️", "\u{E31D}", "storm"),
         "wind": ("💨", "\u{E34B}", "wind"),
+        // nf-weather-na ("not available").
+        unknown: ("❔", "\u{E374}", "unknown"),
     ]
 }

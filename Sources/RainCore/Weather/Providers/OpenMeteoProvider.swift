@@ -139,11 +139,11 @@ public enum OpenMeteo {
         if let currentBlock {
             let table = try OpenMeteoTable(
                 single: currentBlock, units: try root.object("current_units"), offset: offset)
-            forecast.current = try parseCurrent(table, hourly: forecast.hourly)
+            forecast.current = try parseCurrent(table)
         } else if let legacyBlock {
             let table = try OpenMeteoTable(
                 single: legacyBlock, units: try root.object("current_weather_units"), offset: offset)
-            forecast.current = try parseLegacyCurrent(table, hourly: forecast.hourly)
+            forecast.current = try parseLegacyCurrent(table)
         }
         forecast.nowcast = nowcast(root, offset: offset, now: fetchedAt, leftOut: leftOut)
         return forecast
@@ -250,13 +250,11 @@ public enum OpenMeteo {
         return (sunrise, sunset, nil)
     }
 
-    private static func parseCurrent(
-        _ table: OpenMeteoTable, hourly: [HourlyForecast]
-    ) throws(ProviderParseError)
-        -> CurrentConditions?
-    {
+    /// `current`: what it holds and nothing else. A variable it lacks stays
+    /// unknown; the hour's forecast is not put in its place (views show the
+    /// hour in progress, marked as a forecast, when there is no current block).
+    private static func parseCurrent(_ table: OpenMeteoTable) throws(ProviderParseError) -> CurrentConditions? {
         guard let time = table.times.first else { return nil }
-        let hour = self.hour(containing: time, in: hourly)
         func value(
             _ name: String, _ kind: OpenMeteoTable.Kind, alias: String? = nil
         ) throws(ProviderParseError)
@@ -275,14 +273,13 @@ public enum OpenMeteo {
         return CurrentConditions(
             time: time, summary: weather?.summary ?? "", icon: weather?.icon(isDay: isDay) ?? "",
             temperature: try value("temperature_2m", .quantity(.temperature), alias: "temperature"),
-            apparentTemperature: try value("apparent_temperature", .quantity(.temperature))
-                ?? hour?.apparentTemperature,
+            apparentTemperature: try value("apparent_temperature", .quantity(.temperature)),
             humidity: try value("relative_humidity_2m", .percent),
             windSpeed: try value("wind_speed_10m", .quantity(.windSpeed), alias: "windspeed_10m"),
             windGust: try value("wind_gusts_10m", .quantity(.windSpeed), alias: "windgusts_10m"),
             windBearing: try value("wind_direction_10m", .plain, alias: "winddirection_10m"),
             precipIntensity: precipitation,
-            precipProbability: try value("precipitation_probability", .percent) ?? hour?.precipProbability,
+            precipProbability: try value("precipitation_probability", .percent),
             pressure: try value("pressure_msl", .quantity(.pressure)),
             visibility: try value("visibility", .quantity(.visibility)),
             uvIndex: try value("uv_index", .plain),
@@ -290,14 +287,9 @@ public enum OpenMeteo {
     }
 
     /// `current_weather` (Open-Meteo's older form): temperature, wind, code,
-    /// day flag. Feels-like and rain chance come from the hour containing it.
-    private static func parseLegacyCurrent(
-        _ table: OpenMeteoTable, hourly: [HourlyForecast]
-    )
-        throws(ProviderParseError) -> CurrentConditions?
-    {
+    /// day flag. It has no feels-like nor rain: those stay unknown.
+    private static func parseLegacyCurrent(_ table: OpenMeteoTable) throws(ProviderParseError) -> CurrentConditions? {
         guard let time = table.times.first else { return nil }
-        let hour = self.hour(containing: time, in: hourly)
         func value(_ name: String, _ kind: OpenMeteoTable.Kind) throws(ProviderParseError) -> Double? {
             try table.column(name, kind).first ?? nil
         }
@@ -306,16 +298,8 @@ public enum OpenMeteo {
         return CurrentConditions(
             time: time, summary: weather?.summary ?? "", icon: weather?.icon(isDay: isDay) ?? "",
             temperature: try value("temperature", .quantity(.temperature)),
-            apparentTemperature: hour?.apparentTemperature,
             windSpeed: try value("windspeed", .quantity(.windSpeed)),
-            windBearing: try value("winddirection", .plain),
-            precipIntensity: hour?.precipIntensity,
-            precipProbability: hour?.precipProbability)
-    }
-
-    /// The hour of `hourly` that contains `time`, used to fill what a current block lacks.
-    private static func hour(containing time: Double, in hourly: [HourlyForecast]) -> HourlyForecast? {
-        hourly.last { $0.time <= time && time < $0.time + 3600 }
+            windBearing: try value("winddirection", .plain))
     }
 }
 

@@ -209,18 +209,17 @@ public enum PirateWeather {
         }
 
         func day(_ point: ProviderJSON) throws(ProviderParseError) -> DailyForecast {
-            // temperatureMin/Max cover the calendar day; Low/High (overnight
-            // low, daytime high) stand in when a server sends only those.
-            let low = try measure(point, "temperatureLow", .temperature)
-            let high = try measure(point, "temperatureHigh", .temperature)
+            // temperatureMin/Max cover the calendar day. Low/High are the
+            // overnight low and the daytime high, other quantities: a day
+            // without Min/Max has them unknown, not replaced.
             let day = try time(point)
             let sunrise = try number(point, "sunriseTime")
             let sunset = try number(point, "sunsetTime")
             return DailyForecast(
                 time: day, summary: try point.string("summary") ?? "",
                 icon: try point.string("icon") ?? "",
-                temperatureMin: try measure(point, "temperatureMin", .temperature) ?? low,
-                temperatureMax: try measure(point, "temperatureMax", .temperature) ?? high,
+                temperatureMin: try measure(point, "temperatureMin", .temperature),
+                temperatureMax: try measure(point, "temperatureMax", .temperature),
                 windSpeed: try measure(point, "windSpeed", .windSpeed),
                 precipProbability: try probability(point),
                 precipAccumulation: try measure(point, "precipAccumulation", .precipitationAccumulation),
