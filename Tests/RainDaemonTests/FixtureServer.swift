@@ -1,4 +1,5 @@
 import Foundation
+import RainCore
 import TestSupport
 import XCTest
 
@@ -68,6 +69,68 @@ final class FixtureServer {
     }
 
     func url(_ pathAndQuery: String) -> String { "http://127.0.0.1:\(port)\(pathAndQuery)" }
+
+    /// Scripts the next `count` requests under `prefix` (-1: every one until
+    /// `unscript()`) to be answered in `mode` with `fields` (as the server's
+    /// `/_mode` takes them: `status`, `retry_after`, `delay`).
+    func script(_ prefix: String, mode: String, count: Int = 1, _ fields: [String: String] = [:]) throws {
+        var body = "{\"path_prefix\": \"\(prefix)\", \"mode\": \"\(mode)\", \"count\": \(count)"
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) { body += ", \"\(key)\": \"\(value)\"" }
+        _ = try control("POST", "/_mode", body: body + "}")
+    }
+
+    /// Ends every scripted mode; the counts stay.
+    func unscript() throws { _ = try control("POST", "/_unscript", body: "{}") }
+
+    /// How many requests reached paths starting with `prefix`.
+    func count(_ prefix: String) throws -> Int {
+        let reply = try JSON(parsing: Array(try control("GET", "/_stats", body: nil).utf8))
+        var total = 0
+        for (path, value) in reply["paths"]?.objectValue ?? JSONObject() where path.hasPrefix(prefix) {
+            total += value.intValue ?? 0
+        }
+        return total
+    }
+
+    /// One request to the server's control endpoints over a plain socket
+    /// (HTTP/1.0, so the server closes when done); the reply's body.
+    private func control(_ method: String, _ path: String, body: String?) throws -> String {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw FixtureError(message: "socket: errno \(errno)") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw FixtureError(message: "connect to the fixture server: errno \(errno)") }
+        let payload = body ?? ""
+        let request = Array(
+            "\(method) \(path) HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: \(payload.utf8.count)\r\n\r\n\(payload)"
+                .utf8)
+        var sent = 0
+        while sent < request.count {
+            let written = request[sent...].withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
+            guard written > 0 else { throw FixtureError(message: "write to the fixture server: errno \(errno)") }
+            sent += written
+        }
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let got = read(socket, &buffer, buffer.count)
+            if got <= 0 { break }
+            reply += buffer[0..<got]
+        }
+        let text = String(decoding: reply, as: UTF8.self)
+        guard text.hasPrefix("HTTP/1.") && text.dropFirst(9).hasPrefix("200") else {
+            throw FixtureError(message: "the fixture server refused \(method) \(path): \(text.prefix(200))")
+        }
+        return text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+    }
 
     /// `openssl req -x509` with an EC key: fast, and trusted by nobody.
     private static func makeSelfSignedCertificate(certificate: String, key: String) throws {

@@ -98,6 +98,10 @@ class State:
             self.last_headers.clear()
             self.scripts.clear()
 
+    def unscript(self):
+        with self.lock:
+            self.scripts.clear()
+
     def add_script(self, script):
         with self.lock:
             self.scripts.append(script)
@@ -159,6 +163,10 @@ class Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(length) if length else b""
         if path == "/_reset":
             self.state.reset()
+            return self.send_json(200, {"ok": True})
+        if path == "/_unscript":
+            # The scripted modes end (an outage is over); the counts stay.
+            self.state.unscript()
             return self.send_json(200, {"ok": True})
         if path == "/_mode":
             try:

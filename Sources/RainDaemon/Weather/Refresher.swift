@@ -360,7 +360,8 @@ public final class Refresher {
         if up { refreshIfStale(reason: "network back") } else { reschedule() }
     }
 
-    private func timerFired() {
+    /// What the timer does: fetch what is due (tests call it after moving their clock).
+    func timerFired() {
         let ids = scheduler.dueRefreshes(list.locations.map(\.id), now: now)
         if ids.isEmpty {
             reschedule()
