@@ -13,10 +13,12 @@ The first line on stdout is `PORT <n>`, the port it listens on.
 """
 
 import argparse
+import datetime
 import gzip
 import hashlib
 import json
 import os
+import re
 import select
 import socket
 import ssl
@@ -50,7 +52,15 @@ def moved_in_time(value, seconds, around, reach=TIME_REACH):
         return [moved_in_time(item, seconds, around, reach) for item in value]
     if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value - around) <= reach:
         return value + seconds
+    if isinstance(value, str) and ISO_UTC.fullmatch(value):
+        # MET Norway writes its times as ISO 8601 in UTC.
+        moment = datetime.datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+        if abs(moment.timestamp() - around) <= reach:
+            return (moment + datetime.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
     return value
+
+
+ISO_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 
 
 def hours_since(moment, now=None):

@@ -253,6 +253,7 @@ from fixture_server import hours_since, moved_in_time  # noqa: E402,F401
 RECORDED_AT = {
     "openmeteo-forecast-paris-unixtime.json": 1768466700,
     "pirateweather-forecast-boston-si.json": 1768936020,
+    "metno-forecast-oslo-dst.json": 1774699200,
 }
 
 

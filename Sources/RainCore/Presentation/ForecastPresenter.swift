@@ -38,10 +38,14 @@ public struct ForecastPresenter: Sendable {
     /// Stale as the daemon says, or outdated by the forecast's own times.
     private var shownStale: Bool { isStale || forecast.outdated(now: now) }
 
-    /// The provider's credit, one quiet line under every view.
+    /// The provider's credit, one quiet line under every view; when another
+    /// provider than the place's first choice answered, which one and why
+    /// first: `from metno (open-meteo: HTTP 503) · Data from MET Norway …`.
     private var attributionLine: String {
         let credit = forecast.attribution
-        return credit.url.isEmpty ? credit.text : "\(credit.text) \(credit.url)"
+        let line = credit.url.isEmpty ? credit.text : "\(credit.text) \(credit.url)"
+        guard let failover = forecast.failover else { return line }
+        return "from \(forecast.provider) (\(failover.provider): \(failover.reason)) · " + line
     }
 
     /// `Updated 4 min ago`, with ` (stale)` when stale; for an outdated

@@ -12,6 +12,9 @@ extension Forecast {
         var checker = Checker()
         checker.time("fetchedAt", fetchedAt)
         checker.time("expiresAt", expiresAt)
+        if let failover, failover.provider.utf8.count > 64 || failover.reason.utf8.count > 256 {
+            checker.fail("failover", "names a provider or a reason longer than raind writes")
+        }
         if abs(utcOffsetSeconds) > ProviderOffset.maximumSeconds {
             checker.fail("utcOffsetSeconds", "\(utcOffsetSeconds) is outside ±18 hours")
         }

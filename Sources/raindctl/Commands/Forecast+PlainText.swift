@@ -9,6 +9,7 @@ extension Forecast {
         var copy = self
         copy.provider = plain(provider)
         copy.attribution = Attribution(text: plain(attribution.text), url: plain(attribution.url))
+        copy.failover = failover.map { ProviderFailover(provider: plain($0.provider), reason: plain($0.reason)) }
         if var current = copy.current {
             current.summary = plain(current.summary)
             current.icon = plain(current.icon)
