@@ -212,6 +212,10 @@ final class FailoverTests: XCTestCase {
                         XCTAssertEqual(status.first?.failures, 1)
                         XCTAssertEqual(status.first?.available, false, "\(way.mode): backing off")
                         XCTAssertEqual(status.last?.places, [rig.id], "metno serves Oslo")
+                        // The totals are each request in its own provider's calls.
+                        XCTAssertEqual(rig.refresher.budgetUsage.requestsToday, 2)
+                        XCTAssertEqual(
+                            rig.refresher.budgetUsage.callsToday, OpenMeteo.callsPerRequest + 1, accuracy: 1e-9)
                     },
                 ])
         }

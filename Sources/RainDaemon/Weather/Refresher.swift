@@ -200,7 +200,22 @@ public final class Refresher {
     }
     public var isOnline: Bool { scheduler.online }
     /// Requests and counted calls of this day and month.
-    public var budgetUsage: BudgetUsage { scheduler.usage(now: now) }
+    /// With `Name=auto`, the sums over the providers, each request counted in
+    /// its own provider's calls.
+    public var budgetUsage: BudgetUsage {
+        let time = now
+        guard context.configuration.provider == nil else { return scheduler.usage(now: time) }
+        var total = scheduler.usage(now: time)
+        (total.requestsToday, total.callsToday, total.requestsThisMonth, total.callsThisMonth) = (0, 0, 0, 0)
+        for provider in WeatherProviders.all {
+            let usage = budgets.usage(provider.name, now: time)
+            total.requestsToday += usage.requestsToday
+            total.callsToday += usage.callsToday
+            total.requestsThisMonth += usage.requestsThisMonth
+            total.callsThisMonth += usage.callsThisMonth
+        }
+        return total
+    }
 
     /// The budget a quota refusal speaks of: the one used up (the day's when none is).
     var budgetInQuestion: (period: BudgetPeriod, calls: Double, budget: Double) {
