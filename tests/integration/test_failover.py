@@ -106,3 +106,39 @@ def test_auto_chooses_by_region(daemon_factory, both):
     served = wait_for(lambda: forecast(daemon), what="a forecast")
     assert served["provider"] == "metno"
     assert both.count("/v1/forecast") == 0
+
+
+def test_the_nws_looks_a_place_up_once_and_keeps_it_across_restarts(daemon_factory, tmp_path):
+    server = FixtureServer(routes=[
+        ("/points/", "nws-lookup-sumatra-fl.json"),
+        ("/gridpoints/TAE/58,65/forecast/hourly", "nws-forecast-sumatra-fl-2022.1-hourly.json"),
+        ("/gridpoints/TAE/58,65/forecast", "nws-forecast-sumatra-fl-2022.3-periods.json"),
+        ("/gridpoints/TAE/58,65", "nws-forecast-sumatra-fl-2022.2-grid.json"),
+    ])
+    try:
+        config = f"[Provider]\nName=nws\nBaseURL={server.url}\nTimeoutSec=3\n"
+        daemon = daemon_factory(config=config, base=tmp_path)
+        daemon.ctl("add", "--coords", "30.0,-85.0", "--name", "Sumatra", check=True)
+        served = wait_for(lambda: forecast(daemon), what="a forecast")
+        assert served["provider"] == "nws"
+        assert served["hourly"], "hours from the hourly forecast"
+        assert served["current"] is None, "the NWS gives no observation: none is made up"
+        assert server.count("/points/") == 1
+        assert server.count("/gridpoints/") == 3, "hourly, grid and periods"
+        status = daemon.client().call("GetStatus")["parameters"]["status"]
+        nws = next(entry for entry in status["providers"] if entry["name"] == "nws")
+        assert nws["requestsToday"] == 4, "the lookup and three questions, each counted"
+        daemon.stop()
+        # The grid cell is kept in the place's cache file...
+        cache = next(daemon.cache_home.rglob("forecasts/*.json"))
+        kept = json.loads(cache.read_text())
+        assert kept["lookups"]["nws"]["values"]["office"] == "TAE", kept.get("lookups")
+        # ...so after a restart, with the forecast made an hour old, the refresh
+        # asks the grid again but not /points.
+        kept["forecast"]["fetchedAt"] -= 3600
+        cache.write_text(json.dumps(kept))
+        again = daemon_factory(config=config, base=tmp_path)
+        wait_for(lambda: server.count("/gridpoints/") == 6, what="the refresh after the restart")
+        assert server.count("/points/") == 1, "the lookup is kept with the place's cache"
+    finally:
+        server.stop()
