@@ -191,8 +191,41 @@ extension JSON {
             // Exact: the check above bounds it well inside Int64.
             return append(integer: Int64(number), to: &out)
         }
+        if appendMicros(number, to: &out) { return }
         // The shortest text that reads back as the same Double.
         out.append(contentsOf: number.description.utf8)
+    }
+
+    /// Writes a number that is a whole count of millionths (an uptime in
+    /// microseconds, a price of 1.5 calls, a coordinate) as its decimal
+    /// digits, the text `description` gives it, without the float-to-text
+    /// conversion, which took a tenth of a GetStatus call. Such a number is
+    /// the Double nearest to its six-decimal text, and between 1e-4 and 1e9
+    /// no shorter text reads back as it: doubles there lie closer together
+    /// than a millionth. Returns false, writing nothing, for any other number.
+    private static func appendMicros(_ number: Double, to out: inout [UInt8]) -> Bool {
+        let magnitude = number.magnitude
+        guard magnitude >= 1e-4, magnitude < 1e9 else { return false }
+        let scaled = (magnitude * 1e6).rounded()
+        guard scaled / 1e6 == magnitude else { return false }
+        let micros = Int64(scaled)
+        if number < 0 { out.append(UInt8(ascii: "-")) }
+        append(integer: micros / 1_000_000, to: &out)
+        out.append(UInt8(ascii: "."))
+        // The six decimals without their trailing zeros (whole numbers never get here).
+        var fraction = micros % 1_000_000
+        var digits = 6
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        var divisor: Int64 = 1
+        for _ in 1..<digits { divisor *= 10 }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
+        return true
     }
 
     /// Writes the decimal digits straight into `out`, no String in between.

@@ -76,7 +76,7 @@ public final class WeatherService {
     /// so a burst of subscribers costs one encoding.
     var snapshotCache: SnapshotCache?
     /// GetStatus's reply, kept until the status changes (but for its uptime and subscriber count).
-    var statusReplyCache: StatusEncodingCache?
+    var statusReplyCache: (version: StatusVersion, reply: StatusEncodingCache)?
 
     public init(
         context: DaemonContext, places: PlaceLookup, geocoder: OnlineGeocoder, geoclue: GeoClueClient,

@@ -14,12 +14,12 @@ public final class Refresher {
     public typealias Completion = (RefreshFailure?) -> Void
 
     private let context: DaemonContext
-    private(set) var source: WeatherSource
+    private(set) var source: WeatherSource { didSet { changes &+= 1 } }
     private let http: any HTTPFetching
     let store: ForecastStore
     private let events: DaemonEvents
     private let logger: Logger
-    private(set) var scheduler: RefreshScheduler
+    private(set) var scheduler: RefreshScheduler { didSet { changes &+= 1 } }
     /// The saved places and the selection, as last written.
     private var list: LocationList
     /// The settings in force (units and the refresh interval), as last written.
@@ -30,12 +30,17 @@ public final class Refresher {
 
     private var inFlight: [LocationID: (transfers: [any HTTPCancellable], waiters: [Completion])] = [:]
     private var timer: EventSource?
-    public private(set) var lastSuccess: Double?
+    public private(set) var lastSuccess: Double? { didSet { changes &+= 1 } }
     /// The last failed refresh and its place, until that place refreshes
     /// successfully or is removed.
-    public private(set) var lastFailure: RefreshFailure?
+    public private(set) var lastFailure: RefreshFailure? { didSet { changes &+= 1 } }
     private var lastFailedPlace: LocationID?
-    public private(set) var nextWake: Double?
+    public private(set) var nextWake: Double? { didSet { changes &+= 1 } }
+    /// Counts the changes of what the status reports from here (the
+    /// scheduler: budgets, reachability, the nowcast; the source, the last
+    /// success and failure, the next wake-up), so GetStatus builds its reply
+    /// anew only when one moved (`StatusVersion`).
+    private(set) var changes = 0
     /// Notices the wall clock being set, so times held in wall-clock seconds
     /// keep the distances the monotonic clock measured.
     private var clockWatch: WallClockWatch
@@ -96,7 +101,10 @@ public final class Refresher {
     }
     public var isOnline: Bool { scheduler.online }
     /// Requests and counted calls of this day and month.
-    public var budgetUsage: BudgetUsage { scheduler.usage(now: now) }
+    public var budgetUsage: BudgetUsage { budgetUsage(now: now) }
+
+    /// The requests and counted calls of the day and month containing `time`.
+    func budgetUsage(now time: Double) -> BudgetUsage { scheduler.usage(now: time) }
 
     /// The budget a quota refusal speaks of: the one used up (the day's when none is).
     var budgetInQuestion: (period: BudgetPeriod, calls: Double, budget: Double) {
@@ -523,8 +531,11 @@ public final class Refresher {
     }
 
     /// The short refreshes' state and cost, for `GetStatus`.
-    var nowcastStatus: NowcastStatus {
-        NowcastWatch.status(scheduler, configuration: context.configuration, now: now)
+    var nowcastStatus: NowcastStatus { nowcastStatus(now: now) }
+
+    /// The short refreshes' state and cost at `time`.
+    func nowcastStatus(now time: Double) -> NowcastStatus {
+        NowcastWatch.status(scheduler, configuration: context.configuration, now: time)
     }
 
     /// Publishes `NowcastChanged` when the selected place's outlook,
