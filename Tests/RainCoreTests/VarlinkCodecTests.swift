@@ -52,6 +52,84 @@ final class VarlinkCodecTests: XCTestCase {
         }
     }
 
+    /// A call read from its whole JSON tree, as calls were read before the
+    /// envelope was read on its own: the reference the envelope reader must agree with.
+    private func callFromTree(_ message: [UInt8]) throws(WireDecodingError) -> VarlinkCall {
+        let value: JSON
+        do {
+            value = try JSON(parsing: message)
+        } catch {
+            throw WireDecodingError(field: VarlinkServiceError.InvalidParameter.wholeMessage, reason: error.description)
+        }
+        let reader = try WireReader(value, context: "")
+        let method = try reader.string(.method)
+        var parameters = JSONObject()
+        if let given = reader.optional(.parameters) {
+            guard let object = given.objectValue else {
+                throw WireDecodingError(field: "parameters", reason: "expected an object, got \(given.kindName)")
+            }
+            parameters = object
+        }
+        return VarlinkCall(
+            method: method, parameters: parameters, more: try reader.optionalBool(.more) ?? false,
+            oneway: try reader.optionalBool(.oneway) ?? false)
+    }
+
+    func testCall_readsTheEnvelopeAsTheWholeTreeReadsIt_errorsIncluded() throws {
+        let messages = [
+            #"{"method":"io.raind.Weather.GetStatus","parameters":{}}"#,
+            #" { "method" : "a.B" , "parameters" : { } , "more" : true } "#,
+            #"{"method":"a.B","parameters":{"id":"paris-fr","n":[1,2.5,{"x":null}]},"oneway":true}"#,
+            #"{"method":"a.B","method":"a.C"}"#,
+            #"{"method":1,"method":"a.C"}"#,
+            #"{"\u006dethod":"a.B","par\u0061meters":{"k":"v"}}"#,
+            #"{"method":"a.\u00e9"}"#,
+            #"{"method":"a.\"B"}"#,
+            #"{"method":"caf\u00e9.X","upgrade":true,"extra":[{"deep":["é"]}]}"#,
+            #"{"method":"a.B","parameters":null,"more":null,"oneway":false}"#,
+            #"{"method":"a.B","more":"yes"}"#,
+            #"{"method":"a.B","oneway":1}"#,
+            #"{"method":"a.B","parameters":"x"}"#,
+            #"{"method":"a.B","parameters":[]}"#,
+            #"{"method":null}"#,
+            #"{"method":["a.B"]}"#,
+            #"{}"#,
+            #"[]"#,
+            #""a.B""#,
+            #"  "#,
+            #""#,
+            #"{"method":"a.B"} x"#,
+            #"{"method":"a.B",}"#,
+            #"{"method":"a.B""#,
+            #"{"method":"a.B","parameters":{"k":}}"#,
+            #"{"method":"a.B","parameters":{"k":"\x"}}"#,
+            #"{"method":"a\tB","x":tru}"#,
+            #"{method:"a.B"}"#,
+            #"{"method":"a.B","parameters":{"k":"\#u{01}"}}"#,
+            #"{"method":"a.B","x":"\#u{01}"}"#,
+            String(repeating: "[", count: 200),
+            #"{"method":"a.B","extra":"# + String(repeating: "[", count: 130) + String(repeating: "]", count: 130)
+                + "}",
+        ]
+        var corpus = messages.map { Array($0.utf8) }
+        // Bytes that are not UTF-8, in an unread member, a key and a name.
+        corpus.append(Array(#"{"method":"a.B","x":""#.utf8) + [0xFF] + Array(#""}"#.utf8))
+        corpus.append(Array(#"{"me"#.utf8) + [0xC3] + Array(#"":"a.B"}"#.utf8))
+        corpus.append(Array(#"{"method":""#.utf8) + [0xE9] + Array(#""}"#.utf8))
+        for message in corpus {
+            let text = String(decoding: message, as: UTF8.self)
+            let expected = Result { () throws(WireDecodingError) in try callFromTree(message) }
+            for previous in [nil, "a.B", "io.raind.Weather.GetStatus"] {
+                let read = Result { () throws(WireDecodingError) in
+                    try message.withUnsafeBufferPointer { bytes throws(WireDecodingError) in
+                        try VarlinkCall(message: bytes, methodLike: previous)
+                    }
+                }
+                XCTAssertEqual(read, expected, text)
+            }
+        }
+    }
+
     func testDecode_unknownEnumValue_namesTheFieldAndTheSpellings() throws {
         let settings = JSON.object(["units": .string("metric"), "refreshMinutes": .int(20)])
         XCTAssertThrowsError(try SetSettingsCall.Reply(json: .object(["settings": settings]), context: "reply")) {

@@ -329,6 +329,36 @@ extension JSON {
         self = try result.get()
     }
 
+    /// Reads a document that is an object one member at a time without
+    /// building it: `member` is given each key's UTF-8 (escapes resolved)
+    /// and where its value lies in `bytes`, every value checked as JSON on
+    /// the way (a document `JSON(parsing:)` refuses is refused with the same
+    /// error) but none made. Returns false, calling nothing, when the
+    /// document is not an object. For a Varlink call's envelope, whose
+    /// parameters only the method's decoder reads.
+    public static func forEachMember(
+        in bytes: UnsafeBufferPointer<UInt8>,
+        _ member: (_ key: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Void
+    ) throws(JSONParseError) -> Bool {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else { return false }
+        try parser.parseMembers { parser, key throws(JSONParseError) in
+            let start = parser.index
+            _ = try parser.parseValue(building: false)
+            let inner = UnsafeBufferPointer(rebasing: bytes[(key.lowerBound + 1)..<(key.upperBound - 1)])
+            if inner.allSatisfy({ $0 != UInt8(ascii: "\\") && $0 < 0x80 }) {
+                member(inner, start..<parser.index)
+            } else {
+                var resolved = parser.string(at: key)
+                resolved.withUTF8 { member($0, start..<parser.index) }
+            }
+        }
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.fail("unexpected text after the value") }
+        return true
+    }
+
     /// Parses bytes held in one block of memory. The closures that lend the
     /// buffer cannot throw a typed error: it is carried out as a value.
     private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSON, JSONParseError> {
@@ -370,16 +400,25 @@ private struct JSONParser {
         }
     }
 
-    mutating func parseValue() throws(JSONParseError) -> JSON {
+    /// `building`: false checks the value as JSON and returns `.null`, making
+    /// nothing: what a caller skips costs no allocation.
+    mutating func parseValue(building: Bool = true) throws(JSONParseError) -> JSON {
         guard index < bytes.count else { throw fail("unexpected end of input") }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "{"): return try parseObject(building: building)
+        case UInt8(ascii: "["): return try parseArray(building: building)
+        case UInt8(ascii: "\""):
+            guard building else {
+                try skipString()
+                return .null
+            }
+            return .string(try parseString())
+        case UInt8(ascii: "t"): try expect("true"); return building ? .bool(true) : .null
+        case UInt8(ascii: "f"): try expect("false"); return building ? .bool(false) : .null
         case UInt8(ascii: "n"): try expect("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let number = try parseNumber()
+            return building ? .number(number) : .null
         default: throw fail("unexpected character")
         }
     }
@@ -397,36 +436,58 @@ private struct JSONParser {
         if depth > JSON.maximumDepth { throw fail("nested deeper than \(JSON.maximumDepth) levels") }
     }
 
-    mutating func parseObject() throws(JSONParseError) -> JSON {
+    mutating func parseObject(building: Bool = true) throws(JSONParseError) -> JSON {
+        var object = JSONObject()
+        try parseMembers { parser, key throws(JSONParseError) in
+            let value = try parser.parseValue(building: building)
+            if building { object.append(parser.string(at: key), value) }
+        }
+        return building ? .object(object) : .null
+    }
+
+    /// Reads an object (the index at its `{`), handing each member to
+    /// `member` with the parser at its value, which `member` must read, and
+    /// where its key lies (quotes included), checked but not made into a
+    /// String: a member that is not built makes none.
+    mutating func parseMembers(
+        _ member: (inout JSONParser, Range<Int>) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var object = JSONObject()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(object)
+            return
         }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw fail("expected a quoted key")
             }
-            let key = try parseString()
+            let keyStart = index
+            try skipString()
+            let keyEnd = index
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            object.append(key, try parseValue())
+            try member(&self, keyStart..<keyEnd)
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
             throw fail("expected ',' or '}'")
         }
     }
 
-    mutating func parseArray() throws(JSONParseError) -> JSON {
+    /// The string at `range` (quotes included), already checked by `skipString`.
+    func string(at range: Range<Int>) -> String {
+        var reader = JSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[range]))
+        return (try? reader.parseString()) ?? ""
+    }
+
+    mutating func parseArray(building: Bool = true) throws(JSONParseError) -> JSON {
         try enter()
         defer { depth -= 1 }
         index += 1
@@ -434,17 +495,38 @@ private struct JSONParser {
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array(values)
+            return building ? .array(values) : .null
         }
         while true {
             skipWhitespace()
-            values.append(try parseValue())
+            let value = try parseValue(building: building)
+            if building { values.append(value) }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return building ? .array(values) : .null }
             throw fail("expected ',' or ']'")
         }
+    }
+
+    /// Checks a string as `parseString` reads it, making no String when it
+    /// is ASCII without escapes (every key and name of a call).
+    mutating func skipString() throws(JSONParseError) {
+        let start = index
+        index += 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return
+            }
+            if byte == UInt8(ascii: "\\") || byte >= 0x80 { break }
+            if byte < 0x20 { throw fail("control character in string") }
+            index += 1
+        }
+        // Escapes, other scripts or no end: the reader that builds it checks it, errors and all.
+        index = start
+        _ = try parseString()
     }
 
     mutating func parseString() throws(JSONParseError) -> String {

@@ -23,6 +23,15 @@ public enum VarlinkEnvelopeKey: String, CaseIterable, Sendable {
     public static let callKeys: [VarlinkEnvelopeKey] = [.method, .parameters, .more, .oneway]
     /// The keys a reply may carry.
     public static let replyKeys: [VarlinkEnvelopeKey] = [.parameters, .continues, .error]
+
+    /// The key spelled by `utf8`, with no String made: a call's envelope is read per call.
+    public init?(utf8 key: UnsafeBufferPointer<UInt8>) {
+        guard let found = Self.spellings.first(where: { $0.utf8.count == key.count && $0.utf8.elementsEqual(key) })
+        else { return nil }
+        self = found.key
+    }
+
+    private static let spellings = allCases.map { (key: $0, utf8: Array($0.rawValue.utf8)) }
 }
 
 extension WireReader {

@@ -30,6 +30,8 @@ public final class VarlinkConnection {
     private let limits: VarlinkServer.Limits
     private let logger: Logger
 
+    /// The method the last call named: the next call naming it too reuses the String.
+    private var lastMethod: String?
     /// The call being answered; nil when none is.
     private(set) var activeCall: VarlinkRequest?
     /// Inside the dispatch loop: a call finished there lets the loop go on, no recursion.
@@ -206,13 +208,20 @@ public final class VarlinkConnection {
                 break
             }
             answered += 1
-            let message: [UInt8]
+            let parsed: Result<VarlinkCall, WireDecodingError>
             do {
-                guard let next = try framer.nextMessage() else {
+                let previous = lastMethod
+                guard
+                    let next = try framer.nextMessage({ bytes in
+                        Result { () throws(WireDecodingError) in
+                            try VarlinkCall(message: bytes, methodLike: previous)
+                        }
+                    })
+                else {
                     exhausted = true
                     break
                 }
-                message = next
+                parsed = next
             } catch {
                 logger.warning("\(description) sent a message over \(limits.maximumMessageSize) bytes; disconnecting")
                 let error = MethodError.invalidParameter(
@@ -223,9 +232,11 @@ public final class VarlinkConnection {
                 return
             }
             let call: VarlinkCall
-            do {
-                call = try VarlinkCall(message: message)
-            } catch {
+            switch parsed {
+            case .success(let read):
+                call = read
+                lastMethod = call.method
+            case .failure(let error):
                 let invalid = MethodError.invalid(error)
                 send { invalid.frame(into: &$0) }
                 continue
