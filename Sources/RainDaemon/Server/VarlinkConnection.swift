@@ -88,14 +88,17 @@ public final class VarlinkConnection {
         self.logger = logger
         self.framer = VarlinkFramer(maximumMessageSize: server.limits.maximumMessageSize)
         lastActivity = loop.monotonicNow
+        // Unowned, not weak: the sources are this connection's own and go with
+        // it, and an object never weakly referenced keeps its reference count
+        // inline, where retains and releases are cheap (docs/PERFORMANCE.md).
         source = try loop.watch(fd: fd.rawValue, events: watchedEvents, name: "varlink client \(id)") {
-            [weak self] events in
-            self?.handle(events: events)
+            [unowned self] events in
+            handle(events: events)
         }
         // Coarse: a connection closed a few seconds late costs nothing, and timers coalesce.
         let idleTimer = try loop.timer(accuracy: max(1, limits.idleTimeout / 10), name: "varlink client \(id) idle") {
-            [weak self] in
-            self?.checkIdle()
+            [unowned self] in
+            checkIdle()
         }
         idleTimer.arm(at: lastActivity + limits.idleTimeout)
         self.idleTimer = idleTimer
@@ -200,6 +203,8 @@ public final class VarlinkConnection {
         var exhausted = false
         var answered = 0
         let turnEnds = Self.processTime() + Self.turnSeconds
+        // Loaded once per batch, not per call.
+        let server = self.server
         while activeCall == nil, !isClosed, !closeWhenFlushed, !isOverOutputLimit {
             // Reading the clock (vDSO) costs nanoseconds against microseconds per call.
             if answered > 0 && Self.processTime() > turnEnds {
@@ -271,10 +276,10 @@ public final class VarlinkConnection {
     private func scheduleResume() {
         guard !resumeScheduled else { return }
         resumeScheduled = true
-        loop.later { [weak self] in
-            guard let self else { return }
-            self.resumeScheduled = false
-            if !self.isClosed { self.serveInput() }
+        // Held until the next iteration, closed or not: it only delays the connection's end by one.
+        loop.later { [self] in
+            resumeScheduled = false
+            if !isClosed { serveInput() }
         }
     }
 
@@ -372,8 +377,8 @@ public final class VarlinkConnection {
         if slowTimer == nil {
             slowTimer = try? loop.timer(
                 accuracy: max(0.1, limits.slowClientTimeout / 10), name: "varlink client \(id) slow"
-            ) { [weak self] in
-                self?.slowClientTimedOut()
+            ) { [unowned self] in
+                slowClientTimedOut()
             }
         }
         guard let slowTimer else {
@@ -451,7 +456,13 @@ public final class VarlinkConnection {
 /// call is answered the same way and nothing is sent.
 public final class VarlinkRequest {
     public let call: VarlinkCall
-    public private(set) weak var connection: VarlinkConnection?
+    /// Held strongly while the call runs, and let go when it finishes or the
+    /// connection closes: the connection holds its active call, so this is a
+    /// cycle only while the call is in flight, and every unfinished call is
+    /// its connection's active one, which `close()` lets go of too. A weak
+    /// reference here cost a load of it per call and slow retains of the
+    /// connection (a side table) everywhere.
+    public private(set) var connection: VarlinkConnection?
     public private(set) var isFinished = false
     /// Called once if the client goes away before the call finished.
     public var onCancel: (() -> Void)?
@@ -472,6 +483,7 @@ public final class VarlinkRequest {
         guard !isFinished else { return }
         isFinished = true
         guard let connection else { return }
+        self.connection = nil
         if !call.oneway { connection.send(writing: write) }
         connection.requestFinished(self)
     }
@@ -499,10 +511,12 @@ public final class VarlinkRequest {
     public func abort(_ error: MethodError) {
         guard !isFinished, let connection else { return }
         isFinished = true
+        self.connection = nil
         connection.dropAfterFinal(error)
     }
 
     func connectionClosed() {
+        connection = nil
         guard !isFinished else { return }
         isFinished = true
         let cancel = onCancel
