@@ -130,6 +130,21 @@ final class VarlinkCodecTests: XCTestCase {
         }
     }
 
+    func testWireBytes_equal_findsADifferenceAtEveryPlace_andAgreesOnLength() {
+        for count in 0...40 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            bytes.withUnsafeBufferPointer { left in
+                XCTAssertTrue(Array(bytes).withUnsafeBufferPointer { WireBytes.equal(left, $0) })
+                XCTAssertFalse((bytes + [1]).withUnsafeBufferPointer { WireBytes.equal(left, $0) })
+                for place in 0..<count {
+                    var other = bytes
+                    other[place] ^= 0x20
+                    XCTAssertFalse(other.withUnsafeBufferPointer { WireBytes.equal(left, $0) }, "\(count) \(place)")
+                }
+            }
+        }
+    }
+
     func testDecode_unknownEnumValue_namesTheFieldAndTheSpellings() throws {
         let settings = JSON.object(["units": .string("metric"), "refreshMinutes": .int(20)])
         XCTAssertThrowsError(try SetSettingsCall.Reply(json: .object(["settings": settings]), context: "reply")) {

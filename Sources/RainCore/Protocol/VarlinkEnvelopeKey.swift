@@ -26,7 +26,10 @@ public enum VarlinkEnvelopeKey: String, CaseIterable, Sendable {
 
     /// The key spelled by `utf8`, with no String made: a call's envelope is read per call.
     public init?(utf8 key: UnsafeBufferPointer<UInt8>) {
-        guard let found = Self.spellings.first(where: { $0.utf8.count == key.count && $0.utf8.elementsEqual(key) })
+        guard
+            let found = Self.spellings.first(where: { spelling in
+                spelling.utf8.count == key.count && spelling.utf8.withUnsafeBufferPointer { WireBytes.equal($0, key) }
+            })
         else { return nil }
         self = found.key
     }

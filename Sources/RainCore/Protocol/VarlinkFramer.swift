@@ -193,7 +193,7 @@ public struct VarlinkCall: Equatable, Sendable {
         var string = string
         return string.withUTF8 { utf8 in
             text.count == utf8.count + 2 && text.first == UInt8(ascii: "\"") && text.last == UInt8(ascii: "\"")
-                && UnsafeBufferPointer(rebasing: text[1..<(text.count - 1)]).elementsEqual(utf8)
+                && WireBytes.equal(UnsafeBufferPointer(rebasing: text[1..<(text.count - 1)]), utf8)
         }
     }
 

@@ -7,7 +7,9 @@ import RainCore
 /// and writes them in, whatever the other fields are. GetStatus keeps its
 /// reply for a `StatusVersion`; the snapshot compares the status as a value
 /// (`matches`), and any difference encodes it anew.
-struct StatusEncodingCache {
+/// A class: the reply is handed out on every call, and a struct of its
+/// arrays and status was copied (a retain of each) every time.
+final class StatusEncodingCache {
     /// The status the bytes were made from, its uptime and subscriber count zeroed.
     private let status: WeatherStatus
     /// The bytes before the first of the two numbers, between them, and after the second.
