@@ -145,6 +145,41 @@ final class VarlinkCodecTests: XCTestCase {
         }
     }
 
+    /// The word-at-a-time scans against byte-by-byte ones, on plain text with
+    /// one byte of every kind put at every place, and on random bytes.
+    func testWireBytes_scans_findWhatAByteByByteScanFinds() {
+        func isPlain(_ byte: UInt8) -> Bool {
+            byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        }
+        var cases: [[UInt8]] = []
+        for count in 0...24 {
+            let plain = [UInt8](repeating: UInt8(ascii: "a"), count: count)
+            cases.append(plain)
+            for place in 0..<count {
+                for byte: UInt8 in [0, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xC3, 0xFF] {
+                    var bytes = plain
+                    bytes[place] = byte
+                    cases.append(bytes)
+                }
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            cases.append((0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255) })
+        }
+        for bytes in cases {
+            bytes.withUnsafeBufferPointer { buffer in
+                for start in 0...bytes.count {
+                    let plainEnd = bytes[start...].firstIndex { !isPlain($0) } ?? bytes.count
+                    XCTAssertEqual(WireBytes.plainEnd(in: buffer, from: start), plainEnd, "\(bytes) from \(start)")
+                    XCTAssertEqual(
+                        WireBytes.firstIndex(of: 0, in: buffer, from: start), bytes[start...].firstIndex(of: 0),
+                        "\(bytes) from \(start)")
+                }
+            }
+        }
+    }
+
     func testDecode_unknownEnumValue_namesTheFieldAndTheSpellings() throws {
         let settings = JSON.object(["units": .string("metric"), "refreshMinutes": .int(20)])
         XCTAssertThrowsError(try SetSettingsCall.Reply(json: .object(["settings": settings]), context: "reply")) {

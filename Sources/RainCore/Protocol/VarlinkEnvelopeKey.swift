@@ -26,15 +26,20 @@ public enum VarlinkEnvelopeKey: String, CaseIterable, Sendable {
 
     /// The key spelled by `utf8`, with no String made: a call's envelope is read per call.
     public init?(utf8 key: UnsafeBufferPointer<UInt8>) {
-        guard
-            let found = Self.spellings.first(where: { spelling in
-                spelling.utf8.count == key.count && spelling.utf8.withUnsafeBufferPointer { WireBytes.equal($0, key) }
-            })
-        else { return nil }
-        self = found.key
+        let candidate: VarlinkEnvelopeKey
+        switch (key.count, key.first) {
+        case (6, UInt8(ascii: "m")): candidate = .method
+        case (10, _): candidate = .parameters
+        case (4, _): candidate = .more
+        case (6, UInt8(ascii: "o")): candidate = .oneway
+        case (9, _): candidate = .continues
+        case (5, _): candidate = .error
+        default: return nil
+        }
+        let matches = candidate.rawValue.utf8.withContiguousStorageIfAvailable { WireBytes.equal($0, key) }
+        guard matches ?? candidate.rawValue.utf8.elementsEqual(key) else { return nil }
+        self = candidate
     }
-
-    private static let spellings = allCases.map { (key: $0, utf8: Array($0.rawValue.utf8)) }
 }
 
 extension WireReader {

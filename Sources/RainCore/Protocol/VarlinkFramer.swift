@@ -51,7 +51,8 @@ public struct VarlinkFramer: Sendable {
 
     /// Where the next complete message ends (its NUL), nil when more bytes are needed.
     private mutating func nextEnd() throws(Failure) -> Int? {
-        if let end = buffer[max(start, scanned)...].firstIndex(of: 0) {
+        let from = max(start, scanned)
+        if let end = buffer.withUnsafeBufferPointer({ WireBytes.firstIndex(of: 0, in: $0, from: from) }) {
             guard end - start <= maximumMessageSize else { throw .messageTooLarge(limit: maximumMessageSize) }
             return end
         }

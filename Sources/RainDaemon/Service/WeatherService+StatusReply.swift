@@ -28,4 +28,14 @@ extension WeatherService {
 
     /// In whole microseconds: plenty, and a number written without converting a float to text.
     var statusUptime: Double { (context.uptime * 1e6).rounded() / 1e6 }
+
+    /// The table's method named `name`. Pipelined calls name the same method
+    /// with the same String (`VarlinkCall(message:methodLike:)`), which
+    /// compares equal at once: no hashing of the name per call.
+    func method(named name: String) -> Method? {
+        if let lastMethod, lastMethod.name == name { return lastMethod.method }
+        guard let method = Self.methods[name] else { return nil }
+        lastMethod = (name, method)
+        return method
+    }
 }
