@@ -206,24 +206,40 @@ extension JSON {
     private static func appendMicros(_ number: Double, to out: inout [UInt8]) -> Bool {
         let magnitude = number.magnitude
         guard magnitude >= 1e-4, magnitude < 1e9 else { return false }
-        let scaled = (magnitude * 1e6).rounded()
-        guard scaled / 1e6 == magnitude else { return false }
-        let micros = Int64(scaled)
-        if number < 0 { out.append(UInt8(ascii: "-")) }
-        append(integer: micros / 1_000_000, to: &out)
-        out.append(UInt8(ascii: "."))
-        // The six decimals without their trailing zeros (whole numbers never get here).
-        var fraction = micros % 1_000_000
-        var digits = 6
-        while fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
-        var divisor: Int64 = 1
-        for _ in 1..<digits { divisor *= 10 }
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
-            divisor /= 10
+        // Truncating after adding a half rounds well enough: the check says whether it is exact.
+        let micros = Int64(magnitude * 1e6 + 0.5)
+        guard Double(micros) / 1e6 == magnitude else { return false }
+        // Digits from the right: six decimals without their trailing zeros
+        // (whole numbers never get here), the point, the whole part, the sign.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var first = 20
+            var rest = micros
+            var place = 0
+            var written = false
+            while place < 6 || rest > 0 || place == 6 {
+                if place == 6 {
+                    first -= 1
+                    digits[first] = UInt8(ascii: ".")
+                    if rest == 0 {
+                        first -= 1
+                        digits[first] = UInt8(ascii: "0")
+                        break
+                    }
+                }
+                let digit = UInt8(rest % 10)
+                rest /= 10
+                if written || digit != 0 || place >= 6 {
+                    first -= 1
+                    digits[first] = UInt8(ascii: "0") + digit
+                    written = true
+                }
+                place += 1
+            }
+            if number < 0 {
+                first -= 1
+                digits[first] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
         }
         return true
     }
@@ -347,7 +363,7 @@ extension JSON {
             let start = parser.index
             _ = try parser.parseValue(building: false)
             let inner = UnsafeBufferPointer(rebasing: bytes[(key.lowerBound + 1)..<(key.upperBound - 1)])
-            if inner.allSatisfy({ $0 != UInt8(ascii: "\\") && $0 < 0x80 }) {
+            if WireBytes.plainEnd(in: inner, from: 0) == inner.count {
                 member(inner, start..<parser.index)
             } else {
                 var resolved = parser.string(at: key)

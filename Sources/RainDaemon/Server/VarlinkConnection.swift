@@ -210,8 +210,9 @@ public final class VarlinkConnection {
         var exhausted = false
         var answered = 0
         let turnEnds = Self.processTime() + Self.turnSeconds
-        // Loaded once per batch, not per call.
+        // Loaded once per batch, not per call; the loop's time is its iteration's, the same for every call.
         let server = self.server
+        let iterationTime = loop.monotonicNow
         while activeCall == nil, !isClosed, !closeWhenFlushed, !isOverOutputLimit {
             // Reading the clock (vDSO) costs nanoseconds against microseconds per call.
             if answered > 0 && Self.processTime() > turnEnds {
@@ -255,7 +256,7 @@ public final class VarlinkConnection {
             }
             let request = VarlinkRequest(call: call, connection: self)
             activeCall = request
-            lastActivity = loop.monotonicNow
+            lastActivity = iterationTime
             server?.dispatch(request)
         }
         // Half-closed and every call answered: finish once the replies are out.
@@ -266,9 +267,10 @@ public final class VarlinkConnection {
     func requestFinished(_ request: VarlinkRequest) {
         guard activeCall === request else { return }
         activeCall = nil
-        lastActivity = loop.monotonicNow
-        // Finished inside the dispatch loop (the common, synchronous case): the loop goes on.
+        // Finished inside the dispatch loop (the common, synchronous case): the loop goes on, and it
+        // has set the time of this iteration already.
         if dispatching { return }
+        lastActivity = loop.monotonicNow
         // Finished later (after a fetch): go on at the next iteration, so the
         // code that answered this call (perhaps many waiters in a row) is not
         // re-entered by the next one.
