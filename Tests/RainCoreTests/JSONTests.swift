@@ -73,4 +73,31 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(JSON.object(["n": .int(3), "x": .number(1.5)]).serialized(), #"{"n":3,"x":1.5}"#)
         XCTAssertEqual(JSON.number(.nan).serialized(), "null")
     }
+
+    /// Numbers of whole millionths are written digit by digit: the text must
+    /// be the shortest one that reads back, as `description` gives it.
+    func testSerialize_writesMillionthsAsDescriptionDoes_andReadsThemBack() throws {
+        var generator = SystemRandomNumberGenerator()
+        var numbers: [Double] = [
+            1e-4, 0.000123, 0.0001005, 0.1, 0.5, 1.25, 12.000001, 86_400.123456, 999_999_999.999999, 123_456_789.5,
+            1e-5, 0.00009, 0.1 + 0.2, 1e9 + 0.5, 2.0 / 3.0, 1_700_000_000.5, 48.8534, -2.3488, -0.000123,
+        ]
+        for digits in 1...6 {
+            let scale = Double((0..<digits).reduce(1) { value, _ in value * 10 })
+            for _ in 0..<2000 {
+                let whole = Double(Int.random(in: 0..<1_000_000_000, using: &generator))
+                let part = Double(Int.random(in: 1..<Int(scale), using: &generator)) / scale
+                numbers.append(whole + part)
+                numbers.append(-(Double(Int.random(in: 0..<1000, using: &generator)) + part))
+                numbers.append(Double(Int.random(in: 1..<1_000_000_000_000, using: &generator)) / 1e6)
+            }
+        }
+        for _ in 0..<2000 { numbers.append(Double.random(in: -1e10...1e10, using: &generator)) }
+        for number in numbers {
+            let text = JSON.number(number).serialized()
+            let expected = number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : number.description
+            XCTAssertEqual(text, expected)
+            XCTAssertEqual(try JSON(parsing: text), .number(number), text)
+        }
+    }
 }

@@ -52,6 +52,134 @@ final class VarlinkCodecTests: XCTestCase {
         }
     }
 
+    /// A call read from its whole JSON tree, as calls were read before the
+    /// envelope was read on its own: the reference the envelope reader must agree with.
+    private func callFromTree(_ message: [UInt8]) throws(WireDecodingError) -> VarlinkCall {
+        let value: JSON
+        do {
+            value = try JSON(parsing: message)
+        } catch {
+            throw WireDecodingError(field: VarlinkServiceError.InvalidParameter.wholeMessage, reason: error.description)
+        }
+        let reader = try WireReader(value, context: "")
+        let method = try reader.string(.method)
+        var parameters = JSONObject()
+        if let given = reader.optional(.parameters) {
+            guard let object = given.objectValue else {
+                throw WireDecodingError(field: "parameters", reason: "expected an object, got \(given.kindName)")
+            }
+            parameters = object
+        }
+        return VarlinkCall(
+            method: method, parameters: parameters, more: try reader.optionalBool(.more) ?? false,
+            oneway: try reader.optionalBool(.oneway) ?? false)
+    }
+
+    func testCall_readsTheEnvelopeAsTheWholeTreeReadsIt_errorsIncluded() throws {
+        let messages = [
+            #"{"method":"io.raind.Weather.GetStatus","parameters":{}}"#,
+            #" { "method" : "a.B" , "parameters" : { } , "more" : true } "#,
+            #"{"method":"a.B","parameters":{"id":"paris-fr","n":[1,2.5,{"x":null}]},"oneway":true}"#,
+            #"{"method":"a.B","method":"a.C"}"#,
+            #"{"method":1,"method":"a.C"}"#,
+            #"{"\u006dethod":"a.B","par\u0061meters":{"k":"v"}}"#,
+            #"{"method":"a.\u00e9"}"#,
+            #"{"method":"a.\"B"}"#,
+            #"{"method":"caf\u00e9.X","upgrade":true,"extra":[{"deep":["é"]}]}"#,
+            #"{"method":"a.B","parameters":null,"more":null,"oneway":false}"#,
+            #"{"method":"a.B","more":"yes"}"#,
+            #"{"method":"a.B","oneway":1}"#,
+            #"{"method":"a.B","parameters":"x"}"#,
+            #"{"method":"a.B","parameters":[]}"#,
+            #"{"method":null}"#,
+            #"{"method":["a.B"]}"#,
+            #"{}"#,
+            #"[]"#,
+            #""a.B""#,
+            #"  "#,
+            #""#,
+            #"{"method":"a.B"} x"#,
+            #"{"method":"a.B",}"#,
+            #"{"method":"a.B""#,
+            #"{"method":"a.B","parameters":{"k":}}"#,
+            #"{"method":"a.B","parameters":{"k":"\x"}}"#,
+            #"{"method":"a\tB","x":tru}"#,
+            #"{method:"a.B"}"#,
+            #"{"method":"a.B","parameters":{"k":"\#u{01}"}}"#,
+            #"{"method":"a.B","x":"\#u{01}"}"#,
+            String(repeating: "[", count: 200),
+            #"{"method":"a.B","extra":"# + String(repeating: "[", count: 130) + String(repeating: "]", count: 130)
+                + "}",
+        ]
+        var corpus = messages.map { Array($0.utf8) }
+        // Bytes that are not UTF-8, in an unread member, a key and a name.
+        corpus.append(Array(#"{"method":"a.B","x":""#.utf8) + [0xFF] + Array(#""}"#.utf8))
+        corpus.append(Array(#"{"me"#.utf8) + [0xC3] + Array(#"":"a.B"}"#.utf8))
+        corpus.append(Array(#"{"method":""#.utf8) + [0xE9] + Array(#""}"#.utf8))
+        for message in corpus {
+            let text = String(decoding: message, as: UTF8.self)
+            let expected = Result { () throws(WireDecodingError) in try callFromTree(message) }
+            for previous in [nil, "a.B", "io.raind.Weather.GetStatus"] {
+                let read = Result { () throws(WireDecodingError) in
+                    try message.withUnsafeBufferPointer { bytes throws(WireDecodingError) in
+                        try VarlinkCall(message: bytes, methodLike: previous)
+                    }
+                }
+                XCTAssertEqual(read, expected, text)
+            }
+        }
+    }
+
+    func testWireBytes_equal_findsADifferenceAtEveryPlace_andAgreesOnLength() {
+        for count in 0...40 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            bytes.withUnsafeBufferPointer { left in
+                XCTAssertTrue(Array(bytes).withUnsafeBufferPointer { WireBytes.equal(left, $0) })
+                XCTAssertFalse((bytes + [1]).withUnsafeBufferPointer { WireBytes.equal(left, $0) })
+                for place in 0..<count {
+                    var other = bytes
+                    other[place] ^= 0x20
+                    XCTAssertFalse(other.withUnsafeBufferPointer { WireBytes.equal(left, $0) }, "\(count) \(place)")
+                }
+            }
+        }
+    }
+
+    /// The word-at-a-time scans against byte-by-byte ones, on plain text with
+    /// one byte of every kind put at every place, and on random bytes.
+    func testWireBytes_scans_findWhatAByteByByteScanFinds() {
+        func isPlain(_ byte: UInt8) -> Bool {
+            byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        }
+        var cases: [[UInt8]] = []
+        for count in 0...24 {
+            let plain = [UInt8](repeating: UInt8(ascii: "a"), count: count)
+            cases.append(plain)
+            for place in 0..<count {
+                for byte: UInt8 in [0, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xC3, 0xFF] {
+                    var bytes = plain
+                    bytes[place] = byte
+                    cases.append(bytes)
+                }
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            cases.append((0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255) })
+        }
+        for bytes in cases {
+            bytes.withUnsafeBufferPointer { buffer in
+                for start in 0...bytes.count {
+                    let plainEnd = bytes[start...].firstIndex { !isPlain($0) } ?? bytes.count
+                    XCTAssertEqual(WireBytes.plainEnd(in: buffer, from: start), plainEnd, "\(bytes) from \(start)")
+                    XCTAssertEqual(
+                        WireBytes.firstIndex(of: 0, in: buffer, from: start), bytes[start...].firstIndex(of: 0),
+                        "\(bytes) from \(start)")
+                }
+            }
+        }
+    }
+
     func testDecode_unknownEnumValue_namesTheFieldAndTheSpellings() throws {
         let settings = JSON.object(["units": .string("metric"), "refreshMinutes": .int(20)])
         XCTAssertThrowsError(try SetSettingsCall.Reply(json: .object(["settings": settings]), context: "reply")) {

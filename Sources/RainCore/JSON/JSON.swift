@@ -191,8 +191,57 @@ extension JSON {
             // Exact: the check above bounds it well inside Int64.
             return append(integer: Int64(number), to: &out)
         }
+        if appendMicros(number, to: &out) { return }
         // The shortest text that reads back as the same Double.
         out.append(contentsOf: number.description.utf8)
+    }
+
+    /// Writes a number that is a whole count of millionths (an uptime in
+    /// microseconds, a price of 1.5 calls, a coordinate) as its decimal
+    /// digits, the text `description` gives it, without the float-to-text
+    /// conversion, which took a tenth of a GetStatus call. Such a number is
+    /// the Double nearest to its six-decimal text, and between 1e-4 and 1e9
+    /// no shorter text reads back as it: doubles there lie closer together
+    /// than a millionth. Returns false, writing nothing, for any other number.
+    private static func appendMicros(_ number: Double, to out: inout [UInt8]) -> Bool {
+        let magnitude = number.magnitude
+        guard magnitude >= 1e-4, magnitude < 1e9 else { return false }
+        // Truncating after adding a half rounds well enough: the check says whether it is exact.
+        let micros = Int64(magnitude * 1e6 + 0.5)
+        guard Double(micros) / 1e6 == magnitude else { return false }
+        // Digits from the right: six decimals without their trailing zeros
+        // (whole numbers never get here), the point, the whole part, the sign.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var first = 20
+            var rest = micros
+            var place = 0
+            var written = false
+            while place < 6 || rest > 0 || place == 6 {
+                if place == 6 {
+                    first -= 1
+                    digits[first] = UInt8(ascii: ".")
+                    if rest == 0 {
+                        first -= 1
+                        digits[first] = UInt8(ascii: "0")
+                        break
+                    }
+                }
+                let digit = UInt8(rest % 10)
+                rest /= 10
+                if written || digit != 0 || place >= 6 {
+                    first -= 1
+                    digits[first] = UInt8(ascii: "0") + digit
+                    written = true
+                }
+                place += 1
+            }
+            if number < 0 {
+                first -= 1
+                digits[first] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+        }
+        return true
     }
 
     /// Writes the decimal digits straight into `out`, no String in between.
@@ -296,6 +345,36 @@ extension JSON {
         self = try result.get()
     }
 
+    /// Reads a document that is an object one member at a time without
+    /// building it: `member` is given each key's UTF-8 (escapes resolved)
+    /// and where its value lies in `bytes`, every value checked as JSON on
+    /// the way (a document `JSON(parsing:)` refuses is refused with the same
+    /// error) but none made. Returns false, calling nothing, when the
+    /// document is not an object. For a Varlink call's envelope, whose
+    /// parameters only the method's decoder reads.
+    public static func forEachMember(
+        in bytes: UnsafeBufferPointer<UInt8>,
+        _ member: (_ key: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Void
+    ) throws(JSONParseError) -> Bool {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else { return false }
+        try parser.parseMembers { parser, key throws(JSONParseError) in
+            let start = parser.index
+            _ = try parser.parseValue(building: false)
+            let inner = UnsafeBufferPointer(rebasing: bytes[(key.lowerBound + 1)..<(key.upperBound - 1)])
+            if WireBytes.plainEnd(in: inner, from: 0) == inner.count {
+                member(inner, start..<parser.index)
+            } else {
+                var resolved = parser.string(at: key)
+                resolved.withUTF8 { member($0, start..<parser.index) }
+            }
+        }
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.fail("unexpected text after the value") }
+        return true
+    }
+
     /// Parses bytes held in one block of memory. The closures that lend the
     /// buffer cannot throw a typed error: it is carried out as a value.
     private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSON, JSONParseError> {
@@ -337,16 +416,25 @@ private struct JSONParser {
         }
     }
 
-    mutating func parseValue() throws(JSONParseError) -> JSON {
+    /// `building`: false checks the value as JSON and returns `.null`, making
+    /// nothing: what a caller skips costs no allocation.
+    mutating func parseValue(building: Bool = true) throws(JSONParseError) -> JSON {
         guard index < bytes.count else { throw fail("unexpected end of input") }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "{"): return try parseObject(building: building)
+        case UInt8(ascii: "["): return try parseArray(building: building)
+        case UInt8(ascii: "\""):
+            guard building else {
+                try skipString()
+                return .null
+            }
+            return .string(try parseString())
+        case UInt8(ascii: "t"): try expect("true"); return building ? .bool(true) : .null
+        case UInt8(ascii: "f"): try expect("false"); return building ? .bool(false) : .null
         case UInt8(ascii: "n"): try expect("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let number = try parseNumber()
+            return building ? .number(number) : .null
         default: throw fail("unexpected character")
         }
     }
@@ -364,36 +452,58 @@ private struct JSONParser {
         if depth > JSON.maximumDepth { throw fail("nested deeper than \(JSON.maximumDepth) levels") }
     }
 
-    mutating func parseObject() throws(JSONParseError) -> JSON {
+    mutating func parseObject(building: Bool = true) throws(JSONParseError) -> JSON {
+        var object = JSONObject()
+        try parseMembers { parser, key throws(JSONParseError) in
+            let value = try parser.parseValue(building: building)
+            if building { object.append(parser.string(at: key), value) }
+        }
+        return building ? .object(object) : .null
+    }
+
+    /// Reads an object (the index at its `{`), handing each member to
+    /// `member` with the parser at its value, which `member` must read, and
+    /// where its key lies (quotes included), checked but not made into a
+    /// String: a member that is not built makes none.
+    mutating func parseMembers(
+        _ member: (inout JSONParser, Range<Int>) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var object = JSONObject()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(object)
+            return
         }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw fail("expected a quoted key")
             }
-            let key = try parseString()
+            let keyStart = index
+            try skipString()
+            let keyEnd = index
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            object.append(key, try parseValue())
+            try member(&self, keyStart..<keyEnd)
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
             throw fail("expected ',' or '}'")
         }
     }
 
-    mutating func parseArray() throws(JSONParseError) -> JSON {
+    /// The string at `range` (quotes included), already checked by `skipString`.
+    func string(at range: Range<Int>) -> String {
+        var reader = JSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[range]))
+        return (try? reader.parseString()) ?? ""
+    }
+
+    mutating func parseArray(building: Bool = true) throws(JSONParseError) -> JSON {
         try enter()
         defer { depth -= 1 }
         index += 1
@@ -401,17 +511,32 @@ private struct JSONParser {
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array(values)
+            return building ? .array(values) : .null
         }
         while true {
             skipWhitespace()
-            values.append(try parseValue())
+            let value = try parseValue(building: building)
+            if building { values.append(value) }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return building ? .array(values) : .null }
             throw fail("expected ',' or ']'")
         }
+    }
+
+    /// Checks a string as `parseString` reads it, making no String when it
+    /// is ASCII without escapes (every key and name of a call).
+    mutating func skipString() throws(JSONParseError) {
+        let start = index
+        index = WireBytes.plainEnd(in: bytes, from: index + 1)
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            return
+        }
+        // Escapes, other scripts or no end: the reader that builds it checks it, errors and all.
+        index = start
+        _ = try parseString()
     }
 
     mutating func parseString() throws(JSONParseError) -> String {

@@ -23,6 +23,23 @@ public enum VarlinkEnvelopeKey: String, CaseIterable, Sendable {
     public static let callKeys: [VarlinkEnvelopeKey] = [.method, .parameters, .more, .oneway]
     /// The keys a reply may carry.
     public static let replyKeys: [VarlinkEnvelopeKey] = [.parameters, .continues, .error]
+
+    /// The key spelled by `utf8`, with no String made: a call's envelope is read per call.
+    public init?(utf8 key: UnsafeBufferPointer<UInt8>) {
+        let candidate: VarlinkEnvelopeKey
+        switch (key.count, key.first) {
+        case (6, UInt8(ascii: "m")): candidate = .method
+        case (10, _): candidate = .parameters
+        case (4, _): candidate = .more
+        case (6, UInt8(ascii: "o")): candidate = .oneway
+        case (9, _): candidate = .continues
+        case (5, _): candidate = .error
+        default: return nil
+        }
+        let matches = candidate.rawValue.utf8.withContiguousStorageIfAvailable { WireBytes.equal($0, key) }
+        guard matches ?? candidate.rawValue.utf8.elementsEqual(key) else { return nil }
+        self = candidate
+    }
 }
 
 extension WireReader {

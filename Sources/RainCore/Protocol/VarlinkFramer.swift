@@ -34,12 +34,27 @@ public struct VarlinkFramer: Sendable {
 
     /// The next complete message without its NUL, nil when more bytes are needed.
     public mutating func nextMessage() throws(Failure) -> [UInt8]? {
-        if let end = buffer[max(start, scanned)...].firstIndex(of: 0) {
+        try nextMessage { Array($0) }
+    }
+
+    /// Lends the next complete message, without its NUL, to `read`, with no
+    /// copy; nil when more bytes are needed. The bytes are valid only inside `read`.
+    public mutating func nextMessage<Result>(
+        _ read: (UnsafeBufferPointer<UInt8>) -> Result
+    ) throws(Failure) -> Result? {
+        guard let end = try nextEnd() else { return nil }
+        let message = start..<end
+        start = end + 1
+        scanned = start
+        return buffer.withUnsafeBufferPointer { read(UnsafeBufferPointer(rebasing: $0[message])) }
+    }
+
+    /// Where the next complete message ends (its NUL), nil when more bytes are needed.
+    private mutating func nextEnd() throws(Failure) -> Int? {
+        let from = max(start, scanned)
+        if let end = buffer.withUnsafeBufferPointer({ WireBytes.firstIndex(of: 0, in: $0, from: from) }) {
             guard end - start <= maximumMessageSize else { throw .messageTooLarge(limit: maximumMessageSize) }
-            let message = Array(buffer[start..<end])
-            start = end + 1
-            scanned = start
-            return message
+            return end
         }
         scanned = buffer.count
         if buffer.count - start > maximumMessageSize { throw .messageTooLarge(limit: maximumMessageSize) }
@@ -98,26 +113,95 @@ public struct VarlinkCall: Equatable, Sendable {
 
     /// Reads a call; the error says what is wrong with the message.
     public init(message: [UInt8]) throws(WireDecodingError) {
-        let value: JSON
+        self = try message.withUnsafeBufferPointer { bytes throws(WireDecodingError) in
+            try VarlinkCall(message: bytes, methodLike: nil)
+        }
+    }
+
+    /// Reads a call from bytes held in one block of memory (the framer's
+    /// buffer). Only the envelope is read into values; the parameters are
+    /// checked as JSON and made into an object only when there are some
+    /// (GetStatus has none). `methodLike`: a name to reuse when the call
+    /// names the same method (the previous call's on the connection), so a
+    /// pipeline of the same call makes no String per call.
+    public init(message bytes: UnsafeBufferPointer<UInt8>, methodLike previous: String?) throws(WireDecodingError) {
+        var method: Range<Int>?
+        var parameters: Range<Int>?
+        var more: Range<Int>?
+        var oneway: Range<Int>?
+        let isObject: Bool
         do {
-            value = try JSON(parsing: message)
+            isObject = try JSON.forEachMember(in: bytes) { key, value in
+                switch VarlinkEnvelopeKey(utf8: key) {
+                case .method: method = value
+                case .parameters: parameters = value
+                case .more: more = value
+                case .oneway: oneway = value
+                case .continues, .error, nil: break
+                }
+            }
         } catch {
             throw WireDecodingError(field: VarlinkServiceError.InvalidParameter.wholeMessage, reason: error.description)
         }
-        let reader = try WireReader(value, context: "")
-        let method = try reader.string(.method)
-        var parameters = JSONObject()
-        if let given = reader.optional(.parameters) {
+        guard isObject else {
+            // Not an object: read whole for the error it gets.
+            let value: JSON
+            do {
+                value = try JSON(parsing: bytes)
+            } catch {
+                throw WireDecodingError(
+                    field: VarlinkServiceError.InvalidParameter.wholeMessage, reason: error.description)
+            }
+            _ = try WireReader(value, context: "")
+            throw WireDecodingError(field: "", reason: "expected an object")
+        }
+        func value(_ range: Range<Int>?) -> JSON? {
+            guard let range else { return nil }
+            let value = (try? JSON(parsing: UnsafeBufferPointer(rebasing: bytes[range]))) ?? .null
+            return value == .null ? nil : value
+        }
+        func flag(_ range: Range<Int>?, _ key: VarlinkEnvelopeKey) throws(WireDecodingError) -> Bool {
+            guard let range else { return false }
+            let text = UnsafeBufferPointer(rebasing: bytes[range])
+            if text.elementsEqual("true".utf8) { return true }
+            if text.elementsEqual("false".utf8) { return false }
+            return try WireReader(object: JSONObject([(key.rawValue, value(range) ?? .null)]), context: "")
+                .optionalBool(key) ?? false
+        }
+        if let range = method, let previous, Self.isString(previous, UnsafeBufferPointer(rebasing: bytes[range])) {
+            self.method = previous
+        } else {
+            self.method = try WireReader(
+                object: JSONObject([(VarlinkEnvelopeKey.method.rawValue, value(method) ?? .null)]), context: ""
+            ).string(.method)
+        }
+        self.parameters = JSONObject()
+        if let range = parameters, !Self.isEmptyObject(UnsafeBufferPointer(rebasing: bytes[range])),
+            let given = value(range)
+        {
             guard let object = given.objectValue else {
                 throw WireDecodingError(
                     field: VarlinkEnvelopeKey.parameters.rawValue, reason: "expected an object, got \(given.kindName)")
             }
-            parameters = object
+            self.parameters = object
         }
-        self.init(
-            method: method, parameters: parameters,
-            more: try reader.optionalBool(.more) ?? false,
-            oneway: try reader.optionalBool(.oneway) ?? false)
+        self.more = try flag(more, .more)
+        self.oneway = try flag(oneway, .oneway)
+    }
+
+    /// Whether `text` is the JSON string `string` written without escapes.
+    private static func isString(_ string: String, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var string = string
+        return string.withUTF8 { utf8 in
+            text.count == utf8.count + 2 && text.first == UInt8(ascii: "\"") && text.last == UInt8(ascii: "\"")
+                && WireBytes.equal(UnsafeBufferPointer(rebasing: text[1..<(text.count - 1)]), utf8)
+        }
+    }
+
+    /// Whether `text` is `{}`, perhaps with blanks inside.
+    private static func isEmptyObject(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.first == UInt8(ascii: "{") && text.last == UInt8(ascii: "}")
+            && text.dropFirst().dropLast().allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
     public var json: JSON {

@@ -11,6 +11,9 @@ public final class DaemonEvents {
     }
 
     private var observers: [DaemonEvent.Kind: [Registration]] = [:]
+    /// Events emitted so far, of every kind: what is cached until something
+    /// happens (GetStatus's reply) compares it.
+    public private(set) var emitted = 0
 
     public init() {}
 
@@ -22,6 +25,7 @@ public final class DaemonEvents {
     }
 
     public func emit(_ event: DaemonEvent) {
+        emitted &+= 1
         guard let registered = observers[event.kind] else { return }
         for registration in registered { registration.observer?.observe(event) }
     }

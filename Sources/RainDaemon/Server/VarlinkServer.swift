@@ -72,7 +72,8 @@ public final class VarlinkServer {
     /// Decides what a peer may do; nil turns it away.
     private let authorize: (PeerCredentials) -> Admission?
     /// Answers the calls to the interfaces of `info`; returns false for a
-    /// method it does not have, which the server then answers.
+    /// method it does not have, which the server then answers. It is asked
+    /// first, so it must answer no method of another interface.
     public var handler: ((VarlinkRequest) -> Bool)?
 
     public private(set) var connections: [Int: VarlinkConnection] = [:]
@@ -262,6 +263,10 @@ public final class VarlinkServer {
     /// here, the interfaces of `info` by the handler. Every call to a method
     /// or an interface raind does not have is answered here, and only here.
     func dispatch(_ request: VarlinkRequest) {
+        // The handler first: it answers only methods of its own interfaces,
+        // so the common call is found with its one lookup, and what it does
+        // not have is routed here as before.
+        if let handler, handler(request) { return }
         let call = request.call
         let interface = call.interface
         if interface.utf8.elementsEqual(VarlinkServiceInterface.name.utf8) {
@@ -271,8 +276,6 @@ public final class VarlinkServer {
             }
         } else if !interfaceNames.contains(where: { interface.utf8.elementsEqual($0.utf8) }) {
             request.fail(.interfaceNotFound(String(interface)))
-            return
-        } else if let handler, handler(request) {
             return
         }
         request.fail(.methodNotFound(call.method))

@@ -1,12 +1,15 @@
 import RainCore
 
 /// An encoding that holds a status, made once per change rather than once
-/// per use: GetStatus's framed reply, and the Subscribe snapshot's. Only the uptime (every call) and the subscriber count (every
-/// subscriber of a burst) move between uses, so the cache holds the bytes
-/// around those two numbers and writes them in; every other field (the
-/// selected place, the budget counters, which also roll over with the date)
-/// is compared as a value, and any difference encodes the status anew.
-struct StatusEncodingCache {
+/// per use: GetStatus's framed reply, and the Subscribe snapshot's. Only the
+/// uptime (every call) and the subscriber count (every subscriber of a burst)
+/// move between uses, so the cache holds the bytes around those two numbers
+/// and writes them in, whatever the other fields are. GetStatus keeps its
+/// reply for a `StatusVersion`; the snapshot compares the status as a value
+/// (`matches`), and any difference encodes it anew.
+/// A class: the reply is handed out on every call, and a struct of its
+/// arrays and status was copied (a retain of each) every time.
+final class StatusEncodingCache {
     /// The status the bytes were made from, its uptime and subscriber count zeroed.
     private let status: WeatherStatus
     /// The bytes before the first of the two numbers, between them, and after the second.
@@ -44,17 +47,6 @@ struct StatusEncodingCache {
         }
     }
 
-    /// `cache` if it matches `status`; else one made by `make`, kept in `cache` for the next use.
-    static func current(
-        _ cache: inout StatusEncodingCache?, for status: WeatherStatus,
-        make: (WeatherStatus) -> StatusEncodingCache
-    ) -> StatusEncodingCache {
-        if let cache, cache.matches(status) { return cache }
-        let made = make(status)
-        cache = made
-        return made
-    }
-
     /// Whether the cached bytes say what `status` says but for its uptime and subscriber count.
     func matches(_ status: WeatherStatus) -> Bool {
         Self.zeroed(status) == self.status
@@ -62,17 +54,22 @@ struct StatusEncodingCache {
 
     /// Appends the encoding of `status`, which `matches` this cache.
     func write(_ status: WeatherStatus, into bytes: inout [UInt8]) {
+        write(uptime: status.uptimeSeconds, subscribers: status.subscribers, into: &bytes)
+    }
+
+    /// Appends the encoding of the cached status with `uptime` and `subscribers` written in.
+    func write(uptime: Double, subscribers: Int, into bytes: inout [UInt8]) {
         bytes.append(contentsOf: head)
         if uptimeFirst {
-            WireEncoder.encode(status.uptimeSeconds, into: &bytes)
+            WireEncoder.encode(uptime, into: &bytes)
         } else {
-            WireEncoder.encode(status.subscribers, into: &bytes)
+            WireEncoder.encode(subscribers, into: &bytes)
         }
         bytes.append(contentsOf: middle)
         if uptimeFirst {
-            WireEncoder.encode(status.subscribers, into: &bytes)
+            WireEncoder.encode(subscribers, into: &bytes)
         } else {
-            WireEncoder.encode(status.uptimeSeconds, into: &bytes)
+            WireEncoder.encode(uptime, into: &bytes)
         }
         bytes.append(contentsOf: tail)
     }

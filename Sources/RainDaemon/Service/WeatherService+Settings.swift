@@ -3,17 +3,16 @@ import RainCore
 /// Settings and status.
 extension WeatherService {
     func getStatus(_ parameters: NoParameters, _ responder: Responder<GetStatusCall.Reply>) throws(MethodError) {
-        let status = status()
-        let cache = StatusEncodingCache.current(
-            &statusReplyCache, for: status, make: StatusEncodingCache.getStatusReply)
-        responder.request.reply { cache.write(status, into: &$0) }
+        responder.request.reply { writeStatusReply(into: &$0) }
     }
 
     /// `joining`: a subscriber about to be added, counted in its own snapshot.
-    func status(joining: Int = 0) -> WeatherStatus {
-        WeatherStatus(
+    /// `now`: the wall-clock time as the refresher reads it (`Refresher.now`).
+    func status(joining: Int = 0, now: Double? = nil) -> WeatherStatus {
+        let now = now ?? refresher.now
+        return WeatherStatus(
             version: RaindVersion.string,
-            uptimeSeconds: context.uptime,
+            uptimeSeconds: statusUptime,
             provider: context.configuration.providerSetting,
             online: refresher.isOnline,
             units: state.settings.units,
@@ -23,11 +22,11 @@ extension WeatherService {
             lastRefresh: refresher.lastSuccess,
             lastError: refresher.lastFailure,
             nextRefresh: refresher.nextWake,
-            usage: refresher.budgetUsage,
+            usage: refresher.budgetUsage(now: now),
             dailyBudget: refresher.scheduler.policy.dailyBudget,
             monthlyBudget: refresher.scheduler.policy.monthlyBudget,
             subscribers: publisher.count + joining,
-            nowcast: refresher.nowcastStatus, providers: refresher.providerStatuses)
+            nowcast: refresher.nowcastStatus(now: now), providers: refresher.providerStatuses(now: now))
     }
 
     func listLocations(_ parameters: NoParameters, _ responder: Responder<ListLocationsCall.Reply>) throws(MethodError)

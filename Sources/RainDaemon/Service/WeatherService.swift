@@ -76,7 +76,9 @@ public final class WeatherService {
     /// so a burst of subscribers costs one encoding.
     var snapshotCache: SnapshotCache?
     /// GetStatus's reply, kept until the status changes (but for its uptime and subscriber count).
-    var statusReplyCache: StatusEncodingCache?
+    var statusReplyCache: (version: StatusVersion, reply: StatusEncodingCache)?
+    /// The method the last call found (`method(named:)`).
+    var lastMethod: (name: String, method: Method)?
 
     public init(
         context: DaemonContext, places: PlaceLookup, geocoder: OnlineGeocoder, geoclue: GeoClueClient,
@@ -99,7 +101,7 @@ public final class WeatherService {
     /// Answers a call of `io.raind.Weather`; false for a method it does not
     /// have, which the server answers (`MethodNotFound`).
     public func handle(_ request: VarlinkRequest) -> Bool {
-        guard let method = Self.methods[request.call.method] else { return false }
+        guard let method = method(named: request.call.method) else { return false }
         do throws(MethodError) {
             if let connection = request.connection, connection.access < method.access {
                 throw MethodError(

@@ -15,18 +15,20 @@ public final class Refresher {
 
     private let context: DaemonContext
     /// Every provider's source (base URL, key, timeouts), by name.
-    private(set) var sources: [ProviderName: WeatherSource]
+    private(set) var sources: [ProviderName: WeatherSource] { didSet { changes &+= 1 } }
     /// Each provider's health: failures, back-off, last success.
-    private(set) var health: ProviderHealthBook
+    private(set) var health: ProviderHealthBook { didSet { changes &+= 1 } }
     /// Each provider's budget, in its own units.
-    private(set) var budgets = ProviderBudgets()
+    private(set) var budgets = ProviderBudgets() { didSet { changes &+= 1 } }
     /// Which provider serves each place now, and why it took over (nil: its first choice).
-    private(set) var serving: [LocationID: (provider: ProviderName, reason: String?)] = [:]
+    private(set) var serving: [LocationID: (provider: ProviderName, reason: String?)] = [:] {
+        didSet { changes &+= 1 }
+    }
     private let http: any HTTPFetching
     let store: ForecastStore
     private let events: DaemonEvents
     private let logger: Logger
-    private(set) var scheduler: RefreshScheduler
+    private(set) var scheduler: RefreshScheduler { didSet { changes &+= 1 } }
     /// The saved places and the selection, as last written.
     private var list: LocationList
     /// The settings in force (units and the refresh interval), as last written.
@@ -46,12 +48,17 @@ public final class Refresher {
         var failures: [(provider: ProviderName, failure: RefreshFailure)] = []
     }
     private var timer: EventSource?
-    public private(set) var lastSuccess: Double?
+    public private(set) var lastSuccess: Double? { didSet { changes &+= 1 } }
     /// The last failed refresh and its place, until that place refreshes
     /// successfully or is removed.
-    public private(set) var lastFailure: RefreshFailure?
+    public private(set) var lastFailure: RefreshFailure? { didSet { changes &+= 1 } }
     private var lastFailedPlace: LocationID?
-    public private(set) var nextWake: Double?
+    public private(set) var nextWake: Double? { didSet { changes &+= 1 } }
+    /// Counts the changes of what the status reports from here (the
+    /// scheduler: budgets, reachability, the nowcast; the source, the last
+    /// success and failure, the next wake-up), so GetStatus builds its reply
+    /// anew only when one moved (`StatusVersion`).
+    private(set) var changes = 0
     /// Notices the wall clock being set, so times held in wall-clock seconds
     /// keep the distances the monotonic clock measured.
     private var clockWatch: WallClockWatch
@@ -126,8 +133,10 @@ public final class Refresher {
 
     /// Each provider a place's list holds (or `Name=`/`Providers=` names), in
     /// the table's order: its health, the places it serves and its budget.
-    var providerStatuses: [ProviderStatus] {
-        let time = now
+    var providerStatuses: [ProviderStatus] { providerStatuses(now: now) }
+
+    /// `providerStatuses` at `time`, as the refresher reads the clock.
+    func providerStatuses(now time: Double) -> [ProviderStatus] {
         var used = Set(list.locations.flatMap { chain(for: $0) })
         if let named = context.configuration.provider { used.insert(named) }
         for name in context.configuration.providerOrder ?? [] { used.insert(name) }
@@ -202,8 +211,10 @@ public final class Refresher {
     /// Requests and counted calls of this day and month.
     /// With `Name=auto`, the sums over the providers, each request counted in
     /// its own provider's calls.
-    public var budgetUsage: BudgetUsage {
-        let time = now
+    public var budgetUsage: BudgetUsage { budgetUsage(now: now) }
+
+    /// The requests and counted calls of the day and month containing `time`.
+    func budgetUsage(now time: Double) -> BudgetUsage {
         guard context.configuration.provider == nil else { return scheduler.usage(now: time) }
         var total = scheduler.usage(now: time)
         (total.requestsToday, total.callsToday, total.requestsThisMonth, total.callsThisMonth) = (0, 0, 0, 0)
@@ -828,8 +839,11 @@ public final class Refresher {
     }
 
     /// The short refreshes' state and cost, for `GetStatus`.
-    var nowcastStatus: NowcastStatus {
-        NowcastWatch.status(scheduler, configuration: context.configuration, now: now)
+    var nowcastStatus: NowcastStatus { nowcastStatus(now: now) }
+
+    /// The short refreshes' state and cost at `time`.
+    func nowcastStatus(now time: Double) -> NowcastStatus {
+        NowcastWatch.status(scheduler, configuration: context.configuration, now: time)
     }
 
     /// Publishes `NowcastChanged` when the selected place's outlook,
