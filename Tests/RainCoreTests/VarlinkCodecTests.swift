@@ -180,6 +180,31 @@ final class VarlinkCodecTests: XCTestCase {
         }
     }
 
+    /// Repeated, changed, broken, long and empty calls in a row: each read
+    /// as it would be alone.
+    func testCallReader_readsEachCallAsItWouldBeReadAlone() {
+        let long = #"{"method":"a.B","parameters":{"x":""# + String(repeating: "y", count: 300) + #""}}"#
+        let sequence = [
+            #"{"method":"io.raind.Weather.GetStatus","parameters":{}}"#,
+            #"{"method":"io.raind.Weather.GetStatus","parameters":{}}"#,
+            #"{"method":"io.raind.Weather.GetStatus","parameters":{},"oneway":true}"#,
+            #"{"method":"io.raind.Weather.GetStatus","parameters":{}}"#,
+            #"{"method":"io.raind.Weather.GetStatus","parameters":{"#,
+            #"{"method":"io.raind.Weather.GetStatus","parameters":{"#,
+            long, long, "", "", #"{"method":"a.B"}"#, "", #"{"method":"a.B"}"#, #"{"method":"a.C"}"#,
+            #"{"method":"a.C","more":true}"#, #"{"method":"a.C","more":true}"#,
+        ]
+        var reader = VarlinkCallReader()
+        for text in sequence {
+            let message = Array(text.utf8)
+            let read = Result { () throws(WireDecodingError) in
+                try message.withUnsafeBufferPointer { bytes throws(WireDecodingError) in try reader.read(bytes) }
+            }
+            let alone = Result { () throws(WireDecodingError) in try VarlinkCall(message: message) }
+            XCTAssertEqual(read, alone, text)
+        }
+    }
+
     func testDecode_unknownEnumValue_namesTheFieldAndTheSpellings() throws {
         let settings = JSON.object(["units": .string("metric"), "refreshMinutes": .int(20)])
         XCTAssertThrowsError(try SetSettingsCall.Reply(json: .object(["settings": settings]), context: "reply")) {

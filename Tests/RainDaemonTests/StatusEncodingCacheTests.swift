@@ -53,4 +53,18 @@ final class StatusEncodingCacheTests: XCTestCase {
         counted.requestsToday += 1
         XCTAssertFalse(cache.matches(counted))
     }
+
+    /// GetStatus's cache keeps its last encoding: repeating, changing and
+    /// going back to an uptime or a count must each give the fresh encoding.
+    func testWrite_ofTheSameNumbersAgain_isTheFreshEncodingStill() {
+        let cache = StatusEncodingCache.getStatusReply(status(uptime: 5))
+        for (uptime, subscribers) in [(1.5, 2), (1.5, 2), (1.5, 3), (2.25, 3), (1.5, 2), (0.0, 0), (-0.0, 0), (0.0, 0)]
+        {
+            let status = status(uptime: uptime, subscribers: subscribers)
+            var bytes: [UInt8] = [1, 2, 3]
+            cache.write(status, into: &bytes)
+            XCTAssertEqual(
+                String(decoding: bytes.dropFirst(3), as: UTF8.self), String(decoding: framed(status), as: UTF8.self))
+        }
+    }
 }

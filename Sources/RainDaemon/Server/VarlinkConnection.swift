@@ -30,8 +30,8 @@ public final class VarlinkConnection {
     private let limits: VarlinkServer.Limits
     private let logger: Logger
 
-    /// The method the last call named: the next call naming it too reuses the String.
-    private var lastMethod: String?
+    /// Reads a call repeated from the one before once.
+    private var callReader = VarlinkCallReader()
     /// The call being answered; nil when none is.
     private(set) var activeCall: VarlinkRequest?
     /// Inside the dispatch loop: a call finished there lets the loop go on, no recursion.
@@ -223,12 +223,9 @@ public final class VarlinkConnection {
             answered += 1
             let parsed: Result<VarlinkCall, WireDecodingError>
             do {
-                let previous = lastMethod
                 guard
                     let next = try framer.nextMessage({ bytes in
-                        Result { () throws(WireDecodingError) in
-                            try VarlinkCall(message: bytes, methodLike: previous)
-                        }
+                        Result { () throws(WireDecodingError) in try callReader.read(bytes) }
                     })
                 else {
                     exhausted = true
@@ -248,7 +245,6 @@ public final class VarlinkConnection {
             switch parsed {
             case .success(let read):
                 call = read
-                lastMethod = call.method
             case .failure(let error):
                 let invalid = MethodError.invalid(error)
                 send { invalid.frame(into: &$0) }

@@ -8,8 +8,14 @@ import RainCore
 /// reply for a `StatusVersion`; the snapshot compares the status as a value
 /// (`matches`), and any difference encodes it anew.
 /// A class: the reply is handed out on every call, and a struct of its
-/// arrays and status was copied (a retain of each) every time.
+/// arrays and status was copied (a retain of each) every time. GetStatus's
+/// keeps its last whole encoding too (`keepsLast`): the uptime is the loop
+/// iteration's, the same for every call of a pipelined batch, which then
+/// costs one copy each. (A burst of subscribers differs in its count.)
 final class StatusEncodingCache {
+    /// The last encoding written, and the uptime and subscriber count in it.
+    private var last: (uptime: Double, subscribers: Int, bytes: [UInt8])?
+    private let keepsLast: Bool
     /// The status the bytes were made from, its uptime and subscriber count zeroed.
     private let status: WeatherStatus
     /// The bytes before the first of the two numbers, between them, and after the second.
@@ -20,7 +26,8 @@ final class StatusEncodingCache {
 
     /// Finds where the two numbers sit by encoding `status` (with `encode`)
     /// with each set to 0 and to 1, which differ in one digit.
-    init(status: WeatherStatus, encoding encode: (WeatherStatus) -> [UInt8]) {
+    init(status: WeatherStatus, keepsLast: Bool = false, encoding encode: (WeatherStatus) -> [UInt8]) {
+        self.keepsLast = keepsLast
         let zero = Self.zeroed(status)
         var uptimeOne = zero
         uptimeOne.uptimeSeconds = 1
@@ -40,7 +47,7 @@ final class StatusEncodingCache {
 
     /// GetStatus's framed reply.
     static func getStatusReply(_ status: WeatherStatus) -> StatusEncodingCache {
-        StatusEncodingCache(status: status) { status in
+        StatusEncodingCache(status: status, keepsLast: true) { status in
             var bytes: [UInt8] = []
             VarlinkFramer.frameReply(GetStatusCall.Reply(status: status), into: &bytes)
             return bytes
@@ -59,6 +66,20 @@ final class StatusEncodingCache {
 
     /// Appends the encoding of the cached status with `uptime` and `subscribers` written in.
     func write(uptime: Double, subscribers: Int, into bytes: inout [UInt8]) {
+        // Bit for bit: -0 and 0 are written differently.
+        guard keepsLast else { return compose(uptime: uptime, subscribers: subscribers, into: &bytes) }
+        if let last, last.uptime.bitPattern == uptime.bitPattern, last.subscribers == subscribers {
+            bytes.append(contentsOf: last.bytes)
+            return
+        }
+        var made: [UInt8] = []
+        made.reserveCapacity(head.count + middle.count + tail.count + 40)
+        compose(uptime: uptime, subscribers: subscribers, into: &made)
+        bytes.append(contentsOf: made)
+        last = (uptime, subscribers, made)
+    }
+
+    private func compose(uptime: Double, subscribers: Int, into bytes: inout [UInt8]) {
         bytes.append(contentsOf: head)
         if uptimeFirst {
             WireEncoder.encode(uptime, into: &bytes)

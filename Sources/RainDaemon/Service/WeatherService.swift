@@ -21,6 +21,19 @@ public final class WeatherService {
         _ handler:
             @escaping @Sendable (WeatherService) -> (Call.Parameters, Responder<Call.Reply>) throws(MethodError) -> Void
     ) -> (WeatherMethod, Method) {
+        entry(call, access) { service, parameters, responder throws(MethodError) in
+            try handler(service)(parameters, responder)
+        }
+    }
+
+    /// An entry whose handler is given the service rather than bound to it
+    /// first: binding makes an object per call, which the call pipelined
+    /// most (GetStatus) does without.
+    static func entry<Call: WeatherCall>(
+        _ call: Call.Type, _ access: VarlinkServer.Access,
+        _ handler:
+            @escaping @Sendable (WeatherService, Call.Parameters, Responder<Call.Reply>) throws(MethodError) -> Void
+    ) -> (WeatherMethod, Method) {
         let noParameters = Call.noParameters
         return (
             Call.method,
@@ -37,7 +50,7 @@ public final class WeatherService {
                 } catch {
                     throw MethodError.invalid(error)
                 }
-                try handler(service)(parameters, Responder(request: request))
+                try handler(service, parameters, Responder(request: request))
             }
         )
     }
@@ -45,7 +58,9 @@ public final class WeatherService {
     /// By fully qualified name (`io.raind.Weather.GetStatus`): a call is found with one lookup.
     static let methods: [String: Method] = Dictionary(
         uniqueKeysWithValues: [
-            entry(GetStatusCall.self, .read) { $0.getStatus },
+            entry(GetStatusCall.self, .read) { service, parameters, responder throws(MethodError) in
+                try service.getStatus(parameters, responder)
+            },
             entry(ListLocationsCall.self, .read) { $0.listLocations },
             entry(AddLocationCall.self, .change) { $0.addLocation },
             entry(RemoveLocationCall.self, .change) { $0.removeLocation },
