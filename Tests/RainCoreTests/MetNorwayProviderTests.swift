@@ -190,7 +190,7 @@ final class MetNorwayProviderTests: XCTestCase {
 
     func testWithoutAZone_daysAreUTCDays() throws {
         let forecast = try provider.parseForecast(
-            try Fixtures.bytes("metno-forecast-mecklenburg.json"), fetchedAt: 0, leftOut: { _ in })
+            try Fixtures.bytes("metno-forecast-mecklenburg.json"), zone: nil, fetchedAt: 0, leftOut: { _ in })
         XCTAssertEqual(forecast.timeZone, "")
         XCTAssertEqual(forecast.utcOffsetSeconds, 0)
         XCTAssertEqual(forecast.daily.first?.time, 1_659_398_400)  // 2022-08-02T00:00Z

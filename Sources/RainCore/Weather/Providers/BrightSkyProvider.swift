@@ -280,21 +280,11 @@ public struct BrightSkyProvider: WeatherProvider {
         ])
     }
 
-    /// Never asked: the plan has no lookup.
-    public func parseLookup(
-        _ body: [UInt8], for place: Location, now: Double
-    ) throws(ProviderParseError) -> ProviderLookup {
-        throw ProviderParseError(provider: name.rawValue, field: "", problem: .invalidValue("no lookup is made"))
-    }
-
     public func parseForecast(
         _ answers: [[UInt8]], for place: Location, zone: TimeZoneRules?, fetchedAt: Double,
         leftOut: (String) -> Void
     ) throws(ProviderParseError) -> Forecast {
-        guard answers.count == 2 else {
-            throw ProviderParseError(
-                provider: name.rawValue, field: "", problem: .invalidValue("expected 2 answers, got \(answers.count)"))
-        }
+        try checkAnswerCount(answers)
         return try BrightSky.parseForecast(
             weather: answers[0], current: answers[1], timeZone: place.timeZone, zone: zone, fetchedAt: fetchedAt,
             leftOut: leftOut)

@@ -152,23 +152,11 @@ public struct MetNorwayProvider: SingleRequestProvider {
             headers: ["Accept": "application/json"])
     }
 
-    /// The answer with days in the place's zone.
+    /// The answer with days in the place's zone (UTC days without one).
     public func parseForecast(
-        _ answers: [[UInt8]], for place: Location, zone: TimeZoneRules?, fetchedAt: Double,
-        leftOut: (String) -> Void
+        _ body: [UInt8], zone: TimeZoneRules?, fetchedAt: Double, leftOut: (String) -> Void
     ) throws(ProviderParseError) -> Forecast {
-        guard answers.count == 1 else {
-            throw ProviderParseError(
-                provider: name.rawValue, field: "", problem: .invalidValue("expected 1 answer, got \(answers.count)"))
-        }
-        return try MetNorway.parseForecast(answers[0], zone: zone, fetchedAt: fetchedAt, leftOut: leftOut)
-    }
-
-    /// The answer without the place: UTC days.
-    public func parseForecast(
-        _ body: [UInt8], fetchedAt: Double, leftOut: (String) -> Void
-    ) throws(ProviderParseError) -> Forecast {
-        try MetNorway.parseForecast(body, zone: nil, fetchedAt: fetchedAt, leftOut: leftOut)
+        try MetNorway.parseForecast(body, zone: zone, fetchedAt: fetchedAt, leftOut: leftOut)
     }
 
     /// Its error bodies are HTML pages; the status says enough.

@@ -330,8 +330,9 @@ public struct OpenMeteoProvider: SingleRequestProvider {
         ProviderRequest(path: OpenMeteo.forecastPath(latitude: place.latitude, longitude: place.longitude))
     }
 
+    /// Its answers name their own zone; days need no zone to be derived.
     public func parseForecast(
-        _ body: [UInt8], fetchedAt: Double, leftOut: (String) -> Void
+        _ body: [UInt8], zone: TimeZoneRules?, fetchedAt: Double, leftOut: (String) -> Void
     ) throws(ProviderParseError) -> Forecast {
         try OpenMeteo.parseForecast(body, fetchedAt: fetchedAt, leftOut: leftOut)
     }

@@ -301,8 +301,9 @@ public struct PirateWeatherProvider: SingleRequestProvider {
             path: PirateWeather.forecastPath(apiKey: key, latitude: place.latitude, longitude: place.longitude))
     }
 
+    /// Its answers name their own zone; days need no zone to be derived.
     public func parseForecast(
-        _ body: [UInt8], fetchedAt: Double, leftOut: (String) -> Void
+        _ body: [UInt8], zone: TimeZoneRules?, fetchedAt: Double, leftOut: (String) -> Void
     ) throws(ProviderParseError) -> Forecast {
         try PirateWeather.parseForecast(body, fetchedAt: fetchedAt, leftOut: leftOut)
     }

@@ -124,10 +124,31 @@ public protocol SingleRequestProvider: WeatherProvider {
     /// The forecast request for `place` (see `WeatherProvider.plan`).
     func request(for place: Location, units: UnitSystem, key: String?) -> ProviderRequest
 
-    /// Normalizes the one answer (see `WeatherProvider.parseForecast`).
+    /// Normalizes the one answer (see `WeatherProvider.parseForecast`);
+    /// `zone`: the place's time zone, for a provider that derives days.
     func parseForecast(
-        _ body: [UInt8], fetchedAt: Double, leftOut: (String) -> Void
+        _ body: [UInt8], zone: TimeZoneRules?, fetchedAt: Double, leftOut: (String) -> Void
     ) throws(ProviderParseError) -> Forecast
+}
+
+extension WeatherProvider {
+    /// Never asked unless the provider's plan has a lookup (the NWS's).
+    public func parseLookup(
+        _ body: [UInt8], for place: Location, now: Double
+    ) throws(ProviderParseError)
+        -> ProviderLookup
+    {
+        throw ProviderParseError(provider: name.rawValue, field: "", problem: .invalidValue("no lookup is made"))
+    }
+
+    /// Refuses answers that are not one for each of `answerRoles`.
+    public func checkAnswerCount(_ answers: [[UInt8]]) throws(ProviderParseError) {
+        let count = answerRoles.count
+        guard answers.count != count else { return }
+        throw ProviderParseError(
+            provider: name.rawValue, field: "",
+            problem: .invalidValue("expected \(count) answer\(count == 1 ? "" : "s"), got \(answers.count)"))
+    }
 }
 
 extension SingleRequestProvider {
@@ -140,25 +161,12 @@ extension SingleRequestProvider {
         .forecast([request(for: place, units: units, key: key)])
     }
 
-    /// Never asked: the plan has no lookup.
-    public func parseLookup(
-        _ body: [UInt8], for place: Location, now: Double
-    ) throws(ProviderParseError)
-        -> ProviderLookup
-    {
-        throw ProviderParseError(provider: name.rawValue, field: "", problem: .invalidValue("no lookup is made"))
-    }
-
     public func parseForecast(
         _ answers: [[UInt8]], for place: Location, zone: TimeZoneRules?, fetchedAt: Double,
         leftOut: (String) -> Void
     ) throws(ProviderParseError) -> Forecast {
-        guard answers.count == 1 else {
-            throw ProviderParseError(
-                provider: name.rawValue, field: "",
-                problem: .invalidValue("expected 1 answer, got \(answers.count)"))
-        }
-        return try parseForecast(answers[0], fetchedAt: fetchedAt, leftOut: leftOut)
+        try checkAnswerCount(answers)
+        return try parseForecast(answers[0], zone: zone, fetchedAt: fetchedAt, leftOut: leftOut)
     }
 
     public var answerRoles: [String] { ["forecast"] }
