@@ -227,40 +227,6 @@ struct BrightSkyRecord {
     /// fraction of a second, `Z`, or an offset without its colon; nil for
     /// anything else, a time without an offset included (it names no instant).
     static func instant(_ text: String) -> (unixSeconds: Double, utcOffsetSeconds: Int)? {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 20, bytes.count <= 40,
-            let local = CivilDateTime(iso8601Local: String(decoding: bytes[0..<19], as: UTF8.self))
-        else { return nil }
-        var index = 19
-        if bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            let digits = index
-            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-            guard index > digits else { return nil }
-        }
-        guard index < bytes.count else { return nil }
-        let offset: Int
-        if bytes[index] == UInt8(ascii: "Z"), index + 1 == bytes.count {
-            offset = 0
-        } else {
-            guard let parsed = Self.offset(Array(bytes[index...])) else { return nil }
-            offset = parsed
-        }
-        return (local.unixSeconds(utcOffsetSeconds: offset), offset)
-    }
-
-    /// `+02:00`, `-0930`: seconds east of UTC, within ±18 hours.
-    private static func offset(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count == 6 || bytes.count == 5, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-")
-        else { return nil }
-        let digits = bytes.count == 6 ? [bytes[1], bytes[2], bytes[4], bytes[5]] : Array(bytes[1...4])
-        if bytes.count == 6, bytes[3] != UInt8(ascii: ":") { return nil }
-        guard digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
-        let values = digits.map { Int($0 - UInt8(ascii: "0")) }
-        let hours = values[0] * 10 + values[1]
-        let minutes = values[2] * 10 + values[3]
-        let seconds = hours * 3600 + minutes * 60
-        guard minutes < 60, seconds <= ProviderOffset.maximumSeconds else { return nil }
-        return bytes[0] == UInt8(ascii: "-") ? -seconds : seconds
+        ISO8601Instant.parse(text, allowing: [.fractions, .colonlessOffsets])
     }
 }

@@ -13,27 +13,7 @@ enum NWSTime {
 
     /// Unix seconds of `text` and the UTC offset (seconds) it is written in.
     static func instant(_ text: String) -> (seconds: Double, offset: Int)? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 20 || bytes.count == 25,
-            let local = CivilDateTime(iso8601Local: String(decoding: bytes[0..<19], as: UTF8.self))
-        else { return nil }
-        let offset: Int
-        if bytes.count == 20 {
-            guard bytes[19] == UInt8(ascii: "Z") else { return nil }
-            offset = 0
-        } else {
-            let sign: Int
-            switch bytes[19] {
-            case UInt8(ascii: "+"): sign = 1
-            case UInt8(ascii: "-"): sign = -1
-            default: return nil
-            }
-            guard let hours = number(bytes[20..<22]), bytes[22] == UInt8(ascii: ":"),
-                let minutes = number(bytes[23..<25]), hours <= 18, minutes <= 59
-            else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
-        }
-        return (local.unixSeconds(utcOffsetSeconds: offset), offset)
+        ISO8601Instant.parse(text).map { ($0.unixSeconds, $0.utcOffsetSeconds) }
     }
 
     /// Seconds of a duration written `PnW`, or `PnDTnHnMnS` with any part
@@ -95,14 +75,5 @@ enum NWSTime {
         guard halves.count == 2, let start = instant(String(halves[0])), let length = duration(String(halves[1]))
         else { return nil }
         return (start.seconds, start.seconds + length)
-    }
-
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
-        var value = 0
-        for byte in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
     }
 }
