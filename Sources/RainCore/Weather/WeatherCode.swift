@@ -28,22 +28,11 @@ public struct WeatherCode: Equatable, Hashable, Sendable {
     /// document gives `unknown` (`WeatherIcon.unknown`): no weather is guessed.
     public func icon(isDay: Bool? = nil) -> String {
         let day = isDay ?? true
-        guard let kind = Self.descriptions[rawValue]?.icon else { return WeatherIcon.unknown }
-        switch kind {
-        case .clear: return day ? "clear-day" : "clear-night"
-        case .partlyCloudy: return day ? "partly-cloudy-day" : "partly-cloudy-night"
-        case .cloudy: return "cloudy"
-        case .fog: return "fog"
-        case .rain: return "rain"
-        case .sleet: return "sleet"
-        case .snow: return "snow"
-        case .thunderstorm: return "thunderstorm"
-        }
+        guard let condition = Self.descriptions[rawValue]?.icon else { return WeatherIcon.unknown }
+        return condition.icon(isDay: day)
     }
 
-    private enum IconKind { case clear, partlyCloudy, cloudy, fog, rain, sleet, snow, thunderstorm }
-
-    private static let descriptions: [Int: (summary: String, icon: IconKind)] = [
+    private static let descriptions: [Int: (summary: String, icon: WeatherCondition)] = [
         0: ("Clear sky", .clear),
         1: ("Mainly clear", .clear),
         2: ("Partly cloudy", .partlyCloudy),

@@ -37,7 +37,7 @@ struct BrightSkyRecord {
     var summary: String
 
     /// The icon of weather raind does not know.
-    static let unknownIcon = "unknown"
+    static let unknownIcon = WeatherIcon.unknown
 
     /// The hourly record's fields raind uses (`cloud_cover` and
     /// `condition` through Bright Sky's icon); the others feed none of raind's.

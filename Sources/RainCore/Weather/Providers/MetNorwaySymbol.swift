@@ -58,16 +58,7 @@ public struct MetNorwaySymbol: Equatable, Hashable, Sendable {
     /// other providers draw theirs), night for night and polar twilight.
     func icon(as variant: Variant?) -> String {
         let day = variant == nil || variant == .day
-        switch entry.kind {
-        case .clear: return day ? "clear-day" : "clear-night"
-        case .fair, .partlyCloudy: return day ? "partly-cloudy-day" : "partly-cloudy-night"
-        case .cloudy: return "cloudy"
-        case .fog: return "fog"
-        case .rain: return "rain"
-        case .sleet: return "sleet"
-        case .snow: return "snow"
-        case .thunderstorm: return "thunderstorm"
-        }
+        return entry.kind.condition.icon(isDay: day)
     }
 
     /// Orders symbols from fair to foul, to break ties when a day's symbol is
@@ -86,6 +77,20 @@ public struct MetNorwaySymbol: Equatable, Hashable, Sendable {
 
     private enum Kind: Int {
         case clear, fair, partlyCloudy, cloudy, fog, rain, sleet, snow, thunderstorm
+
+        /// What its icon shows: fair weather is drawn partly cloudy.
+        var condition: WeatherCondition {
+            switch self {
+            case .clear: return .clear
+            case .fair, .partlyCloudy: return .partlyCloudy
+            case .cloudy: return .cloudy
+            case .fog: return .fog
+            case .rain: return .rain
+            case .sleet: return .sleet
+            case .snow: return .snow
+            case .thunderstorm: return .thunderstorm
+            }
+        }
     }
 
     private struct Entry: Equatable, Hashable, Sendable {

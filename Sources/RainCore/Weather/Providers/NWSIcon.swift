@@ -34,22 +34,24 @@ enum NWSIcon {
         static func < (lhs: Condition, rhs: Condition) -> Bool { lhs.rawValue < rhs.rawValue }
 
         func icon(isDay: Bool) -> String {
+            let drawn: WeatherCondition
             switch self {
-            case .thunderstorm: return "thunderstorm"
-            case .stormWind, .wind: return "wind"
-            case .sleet: return "sleet"
-            case .snow: return "snow"
-            case .rain: return "rain"
-            case .fog: return "fog"
-            case .overcast: return "cloudy"
-            case .partlyCloudy: return isDay ? "partly-cloudy-day" : "partly-cloudy-night"
-            case .clear: return isDay ? "clear-day" : "clear-night"
+            case .thunderstorm: drawn = .thunderstorm
+            case .stormWind, .wind: drawn = .wind
+            case .sleet: drawn = .sleet
+            case .snow: drawn = .snow
+            case .rain: drawn = .rain
+            case .fog: drawn = .fog
+            case .overcast: drawn = .cloudy
+            case .partlyCloudy: drawn = .partlyCloudy
+            case .clear: drawn = .clear
             }
+            return drawn.icon(isDay: isDay)
         }
     }
 
     /// raind's word for a condition it cannot tell.
-    static let unknown = "unknown"
+    static let unknown = WeatherIcon.unknown
 
     /// The condition of each code.
     static let conditions: [String: Condition] = [
