@@ -21,6 +21,16 @@ public struct BudgetUsage: Equatable, Sendable {
         return usage
     }
 
+    /// These counts and `other`'s, of the same day and month, together.
+    public func adding(_ other: BudgetUsage) -> BudgetUsage {
+        var sum = self
+        sum.requestsToday += other.requestsToday
+        sum.callsToday += other.callsToday
+        sum.requestsThisMonth += other.requestsThisMonth
+        sum.callsThisMonth += other.callsThisMonth
+        return sum
+    }
+
     /// One request, counted by the provider as `calls`.
     public mutating func add(calls: Double, now: Double) {
         roll(now: now)

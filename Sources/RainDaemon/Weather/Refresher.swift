@@ -135,9 +135,12 @@ public final class Refresher {
     /// the table's order: its health, the places it serves and its budget.
     var providerStatuses: [ProviderStatus] { providerStatuses(now: now) }
 
+    /// The providers some saved place's list holds.
+    private var providersInPlaceLists: Set<ProviderName> { Set(list.locations.flatMap { chain(for: $0) }) }
+
     /// `providerStatuses` at `time`, as the refresher reads the clock.
     func providerStatuses(now time: Double) -> [ProviderStatus] {
-        var used = Set(list.locations.flatMap { chain(for: $0) })
+        var used = providersInPlaceLists
         if let named = context.configuration.provider { used.insert(named) }
         for name in context.configuration.providerOrder ?? [] { used.insert(name) }
         return WeatherProviders.all.map(\.name).filter(used.contains).map { name in
@@ -165,7 +168,7 @@ public final class Refresher {
         // With Name=auto each provider keeps its own budget; the scheduler's
         // total only stops what all of them together allow.
         if context.configuration.provider == nil {
-            let used = Set(list.locations.flatMap { chain(for: $0) })
+            let used = providersInPlaceLists
             let names = used.isEmpty ? Set(WeatherProviders.all.map(\.name)) : used
             scheduler.policy.dailyBudget = names.reduce(0) { $0 + (budgets[$1]?.daily ?? 0) }
             scheduler.policy.monthlyBudget = nil
@@ -216,16 +219,9 @@ public final class Refresher {
     /// The requests and counted calls of the day and month containing `time`.
     func budgetUsage(now time: Double) -> BudgetUsage {
         guard context.configuration.provider == nil else { return scheduler.usage(now: time) }
-        var total = scheduler.usage(now: time)
-        (total.requestsToday, total.callsToday, total.requestsThisMonth, total.callsThisMonth) = (0, 0, 0, 0)
-        for provider in WeatherProviders.all {
-            let usage = budgets.usage(provider.name, now: time)
-            total.requestsToday += usage.requestsToday
-            total.callsToday += usage.callsToday
-            total.requestsThisMonth += usage.requestsThisMonth
-            total.callsThisMonth += usage.callsThisMonth
+        return WeatherProviders.all.reduce(BudgetUsage().current(now: time)) {
+            $0.adding(budgets.usage($1.name, now: time))
         }
-        return total
     }
 
     /// The budget a quota refusal speaks of: the one used up (the day's when none is).
@@ -481,7 +477,7 @@ public final class Refresher {
                 ?? RefreshFailure(
                     error: .providerError,
                     message:
-                        "every provider for this place refused raind; fix the configuration, then reload raind (systemctl reload raind, or SIGHUP)"
+                        "every provider for \(location.id) (\(chain.map(\.rawValue).joined(separator: ", "))) refused raind; fix the configuration, then reload raind (systemctl reload raind, or SIGHUP)"
                 ))
     }
 

@@ -143,7 +143,9 @@ public struct WeatherSource {
     static func notCovered(_ name: ProviderName, _ reason: String) -> RefreshFailure {
         RefreshFailure(
             error: .providerError,
-            message: "\(name) has no data for this place (\(reason)); choose another provider for it")
+            message:
+                "\(name) has no data for this place (\(reason)); list a provider that has in [Provider] Providers= or use Name=auto, then reload raind"
+        )
     }
 
     private func httpRequest(
