@@ -532,9 +532,12 @@ def test_national_service_through_the_proxy_second_machine_from_the_cache(proxy,
             lifetime = 1800 if urlsplit(target).path == "/weather" else 600
             assert headers["cache-control"] == f"max-age={lifetime}", headers
         assert 0 <= int(headers["age"]) < 60, headers
+        # As `curl -sI` asks (docs/DEPLOYMENT-PROXY.md, "Checking it").
+        status, headers, _ = site.get(target, method="HEAD")
+        assert status == 200 and headers["x-cache-status"] == "HIT", headers
     assert upstream.stats()["targets"] == targets, "the second machine's questions reached the provider"
-    log = site.access_log(at_least=3 * len(targets))
-    assert [entry[1] for entry in log[len(targets):]] == ["HIT"] * 2 * len(targets), log
+    log = site.access_log(at_least=4 * len(targets))
+    assert [entry[1] for entry in log[len(targets):]] == ["HIT"] * 3 * len(targets), log
 
 
 def test_metno_copy_past_its_expires_is_revalidated_with_if_modified_since(proxy, upstream, fleet):
