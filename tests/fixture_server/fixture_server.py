@@ -158,7 +158,7 @@ class Handler(BaseHTTPRequestHandler):
         """The `Date` header: now, or `date-offset` seconds earlier (a response
         the origin made that long ago, as a cache in between would serve it)."""
         if timestamp is None:
-            timestamp = time.time() - getattr(self, "date_offset", 0)
+            timestamp = (getattr(self, "answered_at", None) or time.time()) - getattr(self, "date_offset", 0)
         return super().date_time_string(timestamp)
 
     def log_message(self, format, *args):
@@ -209,6 +209,9 @@ class Handler(BaseHTTPRequestHandler):
                 elif key not in ("path_prefix", "count"):
                     query[key.replace("_", "-")] = str(value)
         self.date_offset = int(query.get("date-offset", "0"))
+        # One clock reading for the answer's Date and Expires, so that
+        # Expires - Date is exactly the `expires` asked for.
+        self.answered_at = None
         mode = query.get("mode", "status" if "status" in query else "normal")
         try:
             self.serve(mode, parts.path, query)
@@ -269,9 +272,12 @@ class Handler(BaseHTTPRequestHandler):
             body = b"<html><body>Service temporarily unavailable</body></html>\n"
             headers.pop("ETag", None)
         etag = headers.get("ETag")
-        if etag and self.headers.get("If-None-Match") in (etag, "*"):
+        # If-Modified-Since counts only without If-None-Match (RFC 9110 13.1.3).
+        since = self.headers.get("If-Modified-Since") if self.headers.get("If-None-Match") is None else None
+        if (etag and self.headers.get("If-None-Match") in (etag, "*")) or (
+                since and since == headers.get("Last-Modified")):
             self.send_response(304)
-            for name in ("ETag", "Last-Modified", "Cache-Control"):
+            for name in ("ETag", "Last-Modified", "Cache-Control", "Expires"):
                 if name in headers:
                     self.send_header(name, headers[name])
             self.send_header("Content-Length", "0")
@@ -326,6 +332,14 @@ class Handler(BaseHTTPRequestHandler):
         for name, value in self.state.headers:
             headers[name] = value
         headers.update(getattr(self, "extra_headers", {}))
+        # A script's header with an empty value is left out (a provider that sends no ETag).
+        headers = {name: value for name, value in headers.items() if value != ""}
+        if "expires" in query:
+            # Last, after X-Accel-Expires: nginx before 1.23 drops an answer
+            # whose past Expires it reads first, whatever follows.
+            self.answered_at = time.time()
+            moment = self.answered_at - self.date_offset + int(query["expires"])
+            headers["Expires"] = formatdate(moment, usegmt=True)
         return body, headers
 
     def serve_echo(self, status):
