@@ -52,15 +52,23 @@ def moved_in_time(value, seconds, around, reach=TIME_REACH):
         return [moved_in_time(item, seconds, around, reach) for item in value]
     if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value - around) <= reach:
         return value + seconds
-    if isinstance(value, str) and ISO_UTC.fullmatch(value):
-        # MET Norway writes its times as ISO 8601 in UTC.
-        moment = datetime.datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
-        if abs(moment.timestamp() - around) <= reach:
-            return (moment + datetime.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if isinstance(value, str):
+        match = ISO_INSTANT.fullmatch(value)
+        if match:
+            # MET Norway writes its times in UTC ("Z"); the NWS and Bright Sky
+            # with an offset, the NWS's grid values with a duration after "/".
+            # The moved time keeps its offset and its duration.
+            stamp, offset, duration = match.groups()
+            moment = datetime.datetime.fromisoformat(stamp + offset)
+            if abs(moment.timestamp() - around) <= reach:
+                moved = (moment + datetime.timedelta(seconds=seconds)).isoformat()
+                if offset == "Z":
+                    moved = moved.removesuffix("+00:00") + "Z"
+                return moved + (duration or "")
     return value
 
 
-ISO_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+ISO_INSTANT = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(Z|[+-]\d\d:\d\d)(/P[0-9A-Z]+)?")
 
 
 def hours_since(moment, now=None):

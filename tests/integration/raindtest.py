@@ -254,6 +254,18 @@ RECORDED_AT = {
     "openmeteo-forecast-paris-unixtime.json": 1768466700,
     "pirateweather-forecast-boston-si.json": 1768936020,
     "metno-forecast-oslo-dst.json": 1774699200,
+    # The NWS's answers by the time each was generated (the plain names mix
+    # a 2019 forecast with a 2022 grid); Bright Sky's by its current_weather.
+    "nws-forecast-sumatra-fl.1-hourly.json": 1571098374,
+    "nws-forecast-sumatra-fl.2-grid.json": 1643944541,
+    "nws-forecast-sumatra-fl.3-periods.json": 1570992164,
+    "nws-forecast-sumatra-fl-2022.1-hourly.json": 1643945530,
+    "nws-forecast-sumatra-fl-2022.2-grid.json": 1643944541,
+    "nws-forecast-sumatra-fl-2022.3-periods.json": 1643945530,
+    "brightsky-forecast-berlin-8-days.1-weather.json": 1758202200,
+    "brightsky-forecast-berlin-8-days.2-current.json": 1758202200,
+    "brightsky-forecast-berlin-24-hours.1-weather.json": 1758202200,
+    "brightsky-forecast-berlin-24-hours.2-current.json": 1758202200,
 }
 
 
