@@ -100,9 +100,15 @@ extension WeatherInterface {
           polar: ?(day, night)
         )
 
-        # A warning for the place, in the provider's words. severity is the
-        # provider's (CAP) scale; end is null when the provider gave none: the alert
-        # holds while the provider sends it.
+        # A warning for the place, in the words of the agency that issued it.
+        # severity, urgency and certainty are CAP's; end is null when the
+        # provider gave none: the alert holds while the provider sends it. start
+        # is when it was issued or takes effect, onset when the hazard begins
+        # (an alert whose onset lies ahead is upcoming). id is the agency's
+        # identifier; an Update or Cancel names the messages it replaces in
+        # references. source is the official alert service (or the forecast
+        # provider) that reported it; approximate is true when it was matched
+        # to the place by its region's code, not by the area's outline.
         type Alert (
           title: string,
           severity: (Extreme, Severe, Moderate, Minor, Unknown),
@@ -110,7 +116,17 @@ extension WeatherInterface {
           start: ?float,
           end: ?float,
           description: string,
-          uri: string
+          uri: string,
+          id: ?string,
+          event: ?string,
+          onset: ?float,
+          urgency: ?(Immediate, Expected, Future, Past, Unknown),
+          certainty: ?(Observed, Likely, Possible, Unlikely, Unknown),
+          messageType: ?(Alert, Update, Cancel),
+          references: ?[]string,
+          instruction: ?string,
+          source: ?string,
+          approximate: ?bool
         )
 
         # The credit the provider's licence asks for, to show next to its data.
@@ -163,7 +179,20 @@ extension WeatherInterface {
           nowcast: ?Nowcast,
           # Set when another provider than the place's first choice answered:
           # that one (provider) and why it did not (reason, "HTTP 503").
-          failover: ?(provider: string, reason: string)
+          failover: ?(provider: string, reason: string),
+          alertService: ?AlertService
+        )
+
+        # The official alert service responsible for the place (source, null when
+        # none covers it: then there is "no official alert service for this
+        # place", which is not the same as no alerts), its credit, when it last
+        # answered (checkedAt) and why its last poll failed or why the place is
+        # not covered (problem).
+        type AlertService (
+          source: ?string,
+          attribution: ?Attribution,
+          checkedAt: ?float,
+          problem: ?string
         )
 
         # Which provider serves a place now (provider), the one that did before

@@ -36,6 +36,10 @@ public struct Forecast: Equatable, Sendable, Codable {
     /// Set when another provider than the place's first choice answered:
     /// that one, and why it did not (`ProviderFailover`).
     public var failover: ProviderFailover?
+    /// The official alert service for the place and how its last poll
+    /// went; nil until raind has looked (`alerts` then holds only the
+    /// provider's own). Set by the daemon when it sends the forecast.
+    public var alertService: AlertService?
 
     public init(
         provider: String, attribution: Attribution? = nil, fetchedAt: Double, expiresAt: Double? = nil,
@@ -190,20 +194,50 @@ public struct DailyForecast: Equatable, Sendable, Codable {
     }
 }
 
-/// A weather warning issued for the place.
+/// A weather warning issued for the place, in the words of the agency that
+/// issued it. The fields after `uri` come from official warning services
+/// (CAP, docs/ALERTS.md); a forecast provider's alerts may leave them nil.
 public struct WeatherAlert: Equatable, Sendable, Codable {
     public var title: String
     public var severity: AlertSeverity
+    /// The areas the alert was issued for, by the agency's names.
     public var regions: [String]
+    /// When the alert was issued or takes effect (CAP `effective`, else `sent`).
     public var start: Double?
     /// nil when the provider gave no end: the alert holds while the provider sends it.
     public var end: Double?
     public var description: String
+    /// A web page about the alert, for people.
     public var uri: String
+    /// The agency's identifier of this message (CAP `identifier`): what an
+    /// update or a cancellation names in `references`.
+    public var id: String?
+    /// The kind of event (CAP `event`: "Flood Watch", "frost").
+    public var event: String?
+    /// When the hazard is expected to begin (CAP `onset`); nil: at `start`.
+    /// An alert whose onset lies ahead is upcoming, not in effect.
+    public var onset: Double?
+    public var urgency: AlertUrgency?
+    public var certainty: AlertCertainty?
+    /// `alert`, or an `update`/`cancel` of the messages in `references`.
+    public var messageType: AlertMessageType?
+    /// The identifiers (`id`) of earlier messages this one updates or cancels.
+    public var references: [String]?
+    /// What to do (CAP `instruction`).
+    public var instruction: String?
+    /// The alert source that reported it (`AlertSources`), or the forecast
+    /// provider's name for a provider's own alerts.
+    public var source: String?
+    /// True when the alert was matched to the place by its region's code
+    /// rather than by the area's outline: it may not reach the place.
+    public var approximate: Bool?
 
     public init(
         title: String, severity: AlertSeverity = .unknown, regions: [String] = [], start: Double? = nil,
-        end: Double? = nil, description: String = "", uri: String = ""
+        end: Double? = nil, description: String = "", uri: String = "", id: String? = nil, event: String? = nil,
+        onset: Double? = nil, urgency: AlertUrgency? = nil, certainty: AlertCertainty? = nil,
+        messageType: AlertMessageType? = nil, references: [String]? = nil, instruction: String? = nil,
+        source: String? = nil, approximate: Bool? = nil
     ) {
         self.title = title
         self.severity = severity
@@ -212,6 +246,61 @@ public struct WeatherAlert: Equatable, Sendable, Codable {
         self.end = end
         self.description = description
         self.uri = uri
+        self.id = id
+        self.event = event
+        self.onset = onset
+        self.urgency = urgency
+        self.certainty = certainty
+        self.messageType = messageType
+        self.references = references
+        self.instruction = instruction
+        self.source = source
+        self.approximate = approximate
+    }
+}
+
+/// How soon to act on an alert (CAP `urgency`).
+public enum AlertUrgency: String, WireEnum {
+    case immediate = "Immediate"
+    case expected = "Expected"
+    case future = "Future"
+    case past = "Past"
+    case unknown = "Unknown"
+
+    /// The provider's text read without regard to case; anything else is `unknown`.
+    public init(providerText: String) {
+        self = Self.allCases.first { $0.rawValue.lowercased() == providerText.lowercased() } ?? .unknown
+    }
+}
+
+/// How sure the issuer is (CAP `certainty`; CAP 1.0's "Very Likely" reads as likely).
+public enum AlertCertainty: String, WireEnum {
+    case observed = "Observed"
+    case likely = "Likely"
+    case possible = "Possible"
+    case unlikely = "Unlikely"
+    case unknown = "Unknown"
+
+    /// The provider's text read without regard to case; anything else is `unknown`.
+    public init(providerText: String) {
+        let text = providerText.lowercased()
+        self = text == "very likely" ? .likely : Self.allCases.first { $0.rawValue.lowercased() == text } ?? .unknown
+    }
+}
+
+/// What a message does (CAP `msgType`): a new alert, or an update or a
+/// cancellation of the alerts it references.
+public enum AlertMessageType: String, WireEnum {
+    case alert = "Alert"
+    case update = "Update"
+    case cancel = "Cancel"
+
+    /// The provider's text read without regard to case; nil for anything
+    /// else (CAP's `Ack` and `Error` are not warnings).
+    public init?(providerText: String) {
+        guard let type = Self.allCases.first(where: { $0.rawValue.lowercased() == providerText.lowercased() })
+        else { return nil }
+        self = type
     }
 }
 
