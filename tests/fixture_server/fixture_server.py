@@ -305,7 +305,9 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return
-        self.send_response(200)
+        # answer-status: a file served with another success status (met.no's
+        # 203 for a deprecated product).
+        self.send_response(int(query.get("answer-status", "200")))
         for name, value in headers.items():
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))

@@ -142,3 +142,21 @@ def test_the_nws_looks_a_place_up_once_and_keeps_it_across_restarts(daemon_facto
         assert server.count("/points/") == 1, "the lookup is kept with the place's cache"
     finally:
         server.stop()
+
+
+def test_a_deprecated_product_is_served_and_said_once_in_the_log(daemon_factory, both):
+    # met.no answers 203 for a product it will withdraw: the forecast is used
+    # and the warning is logged once, not for every place or refresh.
+    both.script(path_prefix="/weatherapi/", count=-1, answer_status=203)
+    daemon = failover_daemon(daemon_factory, both, order="metno")
+    client = daemon.client()
+    for name, latitude, longitude in [("Oslo", 59.91, 10.75), ("Bergen", 60.39, 5.32)]:
+        place = client.call("AddLocation", {"latitude": latitude, "longitude": longitude, "name": name})
+        place_id = place["parameters"]["location"]["id"]
+        reply = client.call("Refresh", {"id": place_id})
+        assert reply["parameters"]["updated"] == [place_id], reply
+        served = client.call("GetForecast", {"id": place_id})["parameters"]["forecast"]
+        assert served["provider"] == "metno" and served["failover"] is None, served
+    assert both.count("/weatherapi/") == 2
+    notice = "metno says the product raind asks for is deprecated (HTTP 203)"
+    assert daemon.read_log().count(notice) == 1, daemon.read_log()
