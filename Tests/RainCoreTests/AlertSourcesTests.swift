@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import RainCore
@@ -71,5 +72,22 @@ import Testing
         #expect(AlertSources.source(forCountry: "BR") == nil)
         #expect(AlertSources.source(forCountry: "") == nil)
         #expect(chosen(place("Tokyo", "JP", 35.68, 139.69)) == (nil, false))
+    }
+
+    /// Every recording, cut short at many places and with bytes changed,
+    /// through every source and the lifecycle (the fuzz target): each returns.
+    @Test func cutAndChangedRecordingsNeverTrap() throws {
+        let names = try TestFile.names(in: Fixtures.directory + "/alerts")
+        #expect(names.count >= 5)
+        for name in names {
+            let bytes = try Fixtures.bytes("alerts/" + name)
+            FuzzTargets.alerts(bytes)
+            for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 20)) {
+                FuzzTargets.alerts(Array(bytes[..<cut]))
+                var changed = bytes
+                changed[cut] = changed[cut] == UInt8(ascii: "9") ? UInt8(ascii: "\"") : UInt8(ascii: "9")
+                FuzzTargets.alerts(changed)
+            }
+        }
     }
 }
