@@ -17,6 +17,7 @@ public enum FuzzTargets {
         ("config", { config($0) }),
         ("state", { state($0) }),
         ("cache", { cache($0) }),
+        ("alerts", { alerts($0) }),
     ]
 
     public typealias Target = (name: String, run: @Sendable ([UInt8]) -> Void)
@@ -149,6 +150,32 @@ public enum FuzzTargets {
         answers.append(Array(bytes[start...]))
         while answers.count < roles { answers.append([]) }
         return answers
+    }
+
+    /// An alert service's answer, read by every source of
+    /// `AlertSources.all` as a feed and as a CAP document, for a place in
+    /// the source's country (where the ECCC recording's regions meet, so
+    /// outlines are matched too); then the life of the alerts they held,
+    /// and those alerts in a forecast, validated and presented.
+    public static func alerts(_ bytes: [UInt8]) {
+        let now = 1_790_000_000.0
+        var messages: [WeatherAlert] = []
+        for source in AlertSources.all {
+            let place = Location(
+                id: LocationID("fuzz"), name: "Fuzz", countryCode: source.terms.countries.sorted().first ?? "",
+                latitude: 43.75, longitude: -79.64, timeZone: "America/Toronto", source: .coordinates)
+            _ = source.plan(for: place, languages: ["de", "fr", "en"], now: now)
+            if let feed = try? source.parseFeed([bytes], for: place, languages: ["de", "fr", "en"], now: now) {
+                messages += feed.alerts
+            }
+            if let alerts = try? source.parseDocument(bytes, for: place, languages: ["de", "fr", "en"], now: now) {
+                messages += alerts
+            }
+        }
+        let current = AlertLifecycle.current(messages, now: now)
+        _ = AlertLifecycle.nextChange(current, after: now)
+        let forecast = Forecast(provider: "open-meteo", fetchedAt: now, alerts: current)
+        if forecast.validationProblem() == nil { use(forecast) }
     }
 
     /// What raind and raindctl do with a forecast that passed validation.
