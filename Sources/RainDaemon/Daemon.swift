@@ -33,6 +33,7 @@ public final class Daemon {
     let manager = ServiceManager()
     let service: WeatherService
     let refresher: Refresher
+    let alerts: AlertWatcher
     let server: VarlinkServer
     /// Resume and session triggers; nil fields mean the source is unavailable (logged once).
     let logind: LogindWatcher
@@ -96,12 +97,14 @@ public final class Daemon {
             refresher = try Refresher(
                 context: context, http: http, store: forecasts, events: events,
                 places: state.places, settings: state.settings)
+            alerts = try AlertWatcher(context: context, http: http, store: forecasts, events: events)
         } catch {
             throw StartupError("cannot set up HTTP: \(error)")
         }
         // Cached data first, and the cache's leftovers gone, before the socket
         // exists: the first client to connect gets it.
         refresher.restore()
+        alerts.placesChanged(state.places.locations)
         let systemBus: Result<BusConnection, BusError>
         do {
             systemBus = .success(try BusConnection(.system, loop: loop))
@@ -188,6 +191,7 @@ public final class Daemon {
         if let notifier { events.register(notifier, for: DesktopNotifier.observedKinds) }
         events.register(publisher, for: [.published])
         events.register(refresher, for: Refresher.observedKinds)
+        events.register(alerts, for: AlertWatcher.observedKinds)
         events.register(self, for: [.stateChanged, .weatherChanged])
         // Rain soon is a use of the nowcast: its short refreshes go on
         // without subscribers only while it can be shown.
@@ -396,6 +400,7 @@ public final class Daemon {
         logger.info("stopping")
         manager.stopping()
         refresher.cancelAll()
+        alerts.cancelAll()
         server.stop()
         // An activated socket belongs to the service manager and must stay.
         if let ownedSocketPath { try? FileIO.removeFile(ownedSocketPath) }

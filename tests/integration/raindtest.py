@@ -142,6 +142,8 @@ class Daemon:
         # Open-Meteo, and Name=auto would ask each place's national service first.
         if "Name=" not in config and "Providers=" not in config:
             config += "\n[Provider]\nName=open-meteo\n"
+        if "[Alerts]" not in config:
+            config += "\n[Alerts]\nBaseURL=http://127.0.0.1:9\n"
         if "GeocoderURL=" not in config:
             config += "\n[Places]\nGeocoderURL=http://127.0.0.1:9\n"
         return config

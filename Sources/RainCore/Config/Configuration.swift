@@ -48,6 +48,12 @@ public struct Configuration: Equatable, Sendable {
     /// The least severe alert that notifies.
     public var minimumAlertSeverity: AlertSeverity = .severe
 
+    // [Alerts]
+    /// Whether each place's official alert service is polled (`AlertSources`).
+    public var officialAlerts: Bool = true
+    /// Overrides every alert service's base URL (a site proxy, a test server).
+    public var alertsBaseURL: String?
+
     // [Nowcast]
     /// Whether the selected place refreshes on a short interval while its nowcast is in use.
     public var nowcastEnabled: Bool = true
@@ -212,6 +218,13 @@ public struct Configuration: Equatable, Sendable {
             return true
         },
         .flag(section: "Places", name: "OnlineGeocoder", field: \.onlineGeocoder),
+        .flag(section: "Alerts", name: "Enabled", field: \.officialAlerts),
+        Key(section: "Alerts", name: "BaseURL", field: \.alertsBaseURL, expected: "an http:// or https:// URL") {
+            config, value in
+            guard let url = validURL(value) else { return false }
+            config.alertsBaseURL = url
+            return true
+        },
         .flag(section: "Notifications", name: "Alerts", field: \.notifyAlerts),
         .flag(section: "Notifications", name: "RainSoon", field: \.notifyRainSoon),
         Key(

@@ -20,7 +20,24 @@ public final class ForecastStore {
     /// What `served(_:at:)` gave, by place, for the minute it was derived in.
     private var served: [LocationID: (minute: Double, forecast: Forecast)] = [:]
 
+    /// The official alert service's messages for each place (`AlertWatcher`),
+    /// served with the place's forecast.
+    private var official: [LocationID: OfficialAlerts] = [:] {
+        didSet {
+            revision &+= 1
+            served.removeAll(keepingCapacity: true)
+        }
+    }
+
     init(cache: ForecastCache) { self.cache = cache }
+
+    /// Keeps what the place's official alert service last said (nil: forget it).
+    func setOfficialAlerts(_ alerts: OfficialAlerts?, for id: LocationID) {
+        official[id] = alerts
+    }
+
+    /// What the place's official alert service last said.
+    func officialAlerts(of id: LocationID) -> OfficialAlerts? { official[id] }
 
     subscript(id: LocationID) -> CachedForecast? { forecasts[id] }
 
@@ -49,6 +66,7 @@ public final class ForecastStore {
     func remove(_ id: LocationID) {
         forecasts[id] = nil
         lookups[id] = nil
+        official[id] = nil
         cache.remove(id)
     }
 
@@ -94,9 +112,25 @@ public final class ForecastStore {
         guard let cached = forecasts[id] else { return nil }
         let minute = Self.minute(of: time)
         if let reuse = served[id], reuse.minute == minute { return reuse.forecast }
-        let forecast = Self.withNowcast(cached.forecast, at: time)
+        let forecast = Self.withAlerts(Self.withNowcast(cached.forecast, at: time), official[id], at: time)
         served[id] = (minute, forecast)
         return forecast
+    }
+
+    /// `forecast` with the alerts in effect or upcoming at `time`: the
+    /// provider's own and the official service's, as one list
+    /// (`AlertLifecycle.current`: updates replace, cancellations withdraw,
+    /// ended alerts go, the same warning twice is one), and the service.
+    static func withAlerts(_ forecast: Forecast, _ official: OfficialAlerts?, at time: Double) -> Forecast {
+        var result = forecast
+        let own = forecast.alerts.map { alert in
+            var alert = alert
+            if alert.source == nil { alert.source = forecast.provider }
+            return alert
+        }
+        result.alerts = AlertLifecycle.current(own + (official?.messages ?? []), now: time)
+        result.alertService = official?.service
+        return result
     }
 
     /// Names what `served(id, at: time)` gives: equal versions, equal forecasts.
@@ -121,4 +155,12 @@ public final class ForecastStore {
 struct ForecastVersion: Equatable {
     let revision: Int
     let minute: Double
+}
+
+/// What a place's official alert service said at its last answer: every
+/// message it holds for the place (alerts, updates, cancellations, as
+/// `AlertLifecycle` reads them) and the service with how the last poll went.
+struct OfficialAlerts: Equatable {
+    var messages: [WeatherAlert]
+    var service: AlertService
 }

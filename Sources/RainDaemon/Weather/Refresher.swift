@@ -643,8 +643,8 @@ public final class Refresher {
                 if note == WeatherSource.deprecationNotice(provider) { loggedOnce.insert(note) }
             }
             succeeded(
-                id, cached, expiresAt: cached.forecast.expiresAt, previousAlerts: store[id]?.forecast.alerts ?? [],
-                selected: selected, at: time)
+                id, cached, expiresAt: cached.forecast.expiresAt,
+                previousAlerts: store.served(id, at: time)?.alerts ?? [], selected: selected, at: time)
             updateNowcastDemand()
         case .notModified(let expiresAt, let age):
             var cached = store[id]
@@ -756,11 +756,10 @@ public final class Refresher {
         scheduler.succeeded(id, now: time, expiresAt: expiresAt, selected: selected)
         lastSuccess = time
         clearFailure(of: id)
-        guard let cached else { return }
-        let served = ForecastStore.withNowcast(cached.forecast, at: time)
+        guard cached != nil, let served = store.served(id, at: time) else { return }
         events.emit(.published(.weatherUpdated(id, served)))
-        if let previousAlerts, cached.forecast.alerts != previousAlerts {
-            events.emit(.published(.alertsChanged(id, cached.forecast.alerts)))
+        if let previousAlerts, served.alerts != previousAlerts {
+            events.emit(.published(.alertsChanged(id, served.alerts)))
         }
         publishNowcastChange(id, served.nowcast)
     }

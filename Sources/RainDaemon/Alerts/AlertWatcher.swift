@@ -1,0 +1,326 @@
+import RainCore
+import RainSystem
+
+/// Polls each saved place's official alert service (`AlertSources`, chosen
+/// by the place's country), whichever provider gives its forecast, and
+/// keeps what it said in the `ForecastStore`, which serves it with the
+/// place's forecast. A place's feed is asked every `terms.pollingInterval`
+/// (jittered), conditionally; the CAP documents a feed names are fetched
+/// once each and kept while the feed names them. `AlertsChanged` is
+/// published when what is in effect or upcoming changes: after a poll, and
+/// at the next onset or end (`AlertLifecycle.nextChange`), without a poll.
+/// A failed poll keeps the last messages (their own ends still apply) and
+/// says what went wrong in `Forecast.alertService.problem`. All on the loop.
+final class AlertWatcher: DaemonEventObserver {
+    private let context: DaemonContext
+    private let http: any HTTPFetching
+    private let store: ForecastStore
+    private let events: DaemonEvents
+    private let logger: Logger
+    private var places: [Location] = []
+    private var watches: [LocationID: Watch] = [:]
+    private var timer: EventSource?
+
+    /// One place's polling.
+    struct Watch {
+        var source: any AlertSource
+        var nextPoll: Double
+        var transfers: [any HTTPCancellable] = []
+        /// The last feed's alerts, for an answer of 304.
+        var feedAlerts: [WeatherAlert] = []
+        var validators: (etag: String?, lastModified: String?) = (nil, nil)
+        /// CAP documents by URL, with the alerts they hold for the place.
+        var documents: [String: [WeatherAlert]] = [:]
+    }
+
+    static let observedKinds: Set<DaemonEvent.Kind> = [.stateChanged, .configurationReloaded, .becameActive]
+
+    init(
+        context: DaemonContext, http: any HTTPFetching, store: ForecastStore, events: DaemonEvents
+    )
+        throws(SystemError)
+    {
+        self.context = context
+        self.http = http
+        self.store = store
+        self.events = events
+        self.logger = context.logger.scoped("alerts")
+        self.timer = try context.loop.timer(accuracy: 1) { [weak self] in self?.timerFired() }
+    }
+
+    private var now: Double { context.clock.wallNow }
+
+    /// The reader's languages, most preferred first, from the locale
+    /// variables (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`).
+    static func languages(_ environment: [String: String]) -> [String] {
+        var codes: [String] = []
+        let lists = [environment["LANGUAGE"]] + ["LC_ALL", "LC_MESSAGES", "LANG"].map { environment[$0] }
+        for list in lists.compactMap({ $0 }) {
+            for entry in list.split(separator: ":") {
+                let code = String(entry.prefix { $0.isLetter }).lowercased()
+                if code.count == 2 || code.count == 3, code != "c", !codes.contains(code) { codes.append(code) }
+            }
+        }
+        return codes
+    }
+
+    private lazy var languages = Self.languages(ProcessEnvironment.current())
+
+    /// Starts watching `places` (at start and after every change to the list).
+    func placesChanged(_ list: [Location]) {
+        places = list
+        let time = now
+        for id in Array(watches.keys) where !list.contains(where: { $0.id == id }) {
+            stop(id)
+        }
+        for place in list {
+            let source = context.configuration.officialAlerts ? AlertSources.source(forCountry: place.countryCode) : nil
+            guard let source else {
+                stop(place.id)
+                store.setOfficialAlerts(
+                    context.configuration.officialAlerts
+                        ? OfficialAlerts(messages: [], service: .none)
+                        : nil,
+                    for: place.id)
+                continue
+            }
+            if let watch = watches[place.id], watch.source.name == source.name { continue }
+            stop(place.id)
+            watches[place.id] = Watch(source: source, nextPoll: time)
+            if store.officialAlerts(of: place.id) == nil {
+                store.setOfficialAlerts(
+                    OfficialAlerts(
+                        messages: [], service: AlertService(source: source.name, attribution: source.attribution)),
+                    for: place.id)
+            }
+        }
+        timerFired()
+    }
+
+    func observe(_ event: DaemonEvent) {
+        switch event {
+        case .stateChanged(let old, let new):
+            if old.places != new.places { placesChanged(new.places.locations) }
+        case .configurationReloaded:
+            // The sources, their base URL or the contact may have changed: ask again.
+            let time = now
+            for id in Array(watches.keys) { watches[id]?.nextPoll = time }
+            placesChanged(places)
+        case .becameActive:
+            // After a resume, alerts may have begun or ended while asleep.
+            publishChanges(at: now)
+        default:
+            break
+        }
+    }
+
+    private func stop(_ id: LocationID) {
+        for transfer in watches[id]?.transfers ?? [] { transfer.cancel() }
+        watches[id] = nil
+    }
+
+    /// Polls what is due, publishes onsets and ends that have come, and
+    /// arms the timer for the next of either.
+    func timerFired() {
+        let time = now
+        for (id, watch) in watches where watch.nextPoll <= time && watch.transfers.isEmpty {
+            poll(id, time: time)
+        }
+        publishChanges(at: time)
+        reschedule(at: time)
+    }
+
+    /// What each place served last, to tell when it changes.
+    private var lastPublished: [LocationID: [WeatherAlert]] = [:]
+
+    private func publishChanges(at time: Double) {
+        for place in places {
+            guard let forecast = store.served(place.id, at: time) else { continue }
+            let alerts = forecast.alerts
+            guard let previous = lastPublished[place.id] else {
+                lastPublished[place.id] = alerts
+                continue
+            }
+            if previous != alerts {
+                lastPublished[place.id] = alerts
+                events.emit(.published(.alertsChanged(place.id, alerts)))
+            }
+        }
+    }
+
+    private func reschedule(at time: Double) {
+        var next = watches.values.filter { $0.transfers.isEmpty }.map(\.nextPoll).min()
+        for place in places {
+            let messages = store.officialAlerts(of: place.id)?.messages ?? []
+            let own = store[place.id]?.forecast.alerts ?? []
+            if let change = AlertLifecycle.nextChange(own + messages, after: time) {
+                next = min(next ?? change, change)
+            }
+        }
+        guard let next else {
+            timer?.disarm()
+            return
+        }
+        let delay = max(0, next - time)
+        timer?.setAccuracy(min(30, max(1, delay / 20)))
+        timer?.arm(after: delay)
+    }
+
+    private func baseURL(_ source: any AlertSource) -> String {
+        context.configuration.alertsBaseURL ?? source.defaultBaseURL
+    }
+
+    private func httpRequest(_ url: String, headers: [String: String]) -> HTTPRequest {
+        var headers = headers
+        if let contact = context.configuration.contact {
+            headers["User-Agent"] = "raind/\(RaindVersion.string) (+\(RaindVersion.projectURL); \(contact))"
+        }
+        return HTTPRequest(
+            url: url, redactedURL: url, headers: headers,
+            connectTimeout: .seconds(context.configuration.connectTimeoutSeconds),
+            totalTimeout: .seconds(context.configuration.timeoutSeconds), maxBodyBytes: Self.maximumBodyBytes)
+    }
+
+    /// Largest answer accepted: the DWD's CAP documents reach 400 KB.
+    static let maximumBodyBytes = 4 << 20
+
+    private func poll(_ id: LocationID, time: Double) {
+        guard var watch = watches[id], let place = places.first(where: { $0.id == id }) else { return }
+        let source = watch.source
+        let jitter = source.terms.pollingInterval * source.terms.jitterFraction * Double.random(in: 0...1)
+        watch.nextPoll = time + source.terms.pollingInterval + jitter
+        guard case .requests(let asked) = source.plan(for: place, languages: languages, now: time) else {
+            if case .notCovered(let reason) = source.plan(for: place, languages: languages, now: time) {
+                record(id, messages: nil, problem: reason, checked: nil)
+            }
+            watches[id] = watch
+            return
+        }
+        var results: [Result<HTTPResponse, HTTPFailure>?] = Array(repeating: nil, count: asked.count)
+        for (index, request) in asked.enumerated() {
+            var headers = request.headers
+            if source.terms.conditionalRequests, asked.count == 1 {
+                if let etag = watch.validators.etag { headers["If-None-Match"] = etag }
+                if let lastModified = watch.validators.lastModified { headers["If-Modified-Since"] = lastModified }
+            }
+            let transfer = http.fetch(httpRequest(baseURL(source) + request.path, headers: headers)) {
+                [weak self] result in
+                results[index] = result
+                guard results.allSatisfy({ $0 != nil }) else { return }
+                self?.answered(id, results.compactMap { $0 }, place: place)
+            }
+            watch.transfers.append(transfer)
+        }
+        watches[id] = watch
+    }
+
+    private func answered(_ id: LocationID, _ results: [Result<HTTPResponse, HTTPFailure>], place: Location) {
+        guard var watch = watches[id] else { return }
+        watch.transfers = []
+        watches[id] = watch
+        let time = now
+        var bodies: [[UInt8]] = []
+        var notModified = false
+        for result in results {
+            switch result {
+            case .failure(let failure):
+                return failed(id, failure.message)
+            case .success(let response) where response.status == 304 && results.count == 1:
+                notModified = true
+            case .success(let response) where response.status == 200 || response.status == 203:
+                bodies.append(response.body)
+                if results.count == 1 {
+                    watch.validators = (response[header: "etag"], response[header: "last-modified"])
+                }
+            case .success(let response):
+                return failed(id, "HTTP \(response.status)")
+            }
+        }
+        let source = watch.source
+        if !notModified {
+            do {
+                let feed = try source.parseFeed(bodies, for: place, languages: languages, now: time)
+                watch.feedAlerts = Self.checked(feed.alerts, source: source.name)
+                // Documents the feed no longer names are forgotten; new ones are fetched.
+                watch.documents = watch.documents.filter { feed.documents.contains($0.key) }
+                watches[id] = watch
+                let missing = feed.documents.filter { watch.documents[$0] == nil }
+                if !missing.isEmpty {
+                    return fetchDocuments(id, Array(missing.prefix(AlertLimits.documentsPerFeed)), place: place)
+                }
+            } catch {
+                return failed(id, "\(source.name) sent an answer raind cannot read: \(error)")
+            }
+        }
+        watches[id] = watch
+        record(id, messages: watch.feedAlerts + watch.documents.values.flatMap { $0 }, problem: nil, checked: time)
+    }
+
+    private func fetchDocuments(_ id: LocationID, _ urls: [String], place: Location) {
+        guard var watch = watches[id] else { return }
+        var left = urls.count
+        for url in urls {
+            let transfer = http.fetch(httpRequest(url, headers: [:])) { [weak self] result in
+                guard let self, var watch = self.watches[id] else { return }
+                switch result {
+                case .success(let response) where response.status == 200:
+                    do {
+                        let alerts = try watch.source.parseDocument(
+                            response.body, for: place, languages: self.languages, now: self.now)
+                        watch.documents[url] = Self.checked(alerts, source: watch.source.name)
+                    } catch {
+                        self.logger.warning("\(id): \(url): \(error)")
+                    }
+                case .success(let response):
+                    self.logger.warning("\(id): \(url): HTTP \(response.status)")
+                case .failure(let failure):
+                    self.logger.warning("\(id): \(url): \(failure.message)")
+                }
+                left -= 1
+                if left == 0 { watch.transfers = [] }
+                self.watches[id] = watch
+                guard left == 0 else { return }
+                self.record(
+                    id, messages: watch.feedAlerts + watch.documents.values.flatMap { $0 }, problem: nil,
+                    checked: self.now)
+            }
+            watch.transfers.append(transfer)
+        }
+        watches[id] = watch
+    }
+
+    /// The alerts with the source's name and plain text, bounded.
+    static func checked(_ alerts: [WeatherAlert], source: String) -> [WeatherAlert] {
+        alerts.prefix(AlertLimits.alertsPerFeed).map { alert in
+            var alert = alert
+            alert.source = source
+            return alert
+        }
+    }
+
+    private func failed(_ id: LocationID, _ problem: String) {
+        logger.warning("\(id): official alerts: \(problem)")
+        record(id, messages: nil, problem: problem, checked: nil)
+    }
+
+    /// Keeps the outcome of a poll (`messages` nil: keep the last ones) and
+    /// publishes what changed.
+    private func record(_ id: LocationID, messages: [WeatherAlert]?, problem: String?, checked: Double?) {
+        guard let watch = watches[id] else { return }
+        let previous = store.officialAlerts(of: id)
+        let service = AlertService(
+            source: watch.source.name, attribution: watch.source.attribution,
+            checkedAt: checked ?? previous?.service.checkedAt, problem: problem)
+        store.setOfficialAlerts(
+            OfficialAlerts(messages: messages ?? previous?.messages ?? [], service: service), for: id)
+        let time = now
+        publishChanges(at: time)
+        reschedule(at: time)
+    }
+
+    /// Cancels every poll (shutdown).
+    func cancelAll() {
+        for id in Array(watches.keys) { stop(id) }
+        timer?.disarm()
+    }
+}

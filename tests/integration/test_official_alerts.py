@@ -1,0 +1,113 @@
+"""Official alerts through the real daemon: each place's alert service
+(chosen by its country) is polled at `[Alerts] BaseURL=`, here the fixture
+server answering as the NWS, and what it says is served with the place's
+forecast, whichever provider gave that."""
+import json
+import shutil
+import signal
+import time
+
+import pytest
+
+from raindtest import FIXTURES, RECORDED_AT, FixtureServer, wait_for
+
+FORECAST = "openmeteo-forecast-paris-unixtime.json"
+
+
+def feature(identifier, event, severity, onset, ends, message_type="Alert", references=()):
+    """One alert as the NWS's /alerts/active writes it."""
+    def iso(moment):
+        return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(moment))
+    return {
+        "id": f"https://api.weather.gov/alerts/{identifier}",
+        "type": "Feature",
+        "geometry": None,
+        "properties": {
+            "id": identifier, "areaDesc": "Greater Portland Metro Area",
+            "sent": iso(onset - 3600), "effective": iso(onset - 3600), "onset": iso(onset),
+            "expires": iso(ends), "ends": iso(ends), "status": "Actual", "messageType": message_type,
+            "category": "Met", "severity": severity, "certainty": "Likely", "urgency": "Expected",
+            "event": event, "headline": f"{event} issued for the test", "description": f"{event} in the test area.",
+            "instruction": "Stay where the test is.", "response": "Prepare",
+            "references": [{"identifier": reference} for reference in references],
+        },
+    }
+
+
+@pytest.fixture
+def service(tmp_path):
+    """The fixture server with a forecast and an alert feed written now."""
+    directory = tmp_path / "answers"
+    directory.mkdir()
+    shutil.copy(FIXTURES / FORECAST, directory / FORECAST)
+    now = time.time()
+    feed = {"type": "FeatureCollection", "features": [
+        feature("NWS-TEST-1", "Flood Warning", "Severe", now - 3600, now + 3 * 3600),
+        feature("NWS-TEST-2", "Wind Advisory", "Moderate", now + 2 * 3600, now + 5 * 3600),
+        feature("NWS-TEST-0", "Heat Advisory", "Minor", now - 7200, now - 60),
+    ]}
+    (directory / "nws-alerts.json").write_text(json.dumps(feed))
+    server = FixtureServer(
+        routes=[("/v1/forecast", FORECAST), ("/alerts/active", "nws-alerts.json")],
+        directory=directory, present={FORECAST: RECORDED_AT[FORECAST]})
+    yield server
+    server.stop()
+
+
+def start(daemon_factory, server):
+    config = (f"[Provider]\nName=open-meteo\nBaseURL={server.url}\nTimeoutSec=3\n"
+              f"[Alerts]\nBaseURL={server.url}\n")
+    return daemon_factory(config=config)
+
+
+def served(daemon, place_id):
+    return daemon.client().call("GetForecast", {"id": place_id})["parameters"]["forecast"]
+
+
+def test_a_us_place_gets_the_nws_alerts_with_an_open_meteo_forecast(daemon_factory, service):
+    daemon = start(daemon_factory, service)
+    daemon.ctl("add", "--coords", "45.52,-122.68", "--name", "Portland", check=True)
+    place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+
+    def polled():
+        forecast = served(daemon, place_id)
+        return forecast if forecast and (forecast.get("alertService") or {}).get("checkedAt") else None
+    forecast = wait_for(polled, what="the place's alerts polled")
+    assert forecast["provider"] == "open-meteo"
+    assert forecast["alertService"]["source"] == "nws" and forecast["alertService"]["problem"] is None
+    assert "weather.gov" in forecast["alertService"]["attribution"]["url"]
+    # In effect first, then upcoming; the one that ended is gone.
+    assert [alert["id"] for alert in forecast["alerts"]] == ["NWS-TEST-1", "NWS-TEST-2"], forecast["alerts"]
+    flood, wind = forecast["alerts"]
+    assert flood["source"] == "nws" and flood["severity"] == "Severe" and flood["event"] == "Flood Warning"
+    assert wind["onset"] > time.time() + 3600
+    # One request for the feed, with the point on the NWS's grid.
+    asked = [target for target in service.stats()["targets"] if target.startswith("/alerts/")]
+    assert asked == ["/alerts/active?point=45.52,-122.68"], asked
+
+
+def test_a_place_no_service_covers_says_so(daemon_factory, service):
+    daemon = start(daemon_factory, service)
+    daemon.ctl("add", "--coords", "35.68,139.69", "--name", "Tokyo", check=True)
+    place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+    forecast = wait_for(lambda: served(daemon, place_id), what="a forecast")
+    assert forecast["alertService"] == {
+        "source": None, "attribution": None, "checkedAt": None,
+        "problem": "no official alert service for this place"}
+    assert not any(target.startswith("/alerts/") for target in service.stats()["targets"])
+
+
+def test_a_failing_service_keeps_the_alerts_and_says_why(daemon_factory, service):
+    daemon = start(daemon_factory, service)
+    daemon.ctl("add", "--coords", "45.52,-122.68", "--name", "Portland", check=True)
+    place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+    wait_for(lambda: (served(daemon, place_id) or {}).get("alerts"), what="the alerts")
+    service.script(path_prefix="/alerts/", count=-1, mode="status", status=503)
+    # A reload asks again at once.
+    daemon.process.send_signal(signal.SIGHUP)
+    def failed():
+        forecast = served(daemon, place_id)
+        return forecast if forecast["alertService"]["problem"] else None
+    forecast = wait_for(failed, what="the failed poll")
+    assert forecast["alertService"]["problem"] == "HTTP 503"
+    assert [alert["id"] for alert in forecast["alerts"]] == ["NWS-TEST-1", "NWS-TEST-2"]
