@@ -14,15 +14,37 @@ from raindtest import FIXTURES, FakeNotifications, FixtureServer, PrivateBus, Su
 needs_fakes = pytest.mark.skipif(not shutil.which("dbus-daemon"), reason="needs dbus-daemon (Debian package)")
 
 
-def forecast_with_alerts(directory, name, alerts):
+def forecast_with_alerts(directory, name, alerts, begins=None):
     """A copy of the Boston fixture with `alerts` (severity, uri, title), each
-    running from an hour ago for a day, so none has ended."""
+    running from an hour ago for a day, so none has ended; `begins`: the
+    uris of those that begin in two hours instead (upcoming)."""
     data = json.loads((FIXTURES / "pirateweather-forecast-boston-si.json").read_text())
     now = int(time.time())
-    data["alerts"] = [{"title": title, "regions": ["Suffolk"], "severity": severity, "time": now - 3600,
+    data["alerts"] = [{"title": title, "regions": ["Suffolk"], "severity": severity,
+                       "time": now + 7200 if uri in (begins or ()) else now - 3600,
                        "expires": now + 86400, "description": f"{title} <b>now</b>", "uri": uri}
                       for severity, uri, title in alerts]
     (directory / name).write_text(json.dumps(data))
+    return now
+
+
+def until(moment, zone="Europe/Paris"):
+    """An alert's end as raind writes it in the place's time: "until Wed 3 Dec 07:00"."""
+    import datetime
+    import zoneinfo
+    local = datetime.datetime.fromtimestamp(moment, zoneinfo.ZoneInfo(zone))
+    return f"until {local:%a} {local.day} {local:%b %H:%M}"
+
+
+def restart_with(daemon, alert_server, name):
+    """raind restarted without its forecast cache (so the next fetch reports the
+    alerts anew) but with its record of what was shown, served `name`."""
+    daemon.stop()
+    for cached in (daemon.cache_home / "raind" / "forecasts").iterdir():
+        cached.unlink()
+    alert_server.reset()
+    alert_server.script(path_prefix="/forecast/", file=name, count=-1)
+    daemon.start()
 
 
 @pytest.fixture
@@ -136,6 +158,50 @@ def test_the_system_instance_never_notifies(daemon_factory, alert_server, tmp_pa
         call = server.next()
         assert call["summary"].endswith("— Lyon"), "nothing came from the system instance first"
         assert not (tmp_path / "cachedir" / "notifications.json").exists()
+    finally:
+        server.stop()
+        bus.stop()
+
+
+@needs_fakes
+def test_alerts_new_at_once_make_one_notification_an_upgrade_replaces_it_and_their_end_closes_it(
+        daemon_factory, alert_server, tmp_path):
+    directory = tmp_path / "fixtures"
+    now = forecast_with_alerts(directory, "three.json", [
+        ("Severe", "urn:a", "Winter Storm Warning"), ("Extreme", "urn:b", "Blizzard Warning"),
+        ("Severe", "urn:c", "Flood Warning"), ("Severe", "urn:u", "Ice Storm Warning")], begins=["urn:u"])
+    forecast_with_alerts(directory, "upgraded.json", [
+        ("Severe", "urn:a", "Winter Storm Warning"), ("Extreme", "urn:b", "Blizzard Warning"),
+        ("Extreme", "urn:c", "Flood Warning")])
+    forecast_with_alerts(directory, "over.json", [("Moderate", "urn:y", "Wind Advisory")])
+    alert_server.script(path_prefix="/forecast/", file="three.json", count=-1)
+    bus = PrivateBus()
+    server = FakeNotifications(bus)
+    key = tmp_path / "api-key"
+    key.write_text("k3y-0123456789\n")
+    try:
+        daemon = daemon_factory(config=pirate_config(alert_server, key),
+                                extra_env={"DBUS_SESSION_BUS_ADDRESS": bus.address})
+        daemon.ctl("add", "Paris", check=True)
+        grouped = server.next()
+        # One notification for the three in effect; the ice storm begins later and is not in it.
+        assert grouped["call"] == "Notify" and grouped["replaces_id"] == 0
+        assert grouped["summary"] == "3 warnings for Paris: Blizzard Warning, Winter Storm Warning, Flood Warning"
+        end = until(now + 86400)
+        assert grouped["body"] == "\n".join([f"Blizzard Warning (Extreme) {end}",
+                                              f"Winter Storm Warning (Severe) {end}",
+                                              f"Flood Warning (Severe) {end}"]), grouped["body"]
+        assert grouped["urgency"] == 2
+
+        restart_with(daemon, alert_server, "upgraded.json")
+        upgrade = server.next()
+        assert upgrade["replaces_id"] == grouped["id"] and upgrade["id"] == grouped["id"], upgrade
+        assert f"Flood Warning (Extreme) {end}" in upgrade["body"].split("\n")
+
+        restart_with(daemon, alert_server, "over.json")
+        assert server.next() == {"call": "CloseNotification", "id": grouped["id"]}
+        record = daemon.cache_home / "raind" / "notifications.json"
+        assert json.loads(record.read_text())["alerts"] == [], "the moderate advisory is below the minimum"
     finally:
         server.stop()
         bus.stop()
