@@ -81,9 +81,13 @@ import Testing
         let first = answered(decide([alert("w1", .severe)]).record, id: 7)
         let update = alert("w2", .extreme, type: .update, references: ["w1"])
         let decision = decide([update], first)
-        #expect(decision.actions == [
-            .show(.init(place: munich, group: first.alerts[0].group ?? 0, alerts: [update], replaces: 7, isUpdate: true))
-        ])
+        #expect(
+            decision.actions == [
+                .show(
+                    .init(
+                        place: munich, group: first.alerts[0].group ?? 0, alerts: [update], replaces: 7, isUpdate: true)
+                )
+            ])
         #expect(decision.record.alerts.map(\.key) == ["w2"])
         #expect(decision.record.alerts.map(\.notification) == [7])
         // The original and its update in one report (no lifecycle applied): the update only.
@@ -119,9 +123,10 @@ import Testing
         let group = shown3.alerts[0].group ?? 0
         // "other" is cancelled: the notification is shown again without it.
         let cancelled = decide([short, long, alert("c", type: .cancel, references: ["other"])], shown3)
-        #expect(cancelled.actions == [
-            .show(.init(place: munich, group: group, alerts: [short, long], replaces: 5, isUpdate: true))
-        ])
+        #expect(
+            cancelled.actions == [
+                .show(.init(place: munich, group: group, alerts: [short, long], replaces: 5, isUpdate: true))
+            ])
         // "short" runs out: its end was in the notification, which stays as it is.
         let ranOut = decide([short, long], cancelled.record, at: now + 600)
         #expect(ranOut.actions.isEmpty)

@@ -62,7 +62,8 @@ import Testing
     @Test func now_saysWhenNoOfficialServiceCoversThePlace_andWhenItsPollFailed() {
         let none = nowView(forecast([], service: AlertService.none))
         #expect(none.suffix(3).first == "No official alert service for this place")
-        let unknown = nowView(forecast([], service: AlertService(source: nil, problem: "the place's country is unknown")))
+        let unknown = nowView(
+            forecast([], service: AlertService(source: nil, problem: "the place's country is unknown")))
         #expect(unknown.contains("No official alert service for this place (the place's country is unknown)"))
         let failed = nowView(
             forecast([storm], service: AlertService(source: "dwd", problem: "HTTP 503; retrying in 10 min")))

@@ -310,7 +310,9 @@ public final class DesktopNotifier {
         var next = record
         switch (result, target) {
         case (.success(let id), .alerts(let place, let group)):
-            let members = next.alerts.indices.filter { next.alerts[$0].place == place && next.alerts[$0].group == group }
+            let members = next.alerts.indices.filter {
+                next.alerts[$0].place == place && next.alerts[$0].group == group
+            }
             if members.isEmpty {
                 // Its alerts ended while this was on its way, so nothing else will ever close it.
                 queue.append(.close(id))
@@ -368,7 +370,8 @@ public final class DesktopNotifier {
         switch target {
         case .alerts(let place, let group):
             return (
-                "showing the alerts of \(place) (group \(group))", "they are shown when the place's alerts are next reported"
+                "showing the alerts of \(place) (group \(group))",
+                "they are shown when the place's alerts are next reported"
             )
         case .rain(let episode):
             return ("showing rain soon (\(episode))", "it is shown at the next change of the rain outlook")
