@@ -20,14 +20,25 @@ final class DesktopNotifierTests: XCTestCase {
         let notifier: DesktopNotifier
     }
 
+    /// What a test changes while the notifier runs: the clock and the configuration.
+    final class Knobs {
+        var now: Double
+        var configuration: Configuration
+        init(now: Double, configuration: Configuration) {
+            self.now = now
+            self.configuration = configuration
+        }
+    }
+
     private func makeNotifier(
-        bus: PrivateBus, recordPath: String? = nil, configuration: Configuration = Configuration()
+        bus: PrivateBus, recordPath: String? = nil, configuration: Configuration = Configuration(), knobs: Knobs? = nil
     ) throws -> Setup {
         let loop = try EventLoop()
         let address = bus.address
+        let knobs = knobs ?? Knobs(now: now, configuration: configuration)
         let notifier = DesktopNotifier(
             connect: { () throws(BusError) in try BusConnection(address: address, loop: loop) },
-            configuration: { configuration }, now: { [now] in now }, recordPath: recordPath, logger: logger)
+            configuration: { knobs.configuration }, now: { knobs.now }, recordPath: recordPath, logger: logger)
         return Setup(bus: bus, loop: loop, notifier: notifier)
     }
 
@@ -86,6 +97,7 @@ final class DesktopNotifierTests: XCTestCase {
                     XCTAssertEqual(
                         first["body"] as? String,
                         "Severe alert for Paris, Île-de-France, France: Gusts &lt;b&gt;of&lt;/b&gt; 110 km/h &amp; more"
+                            + "\nuntil Fri 15 Jan 09:00", "the alert's time span follows (UTC: the place has no zone)"
                     )
                     id = try XCTUnwrap(first["id"] as? Int)
                     // The same alert again shows nothing; the upgrade that follows is the next call.
@@ -330,8 +342,122 @@ final class DesktopNotifierTests: XCTestCase {
                 },
                 { setup.notifier.alertsChanged(at: self.paris, alerts: two) },
                 {
-                    let shown = try [self.call(try XCTUnwrap(server)), self.call(try XCTUnwrap(server))]
-                    XCTAssertEqual(shown.compactMap { $0["call"] as? String }, ["Notify", "Notify"])
+                    // Both shown, together: one notification for the alerts new at once.
+                    let shown = try self.call(try XCTUnwrap(server))
+                    XCTAssertEqual(shown["call"] as? String, "Notify")
+                    XCTAssertEqual(shown["summary"] as? String, "2 warnings for Paris: Wind warning, Wind warning")
+                    XCTAssertEqual(setup.notifier.record.alerts.count, 2)
+                },
+            ])
+    }
+
+    /// An official warning as the alert sources report it.
+    private func official(
+        _ id: String, _ event: String, _ severity: AlertSeverity = .severe, onset: Double? = nil,
+        type: AlertMessageType = .alert, references: [String]? = nil
+    ) -> WeatherAlert {
+        WeatherAlert(
+            title: "\(event) warning", severity: severity, start: now - 600, end: now + 86_400,
+            description: "\(event) expected", id: id, event: event, onset: onset, messageType: type,
+            references: references, source: "dwd")
+    }
+
+    func testAlertsNewTogether_makeOneNotification_anUpdateReplacesIt_andTheirEndClosesIt() throws {
+        let bus = try PrivateBus()
+        let server = try FakeService("fake_notifications.py", bus: bus)
+        let setup = try makeNotifier(bus: bus)
+        let storm = official("s1", "Storm")
+        let frost = official("f1", "Frost", .moderate)
+        let rain = official("r1", "Heavy rain", .extreme)
+        let stormWorse = official("s2", "Storm", .extreme, type: .update, references: ["s1"])
+        var id = 0
+        try run(
+            setup,
+            [
+                { setup.notifier.alertsChanged(at: self.paris, alerts: [storm, frost, rain]) },
+                {
+                    let grouped = try self.call(server)
+                    XCTAssertEqual(grouped["summary"] as? String, "2 warnings for Paris: Heavy rain, Storm")
+                    XCTAssertEqual(
+                        grouped["body"] as? String,
+                        "Heavy rain (Extreme) until Sat 16 Jan 08:00 · dwd\nStorm (Severe) until Sat 16 Jan 08:00 · dwd",
+                        "Frost is below the default minimum")
+                    XCTAssertEqual(grouped["urgency"] as? Int, 2)
+                    XCTAssertEqual(grouped["replaces_id"] as? Int, 0)
+                    id = try XCTUnwrap(grouped["id"] as? Int)
+                    setup.notifier.alertsChanged(at: self.paris, alerts: [stormWorse, frost, rain])
+                },
+                {
+                    let update = try self.call(server)
+                    XCTAssertEqual(update["replaces_id"] as? Int, id, "the update replaces the notification it is in")
+                    XCTAssertEqual(update["id"] as? Int, id)
+                    XCTAssertEqual(
+                        update["body"] as? String,
+                        "Storm (Extreme) until Sat 16 Jan 08:00 · dwd\nHeavy rain (Extreme) until Sat 16 Jan 08:00 · dwd",
+                        "most severe first, the order reported among equals")
+                    // Both withdrawn (the lifecycle dropped the cancelled ones): the notification closes.
+                    setup.notifier.alertsChanged(at: self.paris, alerts: [frost])
+                },
+                {
+                    XCTAssertEqual(
+                        try self.call(server) as NSDictionary, ["call": "CloseNotification", "id": id] as NSDictionary)
+                    XCTAssertTrue(setup.notifier.record.alerts.isEmpty)
+                },
+            ])
+    }
+
+    func testAnUpcomingAlert_isShownAtItsOnset_andALowerMinimumOnReload_showsWhatItLetsThrough() throws {
+        let bus = try PrivateBus()
+        let server = try FakeService("fake_notifications.py", bus: bus)
+        let knobs = Knobs(now: now, configuration: Configuration())
+        let setup = try makeNotifier(bus: bus, knobs: knobs)
+        let frost = official("f1", "Frost", onset: now + 3600)
+        let wind = official("w1", "Wind", .moderate)
+        try run(
+            setup,
+            [
+                {
+                    setup.notifier.alertsChanged(at: self.paris, alerts: [frost, wind])
+                    XCTAssertTrue(setup.notifier.isIdle, "upcoming, and below the minimum: nothing yet")
+                    XCTAssertTrue(setup.notifier.record.alerts.isEmpty)
+                    knobs.now += 3600
+                    setup.notifier.reconsiderAlerts()
+                },
+                {
+                    let atOnset = try self.call(server)
+                    XCTAssertEqual(atOnset["summary"] as? String, "Frost warning — Paris")
+                    XCTAssertEqual(
+                        atOnset["body"] as? String,
+                        "Severe alert for Paris, Île-de-France, France: Frost expected\nuntil Sat 16 Jan 08:00 · dwd")
+                    knobs.configuration.minimumAlertSeverity = .moderate
+                    setup.notifier.observe(DaemonEvent.configurationReloaded)
+                },
+                {
+                    let lowered = try self.call(server)
+                    XCTAssertEqual(lowered["summary"] as? String, "Wind warning — Paris")
+                    XCTAssertEqual(lowered["urgency"] as? Int, 1, "moderate is normal")
+                    XCTAssertEqual(lowered["replaces_id"] as? Int, 0)
+                },
+            ])
+    }
+
+    func testAlertsEndedBeforeTheirNotificationWasAnswered_closeItOnceAnswered() throws {
+        let bus = try PrivateBus()
+        let server = try FakeService("fake_notifications.py", bus: bus)
+        let setup = try makeNotifier(bus: bus)
+        try run(
+            setup,
+            [
+                {
+                    setup.notifier.alertsChanged(at: self.paris, alerts: [self.official("s1", "Storm")])
+                    setup.notifier.alertsChanged(at: self.paris, alerts: [])
+                },
+                {
+                    let shown = try XCTUnwrap(try self.call(server)["id"] as? Int)
+                    XCTAssertEqual(
+                        try self.call(server) as NSDictionary,
+                        ["call": "CloseNotification", "id": shown] as NSDictionary)
+                    XCTAssertTrue(setup.notifier.record.alerts.isEmpty)
                 },
             ])
     }

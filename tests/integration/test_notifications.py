@@ -1,11 +1,16 @@
 """Desktop notifications from the real raind: a private dbus-daemon plays the
 session bus and tests/fakes/fake_notifications.py the notification server,
-recording every call. Alerts come from the fixture server in Pirate Weather's
+recording every call; and once a real one, dunst under Xvfb. Alerts come from the fixture server in Pirate Weather's
 shape. Rain-soon notifications, fed by the nowcast's changes, are tested on
 the notifier (Tests/RainDaemonTests/DesktopNotifierTests.swift)."""
 import json
+import os
+import pathlib
 import shutil
+import struct
+import subprocess
 import time
+import zlib
 
 import pytest
 
@@ -14,15 +19,37 @@ from raindtest import FIXTURES, FakeNotifications, FixtureServer, PrivateBus, Su
 needs_fakes = pytest.mark.skipif(not shutil.which("dbus-daemon"), reason="needs dbus-daemon (Debian package)")
 
 
-def forecast_with_alerts(directory, name, alerts):
+def forecast_with_alerts(directory, name, alerts, begins=None):
     """A copy of the Boston fixture with `alerts` (severity, uri, title), each
-    running from an hour ago for a day, so none has ended."""
+    running from an hour ago for a day, so none has ended; `begins`: the
+    uris of those that begin in two hours instead (upcoming)."""
     data = json.loads((FIXTURES / "pirateweather-forecast-boston-si.json").read_text())
     now = int(time.time())
-    data["alerts"] = [{"title": title, "regions": ["Suffolk"], "severity": severity, "time": now - 3600,
+    data["alerts"] = [{"title": title, "regions": ["Suffolk"], "severity": severity,
+                       "time": now + 7200 if uri in (begins or ()) else now - 3600,
                        "expires": now + 86400, "description": f"{title} <b>now</b>", "uri": uri}
                       for severity, uri, title in alerts]
     (directory / name).write_text(json.dumps(data))
+    return now
+
+
+def until(moment, zone="Europe/Paris"):
+    """An alert's end as raind writes it in the place's time: "until Wed 3 Dec 07:00"."""
+    import datetime
+    import zoneinfo
+    local = datetime.datetime.fromtimestamp(moment, zoneinfo.ZoneInfo(zone))
+    return f"until {local:%a} {local.day} {local:%b %H:%M}"
+
+
+def restart_with(daemon, alert_server, name):
+    """raind restarted without its forecast cache (so the next fetch reports the
+    alerts anew) but with its record of what was shown, served `name`."""
+    daemon.stop()
+    for cached in (daemon.cache_home / "raind" / "forecasts").iterdir():
+        cached.unlink()
+    alert_server.reset()
+    alert_server.script(path_prefix="/forecast/", file=name, count=-1)
+    daemon.start()
 
 
 @pytest.fixture
@@ -138,4 +165,190 @@ def test_the_system_instance_never_notifies(daemon_factory, alert_server, tmp_pa
         assert not (tmp_path / "cachedir" / "notifications.json").exists()
     finally:
         server.stop()
+        bus.stop()
+
+
+@needs_fakes
+def test_alerts_new_at_once_make_one_notification_an_upgrade_replaces_it_and_their_end_closes_it(
+        daemon_factory, alert_server, tmp_path):
+    directory = tmp_path / "fixtures"
+    now = forecast_with_alerts(directory, "three.json", [
+        ("Severe", "urn:a", "Winter Storm Warning"), ("Extreme", "urn:b", "Blizzard Warning"),
+        ("Severe", "urn:c", "Flood Warning"), ("Severe", "urn:u", "Ice Storm Warning")], begins=["urn:u"])
+    forecast_with_alerts(directory, "upgraded.json", [
+        ("Severe", "urn:a", "Winter Storm Warning"), ("Extreme", "urn:b", "Blizzard Warning"),
+        ("Extreme", "urn:c", "Flood Warning")])
+    forecast_with_alerts(directory, "over.json", [("Moderate", "urn:y", "Wind Advisory")])
+    alert_server.script(path_prefix="/forecast/", file="three.json", count=-1)
+    bus = PrivateBus()
+    server = FakeNotifications(bus)
+    key = tmp_path / "api-key"
+    key.write_text("k3y-0123456789\n")
+    try:
+        daemon = daemon_factory(config=pirate_config(alert_server, key),
+                                extra_env={"DBUS_SESSION_BUS_ADDRESS": bus.address})
+        daemon.ctl("add", "Paris", check=True)
+        grouped = server.next()
+        # One notification for the three in effect; the ice storm begins later and is not in it.
+        assert grouped["call"] == "Notify" and grouped["replaces_id"] == 0
+        assert grouped["summary"] == "3 warnings for Paris: Blizzard Warning, Winter Storm Warning, Flood Warning"
+        end = until(now + 86400)
+        assert grouped["body"] == "\n".join([f"Blizzard Warning (Extreme) {end}",
+                                              f"Winter Storm Warning (Severe) {end}",
+                                              f"Flood Warning (Severe) {end}"]), grouped["body"]
+        assert grouped["urgency"] == 2
+
+        restart_with(daemon, alert_server, "upgraded.json")
+        upgrade = server.next()
+        assert upgrade["replaces_id"] == grouped["id"] and upgrade["id"] == grouped["id"], upgrade
+        assert f"Flood Warning (Extreme) {end}" in upgrade["body"].split("\n")
+
+        restart_with(daemon, alert_server, "over.json")
+        assert server.next() == {"call": "CloseNotification", "id": grouped["id"]}
+        record = daemon.cache_home / "raind" / "notifications.json"
+        assert json.loads(record.read_text())["alerts"] == [], "the moderate advisory is below the minimum"
+    finally:
+        server.stop()
+        bus.stop()
+
+
+needs_dunst = pytest.mark.skipif(
+    not all(shutil.which(tool) for tool in ("dbus-daemon", "dunst", "dunstctl", "Xvfb", "xwd")),
+    reason="needs a real notification server on a virtual display: Debian packages dunst, xvfb and x11-apps")
+
+DUNSTRC = """[global]
+monitor = 0
+follow = none
+width = 760
+height = 400
+origin = top-right
+offset = 10x10
+font = DejaVu Sans 11
+markup = full
+format = "<b>%s</b>\\n%b"
+word_wrap = yes
+idle_threshold = 0
+[urgency_low]
+timeout = 0
+[urgency_normal]
+timeout = 0
+[urgency_critical]
+timeout = 0
+background = "#3b1010"
+foreground = "#ffffff"
+frame_color = "#e06c75"
+"""
+
+
+def xwd_to_rgb(xwd):
+    """An `xwd -root` dump (ZPixmap, 24 or 32 bits a pixel): width, height and
+    its rows of RGB bytes."""
+    header = struct.unpack(">25I", xwd[:100])
+    size, width, height = header[0], header[4], header[5]
+    byte_order, bits, stride = header[7], header[11], header[12]
+    masks, colors = header[14:17], header[19]
+    data = xwd[size + 12 * colors:]
+    step = bits // 8
+    order = "<" if byte_order == 0 else ">"
+
+    def channel(pixel, mask):
+        shift = (mask & -mask).bit_length() - 1
+        return ((pixel & mask) >> shift) * 255 // (mask >> shift)
+    rows = bytearray()
+    for y in range(height):
+        line = data[y * stride:y * stride + width * step]
+        for x in range(width):
+            chunk = line[x * step:x * step + step] + b"\0" * (4 - step)
+            pixel = struct.unpack(order + "I", chunk if order == "<" else b"\0" * (4 - step) + chunk[:step])[0]
+            rows += bytes(channel(pixel, mask) for mask in masks)
+    return width, height, bytes(rows)
+
+
+def png(width, height, rgb):
+    """RGB rows as PNG bytes (each row behind a filter byte of 0)."""
+    rows = b"".join(b"\0" + rgb[y * width * 3:(y + 1) * width * 3] for y in range(height))
+
+    def png_chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + png_chunk(b"IDAT", zlib.compress(rows, 6)) + png_chunk(b"IEND", b""))
+
+
+class VirtualDisplay:
+    """Xvfb on a free display number (it tells which through -displayfd)."""
+
+    def __init__(self):
+        read, write = os.pipe()
+        self.process = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x600x24",
+                                         "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
+        os.close(write)
+        with os.fdopen(read) as told:
+            number = told.readline().strip()
+        assert number, "Xvfb did not start"
+        self.name = ":" + number
+
+    def screenshot(self):
+        """The screen: width, height and RGB rows."""
+        dump = subprocess.run(["xwd", "-root", "-silent", "-display", self.name], capture_output=True,
+                              check=True).stdout
+        return xwd_to_rgb(dump)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=5)
+
+
+@needs_dunst
+def test_a_real_notification_server_shows_the_grouped_alerts_and_closes_them(daemon_factory, alert_server, tmp_path):
+    """dunst on a virtual display, on the private bus: raind's grouped
+    notification is shown (a screenshot is kept in the test's directory, and
+    copied to $RAIND_SCREENSHOT when set), and closed when its alerts are over."""
+    directory = tmp_path / "fixtures"
+    now = forecast_with_alerts(directory, "three.json", [
+        ("Severe", "urn:a", "Winter Storm Warning"), ("Extreme", "urn:b", "Blizzard Warning"),
+        ("Severe", "urn:c", "Flood Warning")])
+    forecast_with_alerts(directory, "over.json", [("Moderate", "urn:y", "Wind Advisory")])
+    alert_server.script(path_prefix="/forecast/", file="three.json", count=-1)
+    bus = PrivateBus()
+    display = VirtualDisplay()
+    rc = tmp_path / "dunstrc"
+    rc.write_text(DUNSTRC)
+    env = dict(os.environ, DISPLAY=display.name, DBUS_SESSION_BUS_ADDRESS=bus.address)
+    dunst = subprocess.Popen(["dunst", "-config", str(rc)], env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+
+    def dunstctl(*args):
+        result = subprocess.run(["dunstctl", *args], env=env, capture_output=True, text=True)
+        return result.stdout.strip() if result.returncode == 0 else None
+    try:
+        wait_for(lambda: dunstctl("count", "displayed") == "0", what="dunst on the bus")
+        blank = display.screenshot()
+        key = tmp_path / "api-key"
+        key.write_text("k3y-0123456789\n")
+        daemon = daemon_factory(config=pirate_config(alert_server, key),
+                                extra_env={"DBUS_SESSION_BUS_ADDRESS": bus.address})
+        daemon.ctl("add", "Paris", check=True)
+        wait_for(lambda: dunstctl("count", "displayed") == "1", what="raind's notification on screen")
+        shots = []
+        wait_for(lambda: shots.append(display.screenshot()) or shots[-1] != blank, what="dunst drawing it")
+        width, height, rgb = shots[-1]
+        (tmp_path / "dunst.png").write_bytes(png(width, height, rgb))
+        if os.environ.get("RAIND_SCREENSHOT"):
+            pathlib.Path(os.environ["RAIND_SCREENSHOT"]).write_bytes(png(width, height, rgb))
+        # dunst drew it as critical: only that urgency has this frame (DUNSTRC).
+        pixels = {rgb[i:i + 3] for i in range(0, len(rgb), 3)}
+        assert bytes((0xe0, 0x6c, 0x75)) in pixels, "not drawn with the critical urgency's frame"
+
+        restart_with(daemon, alert_server, "over.json")
+        wait_for(lambda: dunstctl("count", "displayed") == "0", what="the notification closed")
+        history = json.loads(dunstctl("history"))["data"][0]
+        assert len(history) == 1, "one notification for the three alerts"
+        shown = history[0]
+        assert shown["appname"]["data"] == "raind"
+        assert shown["summary"]["data"] == "3 warnings for Paris: Blizzard Warning, Winter Storm Warning, Flood Warning"
+        assert shown["body"]["data"].split("\n")[0] == f"Blizzard Warning (Extreme) {until(now + 86400)}"
+    finally:
+        dunst.terminate()
+        dunst.wait(timeout=5)
+        display.stop()
         bus.stop()

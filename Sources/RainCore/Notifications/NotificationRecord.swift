@@ -1,6 +1,6 @@
 /// Which desktop notifications raind has shown, so that an alert is shown
-/// once, an upgrade replaces it (`replaces_id`), and a restart does not show
-/// them again. Kept in the cache directory (`notifications.json`): losing it
+/// once, an update replaces the notification it is in (`replaces_id`), one
+/// that ends closes it, and a restart does not show them again. Kept in the cache directory (`notifications.json`): losing it
 /// costs at most one repeated notification, so it is written without fsync.
 public struct NotificationRecord: Equatable, Sendable, Codable {
     /// One alert shown for one place.
@@ -8,15 +8,28 @@ public struct NotificationRecord: Equatable, Sendable, Codable {
         public var place: LocationID
         /// `AlertNotices.key(of:)`.
         public var key: String
+        /// The highest severity it was shown at.
         public var severity: AlertSeverity
         /// The server's id for the notification; 0 while the Notify call is under way.
         public var notification: UInt32
+        /// The notification it is shown in: the alerts first shown together
+        /// share one. nil in a record written before groups (each alert
+        /// then had its own, and gets its own number when read).
+        public var group: UInt32?
+        /// When it ends, as last reported: one that goes unreported after
+        /// this ran out; before it, it was withdrawn.
+        public var end: Double?
 
-        public init(place: LocationID, key: String, severity: AlertSeverity, notification: UInt32) {
+        public init(
+            place: LocationID, key: String, severity: AlertSeverity, notification: UInt32, group: UInt32? = nil,
+            end: Double? = nil
+        ) {
             self.place = place
             self.key = key
             self.severity = severity
             self.notification = notification
+            self.group = group
+            self.end = end
         }
     }
 
@@ -59,4 +72,22 @@ public struct NotificationRecord: Equatable, Sendable, Codable {
     }
 
     public var bytes: [UInt8] { jsonBytes + [UInt8(ascii: "\n")] }
+
+    /// The record with a group number on every entry: those without one
+    /// (an older record's) each get a number of their own.
+    func withGroups() -> NotificationRecord {
+        var record = self
+        for index in record.alerts.indices where record.alerts[index].group == nil {
+            record.alerts[index].group = record.unusedGroup()
+        }
+        return record
+    }
+
+    /// A group number no entry has (never 0). The record holds at most
+    /// `maximumAlerts` entries, so one is always free below that bound.
+    func unusedGroup() -> UInt32 {
+        let used = Set(alerts.compactMap(\.group))
+        if let highest = used.max(), highest < UInt32.max { return highest + 1 }
+        return (1...UInt32.max).first { !used.contains($0) } ?? 1
+    }
 }

@@ -63,6 +63,8 @@ public struct ForecastPresenter: Sendable {
     /// The app's main view:
     ///
     ///     Paris
+    ///     Alert (Severe): Storm warning until Thu 15 Jan 18:00 · meteoalarm (approximate area)
+    ///     Alert (Moderate): Frost warning from Fri 16 Jan 02:00 until Fri 16 Jan 09:00 · meteoalarm
     ///     Thursday 15 January 2026, 09:45
     ///     0°  Overcast
     ///     Feels like      -4°
@@ -76,10 +78,16 @@ public struct ForecastPresenter: Sendable {
     /// a recent current block, the hour in progress stands in, and says so:
     /// `Forecast for Thursday 15 January 2026, 10:00–11:00` (`Forecast.conditions(at:)`).
     /// Today's sunrise and sunset follow (or `no sunrise (polar night)`, `no
-    /// sunset (polar day)`); active alerts, most severe first, one line each;
-    /// the provider's credit last.
+    /// sunset (polar day)`). The alerts come first, under the name: those in
+    /// effect (most severe first, "until" their end), then those that begin
+    /// later (soonest first, "from" their onset), each with its source and
+    /// whether it was matched by region only (`alertLines`). A place no
+    /// official alert service covers says so before the age, and so does a
+    /// failed poll of its service (`alertServiceLine`); the provider's
+    /// credit is last.
     public func nowView() -> String {
         var lines = [placeName]
+        lines += alertLines
         var table = TextTable([.left, .left])
         if case let (current, observed)? = forecast.conditions(at: now) {
             let time = local(current.time)
@@ -118,24 +126,47 @@ public struct ForecastPresenter: Sendable {
         if let nowcast = forecast.nowcast?.at(now) { table.append(["Next hour", nowcast.summary]) }
         if let today = forecast.today(at: now, zone: zone), let sun = sunText(today) { table.append(["Sun", sun]) }
         lines += table.lines()
-        for alert in activeAlerts {
-            var line = "Alert (\(alert.severity.rawValue)): " + alert.title
-            if let end = alert.end {
-                let until = local(end)
-                line += " until \(until.shortWeekdayName) \(until.day) \(until.shortMonthName) \(until.hourMinute)"
-            }
-            lines.append(line)
-        }
+        if let service = alertServiceLine { lines.append(service) }
         lines.append(updatedLine)
         lines.append(attributionLine)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Alerts not yet over at `now`, most severe first. One without an end
-    /// holds as long as the provider sends it.
-    var activeAlerts: [WeatherAlert] {
-        forecast.alerts.enumerated().filter { $0.element.end.map { $0 > now } ?? true }
-            .sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }.map(\.element)
+    /// One line per alert in effect at `now` (most severe first), then per
+    /// alert that begins later (soonest first): `Alert (Severe): TITLE until
+    /// Thu 15 Jan 18:00 · dwd`, `… from Fri 16 Jan 02:00 until …`, with
+    /// `(approximate area)` when it was matched by region only. One without
+    /// an end holds as long as it is reported.
+    var alertLines: [String] {
+        (forecast.alertsInEffect(at: now) + forecast.upcomingAlerts(at: now)).map { alert in
+            let title = alert.title.isEmpty ? (alert.event ?? "Weather alert") : alert.title
+            let span = AlertWording.span(of: alert, at: now, local: local)
+            return "Alert (\(alert.severity.rawValue)): " + title + (span.map { " " + $0 } ?? "")
+                + AlertWording.origin(of: alert)
+        }
+    }
+
+    /// "No official alert service for this place", or why the service's
+    /// last poll failed ("Official alerts from dwd: last check failed (HTTP
+    /// 503)"), so no alert listed is never taken for no alert issued; nil
+    /// while the service answers, and before raind has looked.
+    var alertServiceLine: String? {
+        guard let service = forecast.alertService else { return nil }
+        let problem = service.problem.map { Self.brief($0) } ?? ""
+        guard let source = service.source, !source.isEmpty else {
+            let usual = AlertService.none.problem ?? ""
+            return "No official alert service for this place"
+                + (problem.isEmpty || problem.lowercased() == usual ? "" : " (\(problem))")
+        }
+        guard !problem.isEmpty else { return nil }
+        return "Official alerts from \(source): last check failed (\(problem))"
+    }
+
+    /// A problem's first clause, at most 60 characters (an alert service's
+    /// failed poll, shown briefly).
+    public static func brief(_ text: String) -> String {
+        let clause = String(text.prefix { $0 != ";" && !$0.isNewline }).trimmingSpaces()
+        return clause.count > 60 ? String(clause.prefix(59)) + "…" : clause
     }
 
     /// A day's local date (`Forecast.date(of:zone:)`).

@@ -4,18 +4,29 @@ import RainCore
 /// (Desktop Notifications Specification 1.2): the app name is always raind.
 struct DesktopNotification: Equatable {
     /// The specification's urgency levels (hint `urgency`, a byte).
-    enum Urgency: UInt8 {
+    enum Urgency: UInt8, Comparable {
         case low = 0, normal = 1, critical = 2
 
-        /// Extreme and severe alerts are critical (they stay until dismissed),
-        /// moderate ones normal, the rest low.
-        init(_ severity: AlertSeverity) {
-            switch severity {
-            case .extreme, .severe: self = .critical
-            case .moderate: self = .normal
-            case .minor, .unknown: self = .low
+        /// From CAP's severity, tempered by its urgency and certainty:
+        /// Extreme and Severe are critical (they stay until dismissed),
+        /// but normal for a watch, one the issuer expects later (Future)
+        /// or only thinks possible (Possible); Moderate and an Unknown
+        /// severity are normal, Minor is low; whatever the issuer thinks
+        /// Unlikely is low.
+        init(_ alert: WeatherAlert) {
+            if alert.certainty == .unlikely {
+                self = .low
+                return
+            }
+            switch alert.severity {
+            case .extreme, .severe:
+                self = alert.urgency == .future || alert.certainty == .possible ? .normal : .critical
+            case .moderate, .unknown: self = .normal
+            case .minor: self = .low
             }
         }
+
+        static func < (lhs: Urgency, rhs: Urgency) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     static let appName = "raind"
@@ -41,21 +52,65 @@ struct DesktopNotification: Equatable {
         ]
     }
 
-    /// A severe-weather alert at a saved place.
-    static func alert(_ alert: WeatherAlert, at place: Location, replaces: UInt32) -> DesktopNotification {
-        let title = alert.title.isEmpty ? "Weather alert" : alert.title
-        var body = "\(alert.severity.rawValue) alert for \(place.displayName)"
-        let description = alert.description.trimmingSpaces()
-        if !description.isEmpty {
-            body +=
-                ": "
-                + (description.count > maximumBodyCharacters
-                    ? String(description.prefix(maximumBodyCharacters)) + "…" : description)
+    /// Most alerts listed in a grouped notification's body; the rest are counted.
+    static let maximumListedAlerts = 10
+    /// Longest grouped summary: the alerts' names follow the count until it is full.
+    static let maximumSummaryCharacters = 120
+
+    /// Severe-weather alerts at a saved place, shown together: one alert as
+    /// "TITLE — PLACE" with its severity, description, time span and source;
+    /// several as "3 warnings for PLACE: Storm, Frost, Heavy rain" with one
+    /// line each (name, severity, time span, source). The urgency is the
+    /// highest of theirs. `local`: the place's civil time.
+    static func alerts(
+        _ alerts: [WeatherAlert], at place: Location, now: Double, local: (Double) -> CivilDateTime, replaces: UInt32
+    ) -> DesktopNotification {
+        let urgency = alerts.map(Urgency.init).max() ?? .normal
+        guard alerts.count > 1 else {
+            let alert = alerts.first ?? WeatherAlert(title: "")
+            let title = alert.title.isEmpty ? (alert.event ?? "Weather alert") : alert.title
+            var body = "\(alert.severity.rawValue) alert for \(place.displayName)"
+            // An agency's paragraphs run together: the body's lines are raind's own.
+            let description = String(alert.description.map { $0.isNewline ? " " : $0 }).trimmingSpaces()
+            if !description.isEmpty {
+                body +=
+                    ": "
+                    + (description.count > maximumBodyCharacters
+                        ? String(description.prefix(maximumBodyCharacters)) + "…" : description)
+            }
+            body = body.replacingControlCharacters()
+            let details = AlertWording.details(of: alert, at: now, local: local)
+            if !details.isEmpty { body += "\n" + details.replacingControlCharacters() }
+            return DesktopNotification(
+                replaces: replaces, icon: "weather-severe-alert",
+                summary: "\(title) — \(place.name)".replacingControlCharacters(), body: body, urgency: urgency)
         }
+        func name(_ alert: WeatherAlert) -> String {
+            let event = alert.event?.trimmingSpaces() ?? ""
+            if !event.isEmpty { return event }
+            return alert.title.isEmpty ? "Weather alert" : alert.title
+        }
+        var summary = "\(alerts.count) warnings for \(place.name): "
+        var named = 0
+        for alert in alerts {
+            let next = (named == 0 ? "" : ", ") + name(alert)
+            guard summary.count + next.count <= maximumSummaryCharacters || named == 0 else {
+                summary += ", …"
+                break
+            }
+            summary += next
+            named += 1
+        }
+        if summary.count > maximumSummaryCharacters { summary = String(summary.prefix(maximumSummaryCharacters)) + "…" }
+        var lines = alerts.prefix(maximumListedAlerts).map { alert in
+            let details = AlertWording.details(of: alert, at: now, local: local)
+            return ("\(name(alert)) (\(alert.severity.rawValue))" + (details.isEmpty ? "" : " " + details))
+                .replacingControlCharacters()
+        }
+        if alerts.count > maximumListedAlerts { lines.append("and \(alerts.count - maximumListedAlerts) more") }
         return DesktopNotification(
-            replaces: replaces, icon: "weather-severe-alert",
-            summary: "\(title) — \(place.name)".replacingControlCharacters(),
-            body: body.replacingControlCharacters(), urgency: Urgency(alert.severity))
+            replaces: replaces, icon: "weather-severe-alert", summary: summary.replacingControlCharacters(),
+            body: lines.joined(separator: "\n"), urgency: urgency)
     }
 
     /// Rain starting soon at the selected place; `summary` is the nowcast's line.

@@ -4,8 +4,10 @@ import RainSystem
 
 /// Desktop notifications from the user instance, through
 /// `org.freedesktop.Notifications` on the session bus: severe-weather alerts
-/// of any saved place (`AlertNotices` decides which) and rain starting soon
-/// at the selected place, once per rain episode and updated in place.
+/// of any saved place while they are in effect (`AlertNotices` decides which:
+/// those new at one place together in one notification, an update in place
+/// of the one it updates, closed when they end) and rain starting soon at the
+/// selected place, once per rain episode and updated in place.
 ///
 /// The session bus is opened on the first notification, not before, so a
 /// raind that never notifies never connects. Calls go out one at a time: a
@@ -33,7 +35,8 @@ public final class DesktopNotifier {
 
     /// Where a Notify reply's id goes.
     private enum Target {
-        case alert(place: LocationID, key: String)
+        /// A notification of alerts: its group in the record.
+        case alerts(place: LocationID, group: UInt32)
         case rain(episode: String)
     }
 
@@ -60,6 +63,9 @@ public final class DesktopNotifier {
     public var wantsRainSoon: Bool { configuration().notifyRainSoon && availability == .usable }
     /// The rain episode shown, as the nowcast last spoke of it, and its id.
     private var rainEpisode: (id: String, spell: RainEpisode)?
+    /// Each place's alerts as last reported, so a reload or an alert's onset
+    /// or end can be decided anew without a new report.
+    private var reportedAlerts: [LocationID: (place: Location, alerts: [WeatherAlert])] = [:]
     private var ownerWatch: BusSlot?
     private var queue: [Outgoing] = []
     private var inFlight: BusSlot?
@@ -122,29 +128,64 @@ public final class DesktopNotifier {
         }
     }
 
-    /// A place's alerts changed (`AlertsChanged`): new alerts at or above
-    /// `[Notifications] MinimumSeverity=` and upgrades are shown.
+    /// A place's alerts changed (`AlertsChanged`): those in effect that
+    /// `[Notifications] MinimumSeverity=` lets through and were not shown
+    /// are shown together, updates replace what they update, and the
+    /// notifications of alerts that no longer hold are closed.
     public func alertsChanged(at place: Location, alerts: [WeatherAlert]) {
+        reportedAlerts[place.id] = (place, alerts)
+        decideAlerts(at: place)
+    }
+
+    /// Decides every place's alerts anew at the present time, as last
+    /// reported: after a reload (`MinimumSeverity=` may have changed: a
+    /// lower one shows the alerts in effect it now lets through), and when
+    /// an alert begins or ends (the daemon calls it then; an upcoming alert
+    /// is shown at its onset).
+    public func reconsiderAlerts() {
+        for id in reportedAlerts.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            if let place = places[id] ?? reportedAlerts[id]?.place { decideAlerts(at: place) }
+        }
+    }
+
+    private func decideAlerts(at place: Location) {
         let settings = configuration()
+        let time = now()
         let decision = AlertNotices.decide(
-            place: place.id, alerts: alerts, record: record, minimum: settings.minimumAlertSeverity, now: now())
+            place: place.id, alerts: reportedAlerts[place.id]?.alerts ?? [], record: record,
+            minimum: settings.minimumAlertSeverity, now: time)
         guard settings.notifyAlerts, availability == .usable else {
-            // Not shown, so not remembered as shown; only alerts that ended are forgotten.
-            let current = Set(alerts.map(AlertNotices.key))
-            var pruned = record
-            pruned.alerts.removeAll { $0.place == place.id && !current.contains($0.key) }
-            update(pruned)
+            // Not shown, so not remembered as shown; alerts that no longer hold are forgotten.
+            var next = decision.record
+            for case .show(let notice) in decision.actions where !notice.isUpdate {
+                next.alerts.removeAll { $0.place == place.id && $0.group == notice.group }
+            }
+            update(next)
+            if availability == .usable {
+                for case .close(_, _, let id) in decision.actions where id != 0 { send(.close(id)) }
+            }
             return
         }
         update(decision.record)
-        for notice in decision.notices {
-            logger.info(
-                "notifying \(notice.alert.severity.rawValue) alert '\(notice.alert.title)' for \(place.id)"
-                    + (notice.replaces != 0 ? " (an upgrade)" : ""))
-            send(
-                .notify(
-                    .alert(notice.alert, at: place, replaces: notice.replaces), .alert(place: place.id, key: notice.key)
-                ))
+        let zone = ZoneInfo.system.rules(named: place.timeZone)
+        // Without the zone's rules, times are UTC: an alert's span is still told.
+        let local = { (time: Double) in zone?.local(time) ?? CivilDateTime(unixSeconds: time, utcOffsetSeconds: 0) }
+        for action in decision.actions {
+            switch action {
+            case .close(_, let group, let id):
+                logger.info("closing the alert notification of \(place.id) (group \(group)): its alerts no longer hold")
+                // 0: not answered yet; closed once it is (`notified`).
+                if id != 0 { send(.close(id)) }
+            case .show(let notice):
+                let names = notice.alerts.map { "\($0.severity.rawValue) '\($0.title)'" }.joined(separator: ", ")
+                logger.info(
+                    "notifying \(notice.alerts.count == 1 ? "alert" : "\(notice.alerts.count) alerts") \(names) for \(place.id)"
+                        + (notice.isUpdate ? " (an update)" : ""))
+                send(
+                    .notify(
+                        .alerts(notice.alerts, at: place, now: time, local: local, replaces: notice.replaces),
+                        .alerts(place: place.id, group: notice.group)))
+            }
         }
     }
 
@@ -197,6 +238,7 @@ public final class DesktopNotifier {
 
     /// A saved place was removed: its alerts are forgotten.
     public func placeRemoved(_ id: LocationID) {
+        reportedAlerts[id] = nil
         update(AlertNotices.forget(place: id, in: record))
     }
 
@@ -267,10 +309,15 @@ public final class DesktopNotifier {
         inFlight = nil
         var next = record
         switch (result, target) {
-        case (.success(let id), .alert(let place, let key)):
-            if let index = next.alerts.firstIndex(where: { $0.place == place && $0.key == key }) {
-                next.alerts[index].notification = id
+        case (.success(let id), .alerts(let place, let group)):
+            let members = next.alerts.indices.filter {
+                next.alerts[$0].place == place && next.alerts[$0].group == group
             }
+            if members.isEmpty {
+                // Its alerts ended while this was on its way, so nothing else will ever close it.
+                queue.append(.close(id))
+            }
+            for index in members { next.alerts[index].notification = id }
         case (.success(let id), .rain(let episode)):
             if next.rain?.episode == episode {
                 next.rain?.notification = id
@@ -294,8 +341,8 @@ public final class DesktopNotifier {
     /// The id of the notification `target` would replace (0: none yet).
     private func shownID(of target: Target) -> UInt32 {
         switch target {
-        case .alert(let place, let key):
-            return record.alerts.first { $0.place == place && $0.key == key }?.notification ?? 0
+        case .alerts(let place, let group):
+            return record.alerts.filter { $0.place == place && $0.group == group }.map(\.notification).max() ?? 0
         case .rain:
             return record.rain?.notification ?? 0
         }
@@ -305,7 +352,7 @@ public final class DesktopNotifier {
     /// when next reported rather than taken for shown.
     private static func forget(_ target: Target, in record: inout NotificationRecord) {
         switch target {
-        case .alert(let place, let key): record.alerts.removeAll { $0.place == place && $0.key == key }
+        case .alerts(let place, let group): record.alerts.removeAll { $0.place == place && $0.group == group }
         case .rain(let episode): if record.rain?.episode == episode { record.rain = nil }
         }
     }
@@ -321,8 +368,11 @@ public final class DesktopNotifier {
     /// What was being done when a call for `target` failed, and what happens next.
     private static func account(of target: Target) -> (doing: String, then: String) {
         switch target {
-        case .alert(let place, let key):
-            return ("showing alert \(key) for \(place)", "it is shown when the place's alerts are next reported")
+        case .alerts(let place, let group):
+            return (
+                "showing the alerts of \(place) (group \(group))",
+                "they are shown when the place's alerts are next reported"
+            )
         case .rain(let episode):
             return ("showing rain soon (\(episode))", "it is shown at the next change of the rain outlook")
         }
@@ -391,13 +441,16 @@ public final class DesktopNotifier {
 }
 
 /// What the notifier acts on (wired in `Daemon.init`): the published
-/// changes, the places they name, and a reload (`RainSoon=` may have changed).
+/// changes, the places they name, and a reload (`RainSoon=` and
+/// `MinimumSeverity=` may have changed).
 extension DesktopNotifier: DaemonEventObserver {
     public func observe(_ event: DaemonEvent) {
         switch event {
         case .published(let change): observe(change, places: places)
         case .stateChanged(_, let new): places = new.places
-        case .configurationReloaded: announceRainSoonInterest()
+        case .configurationReloaded:
+            announceRainSoonInterest()
+            reconsiderAlerts()
         default: break
         }
     }

@@ -28,6 +28,17 @@ extension Forecast {
             copy.alerts[index].description = plain(copy.alerts[index].description)
             copy.alerts[index].regions = copy.alerts[index].regions.map(plain)
             copy.alerts[index].uri = plain(copy.alerts[index].uri)
+            copy.alerts[index].event = copy.alerts[index].event.map(plain)
+            copy.alerts[index].instruction = copy.alerts[index].instruction.map(plain)
+            copy.alerts[index].source = copy.alerts[index].source.map(plain)
+            copy.alerts[index].id = copy.alerts[index].id.map(plain)
+            copy.alerts[index].references = copy.alerts[index].references?.map(plain)
+        }
+        if var service = copy.alertService {
+            service.source = service.source.map(plain)
+            service.problem = service.problem.map(plain)
+            service.attribution = service.attribution.map { Attribution(text: plain($0.text), url: plain($0.url)) }
+            copy.alertService = service
         }
         return copy
     }

@@ -6,9 +6,10 @@ struct StatusCommand: ClientCommand {
         synopses: ["[--json]"],
         description: """
             Shows raind's version, uptime, provider, whether it is online, the
-            selected place, the unit system, the last and next refresh, and the
+            selected place, the unit system, the last and next refresh, the
             upstream requests and the calls the provider counts for them, today
-            and (with a monthly budget) this month, against the budgets.
+            and (with a monthly budget) this month, against the budgets, and each
+            place's official alert service (or none).
             """,
         options: [OptionSpec("--json", summary: "print the status as one JSON object")], argument: nil)
 
@@ -19,12 +20,32 @@ struct StatusCommand: ClientCommand {
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
-        let status = try session.connect().call(GetStatusCall.self, NoParameters()).status
+        let client = try session.connect()
+        let status = try client.call(GetStatusCall.self, NoParameters()).status
         if json {
             Output.json(status)
             return
         }
-        for line in Self.describe(status) { Output.line(line) }
+        // Each place's alert service comes with its forecast, as raind last sent it.
+        var services: [(LocationID, AlertService?)] = []
+        for location in try client.call(ListLocationsCall.self, NoParameters()).locations {
+            let forecast = try client.call(GetForecastCall.self, .init(id: location.id.rawValue)).forecast
+            services.append((location.id, forecast?.alertService))
+        }
+        for line in Self.describe(status, alertServices: services) { Output.line(line) }
+    }
+
+    /// "dwd, checked 4 min ago", "dwd, last check failed (HTTP 503)",
+    /// "none (no official alert service for this place)", or "not checked
+    /// yet" before raind has looked.
+    static func describe(_ service: AlertService?, now: Double) -> String {
+        guard let service else { return "not checked yet" }
+        let problem = service.problem.map { ForecastPresenter.brief($0) } ?? ""
+        guard let source = service.source, !source.isEmpty else {
+            return "none (" + (problem.isEmpty ? "no official alert service for this place" : problem) + ")"
+        }
+        if !problem.isEmpty { return source + ", last check failed (\(problem))" }
+        return source + (service.checkedAt.map { ", checked " + Durations.ago(now - $0) } ?? "")
     }
 
     /// "every 15 min while in use (now), +48 requests = 148.8 calls a day at most".
@@ -60,7 +81,7 @@ struct StatusCommand: ClientCommand {
         return text
     }
 
-    static func describe(_ status: WeatherStatus) -> [String] {
+    static func describe(_ status: WeatherStatus, alertServices: [(LocationID, AlertService?)] = []) -> [String] {
         let now = Output.now()
         var lines: [String] = []
         lines.append(
@@ -104,6 +125,9 @@ struct StatusCommand: ClientCommand {
         }
         for (index, provider) in (status.providers ?? []).enumerated() {
             rows.append([index == 0 ? "Providers:" : "", Self.describe(provider, now: now)])
+        }
+        for (index, (id, service)) in alertServices.enumerated() {
+            rows.append([index == 0 ? "Alert services:" : "", "\(id): " + Self.describe(service, now: now)])
         }
         rows.append(["Subscribers:", "\(status.subscribers)"])
         lines += Output.table(rows, separator: " ")

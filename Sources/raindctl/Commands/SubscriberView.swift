@@ -73,7 +73,10 @@ struct SubscriberView {
             failures[id] = failure.message
         case .nowcastChanged(let id, let nowcast, _):
             forecasts[id]?.nowcast = nowcast
-        case .refreshStarted, .alertsChanged, .providerChanged:
+        case .alertsChanged(let id, let alerts):
+            // The bar's alert fields and class follow the alerts between forecasts.
+            forecasts[id]?.alerts = alerts
+        case .refreshStarted, .providerChanged:
             break
         }
     }
@@ -145,14 +148,18 @@ struct SubscriberView {
         return line
     }
 
-    /// waybar's custom module: text, tooltip (any alert first, the next hours
-    /// and days), class (state, condition, alert), alt (the condition) and
-    /// percentage (the chance of rain). Text and tooltip are Pango markup.
+    /// waybar's custom module: text, tooltip (the most severe alert in
+    /// effect first, the next hours and days), class (state, condition, and
+    /// with an alert in effect `alert` and its highest severity,
+    /// `alert-severe`), alt (the condition) and percentage (the chance of
+    /// rain). Text and tooltip are Pango markup.
     func waybarJSON(text template: BarTemplate?) -> JSON {
         let text = template.map(line) ?? barText()
         var tooltip: [String] = []
         let values = self.values
-        if let alert = values.alert { tooltip.append("⚠ " + alert.title) }
+        if let alert = values.alert {
+            tooltip.append("⚠ " + (alert.title.isEmpty ? alert.event ?? "" : alert.title).strippingControlCharacters())
+        }
         if let disconnection {
             tooltip.append(ShortSentence.of(disconnection))
         } else if let lastFailure {
@@ -167,7 +174,7 @@ struct SubscriberView {
         }
         var classes = [state]
         if let condition = values.condition { classes.append(condition) }
-        if values.alert != nil { classes.append("alert") }
+        if let alertClass = values.alertClass { classes += ["alert", alertClass] }
         var object = JSONObject()
         object["text"] = .string(text.escapingMarkup(quotes: true))
         object["tooltip"] = .string(tooltip.joined(separator: "\n\n").escapingMarkup(quotes: true))

@@ -6,6 +6,12 @@ public struct BarTemplate: Equatable, Sendable {
         case place, temp, feels, summary, icon, wind
         case windDirection = "wind_dir"
         case rain, precip, humidity, pressure, uv, sunrise, sunset, high, low, updated, alert, nowcast
+        /// How many alerts are in effect.
+        case alertCount = "alert_count"
+        /// The highest severity in effect, a lower-case word; empty with none.
+        case alertSeverity = "alert_severity"
+        /// When the most severe alert in effect ends, as a short local time; empty when unknown.
+        case alertUntil = "alert_until"
     }
 
     enum Piece: Equatable, Sendable {
@@ -65,11 +71,16 @@ public struct BarTemplate: Equatable, Sendable {
         self.pieces = pieces
     }
 
-    /// Whether the line changes with time alone (`{updated}`, `{nowcast}`), so it is redrawn on a timer.
+    /// Whether the line changes with time alone (`{updated}`, `{nowcast}`,
+    /// the alert fields: an alert begins and ends by the clock), so it is
+    /// redrawn on a timer.
     public var dependsOnTime: Bool {
         pieces.contains { piece in
             guard case .field(let field, _) = piece else { return false }
-            return field == .updated || field == .nowcast
+            switch field {
+            case .updated, .nowcast, .alert, .alertCount, .alertSeverity, .alertUntil: return true
+            default: return false
+            }
         }
     }
 

@@ -39,10 +39,16 @@ public struct BarValues: Sendable {
         return WeatherIcon.condition(conditions?.icon ?? "")
     }
 
-    /// The first alert not yet over.
-    public var alert: WeatherAlert? {
-        forecast?.alerts.first { alert in alert.end.map { $0 > now } ?? true }
-    }
+    /// The most severe alert in effect (`WeatherAlert.isInEffect(at:)`): one
+    /// that begins later does not light the bar until it does.
+    public var alert: WeatherAlert? { forecast?.mostSevereAlert(at: now) }
+
+    /// How many alerts are in effect.
+    public var alertCount: Int { forecast?.alertsInEffect(at: now).count ?? 0 }
+
+    /// The CSS class of the highest severity in effect (`alert-severe`);
+    /// nil with none in effect.
+    public var alertClass: String? { alert.map { "alert-" + AlertWording.word($0.severity) } }
 
     public func text(_ field: BarTemplate.Field, bare: Bool) -> String {
         let formatter = UnitFormatter(system: units)
@@ -81,7 +87,13 @@ public struct BarValues: Sendable {
                 return "forecast ended " + AgeText.describe(ageSeconds: self.now - end)
             }
             return AgeText.describe(ageSeconds: max(0, self.now - forecast.fetchedAt))
-        case .alert: return alert?.title ?? ""
+        case .alert: return alert.map { $0.title.isEmpty ? ($0.event ?? "") : $0.title } ?? ""
+        case .alertCount: return String(alertCount)
+        case .alertSeverity: return alert.map { AlertWording.word($0.severity) } ?? ""
+        case .alertUntil:
+            guard let end = alert?.end, let forecast else { return "" }
+            return AlertWording.shortMoment(
+                forecast.local(end, zone: zone), now: forecast.local(self.now, zone: zone))
         case .nowcast: return forecast?.nowcast?.at(self.now)?.summary ?? ""
         }
     }
