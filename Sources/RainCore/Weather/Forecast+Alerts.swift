@@ -9,15 +9,13 @@ extension WeatherAlert {
     /// effect. The one rule every view and the notifier share: an alert is
     /// shown as current and notified only while it holds.
     public func isInEffect(at now: Double) -> Bool {
-        guard messageType != .cancel else { return false }
-        return (begins.map { $0 <= now } ?? true) && (end.map { $0 > now } ?? true)
+        messageType != .cancel && AlertLifecycle.isInEffect(self, now: now)
     }
 
     /// Whether the alert has not begun at `now` but will hold later: shown
     /// as "from Wed 14:00", notified at its onset.
     public func isUpcoming(at now: Double) -> Bool {
-        guard messageType != .cancel, let begins, begins > now else { return false }
-        return end.map { $0 > begins } ?? true
+        messageType != .cancel && AlertLifecycle.isUpcoming(self, now: now)
     }
 }
 

@@ -127,7 +127,24 @@ final class AlertWatcher: DaemonEventObserver {
             poll(id, time: time)
         }
         publishChanges(at: time)
+        announceMoments(until: time)
         reschedule(at: time)
+    }
+
+    /// Up to when onsets and ends have been announced.
+    private var momentsAnnouncedUntil: Double?
+
+    /// Tells the notifier when an alert began or ended since the last
+    /// look: an onset changes nothing in the list served, but what is in effect.
+    private func announceMoments(until time: Double) {
+        defer { momentsAnnouncedUntil = time }
+        guard let since = momentsAnnouncedUntil else { return }
+        let alerts = places.flatMap { place in
+            (store[place.id]?.forecast.alerts ?? []) + (store.officialAlerts(of: place.id)?.messages ?? [])
+        }
+        if let moment = AlertLifecycle.nextChange(alerts, after: since), moment <= time {
+            events.emit(.alertMomentReached)
+        }
     }
 
     /// What each place served last, to tell when it changes.

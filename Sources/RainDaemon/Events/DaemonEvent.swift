@@ -24,11 +24,14 @@ public enum DaemonEvent {
     case rainSoonInterestChanged(Bool)
     /// SIGHUP: the configuration in force was read again (changed or not).
     case configurationReloaded
+    /// An alert of some place began or ended (its onset or end came), with
+    /// no new answer from its service: what is in effect changed.
+    case alertMomentReached
 
     /// The kinds of events, which observers register for.
     public enum Kind: CaseIterable, Sendable {
         case published, stateChanged, placeMoved, weatherChanged, watchingChanged, becameActive, networkChanged
-        case rainSoonInterestChanged, configurationReloaded
+        case rainSoonInterestChanged, configurationReloaded, alertMomentReached
     }
 
     public var kind: Kind {
@@ -42,6 +45,7 @@ public enum DaemonEvent {
         case .networkChanged: return .networkChanged
         case .rainSoonInterestChanged: return .rainSoonInterestChanged
         case .configurationReloaded: return .configurationReloaded
+        case .alertMomentReached: return .alertMomentReached
         }
     }
 }

@@ -441,8 +441,8 @@ public final class DesktopNotifier {
 }
 
 /// What the notifier acts on (wired in `Daemon.init`): the published
-/// changes, the places they name, and a reload (`RainSoon=` and
-/// `MinimumSeverity=` may have changed).
+/// changes, the places they name, a reload (`RainSoon=` and
+/// `MinimumSeverity=` may have changed), and an alert's onset or end.
 extension DesktopNotifier: DaemonEventObserver {
     public func observe(_ event: DaemonEvent) {
         switch event {
@@ -451,9 +451,13 @@ extension DesktopNotifier: DaemonEventObserver {
         case .configurationReloaded:
             announceRainSoonInterest()
             reconsiderAlerts()
+        case .alertMomentReached:
+            reconsiderAlerts()
         default: break
         }
     }
 
-    static let observedKinds: Set<DaemonEvent.Kind> = [.published, .stateChanged, .configurationReloaded]
+    static let observedKinds: Set<DaemonEvent.Kind> = [
+        .published, .stateChanged, .configurationReloaded, .alertMomentReached,
+    ]
 }

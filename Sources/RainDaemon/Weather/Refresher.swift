@@ -901,7 +901,7 @@ extension Refresher: DaemonEventObserver {
             notificationsWantNowcast = wanted
         case .configurationReloaded:
             configurationReloaded()
-        case .published, .weatherChanged:
+        case .published, .weatherChanged, .alertMomentReached:
             break
         }
     }
