@@ -3,7 +3,10 @@
 /// countries include the place's, so a national service is listed before
 /// a continental one that also covers its country.
 public enum AlertSources {
-    public static let all: [any AlertSource] = []
+    public static let all: [any AlertSource] = [
+        MetAlertsSource(),
+        MeteoAlarmSource(),
+    ]
 
     /// The source responsible for a place in the country `countryCode`
     /// (ISO 3166-1 alpha-2, any case); nil where no source issues warnings.
