@@ -372,6 +372,23 @@ import Testing
         }
     }
 
+    /// The fuzzing campaign's `alerts` target (not run here) on every
+    /// recording, cut short and with bytes changed: each must return.
+    @Test func theAlertsFuzzTargetReturnsOnEveryRecordingCutAndChanged() throws {
+        let names = try TestFile.names(in: Fixtures.directory + "/alerts")
+        #expect(names.count >= 8)
+        for name in names {
+            let bytes = try Fixtures.bytes("alerts/" + name)
+            FuzzTargets.alerts(bytes)
+            for length in stride(from: 0, to: min(bytes.count, 12_000), by: 997) {
+                FuzzTargets.alerts(Array(bytes[0..<length]))
+            }
+            var changed = bytes
+            for index in stride(from: 7, to: min(changed.count, 12_000), by: 509) { changed[index] ^= 0x21 }
+            FuzzTargets.alerts(changed)
+        }
+    }
+
     @Test func aDocumentThatIsNotACAPAlert() throws {
         let feed = try #require(refusal("<feed xmlns='http://www.w3.org/2005/Atom'/>"))
         #expect(feed.description == "test response: a <feed>, not a CAP <alert>")

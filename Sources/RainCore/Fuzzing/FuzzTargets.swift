@@ -17,6 +17,7 @@ public enum FuzzTargets {
         ("config", { config($0) }),
         ("state", { state($0) }),
         ("cache", { cache($0) }),
+        ("alerts", { alerts($0) }),
     ]
 
     public typealias Target = (name: String, run: @Sendable ([UInt8]) -> Void)
@@ -107,6 +108,36 @@ public enum FuzzTargets {
             forecast.validationProblem() == nil
         else { return }
         use(forecast)
+    }
+
+    /// An alert source's answer or CAP message: read by every source of
+    /// `AlertSources.all` as its feed and as a document, for a place in its
+    /// countries (in Šumadija, where the Serbian recording's polygon lies),
+    /// and by `CAPAlert` with geocodes known; every alert made plain text as
+    /// raind shows it.
+    public static func alerts(_ bytes: [UInt8]) {
+        let point = AlertArea.Point(latitude: 44.0128, longitude: 20.9114)
+        var alerts: [WeatherAlert] = []
+        for source in AlertSources.all {
+            let place = Location(
+                id: LocationID("fuzz"), name: "Fuzz", countryCode: source.terms.countries.sorted().first ?? "",
+                latitude: point.latitude, longitude: point.longitude, source: .coordinates)
+            if let feed = try? source.parseFeed([bytes], for: place, languages: ["de", "en"], now: 1_790_000_000) {
+                alerts += feed.alerts
+                _ = feed.documents.map(\.utf8.count)
+            }
+            alerts += (try? source.parseDocument(bytes, for: place, languages: ["sr"], now: 1_790_000_000)) ?? []
+        }
+        let codes: Set<String> = ["EMMA_ID:RS010", "NUTS3:FR717", "WARNCELLID:812069270"]
+        alerts += (try? CAPAlert.alerts(bytes, source: "fuzz", at: point, placeCodes: codes, languages: [])) ?? []
+        for alert in alerts {
+            let plain = AlertText.plain(alert)
+            precondition(plain.title.utf8.count <= AlertLimits.titleBytes, "a plain title is bounded")
+            precondition(!plain.title.containsControlCharacters, "a plain title is one line of text")
+            precondition(
+                !plain.description.unicodeScalars.contains { $0 != "\n" && String.isControl($0) },
+                "a plain description holds no control code but line breaks")
+        }
     }
 
     /// Between the answers of a provider that asks several questions
