@@ -142,7 +142,7 @@ import Testing
             ),
             (
                 #"{"features": [{"id": "a", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[-80,43],["x",43]]]}}]}"#,
-                "features[0].geometry.coordinates[0][1]"
+                "features[0].geometry.coordinates[0][1][0]"
             ),
             (
                 #"{"features": [{"id": "a", "properties": {}, "geometry": {"type": "Polygon"}}]}"#,

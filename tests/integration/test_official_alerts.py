@@ -41,8 +41,11 @@ def service(tmp_path):
     directory.mkdir()
     shutil.copy(FIXTURES / FORECAST, directory / FORECAST)
     now = time.time()
+    flood = feature("NWS-TEST-1", "Flood Warning", "Severe", now - 3600, now + 3 * 3600)
+    # What a service may send: HTML and entities, and a control code.
+    flood["properties"]["description"] = "Flood <b>Warning</b> &amp; more\u0007 in the <i>test</i> area."
     feed = {"type": "FeatureCollection", "features": [
-        feature("NWS-TEST-1", "Flood Warning", "Severe", now - 3600, now + 3 * 3600),
+        flood,
         feature("NWS-TEST-2", "Wind Advisory", "Moderate", now + 2 * 3600, now + 5 * 3600),
         feature("NWS-TEST-0", "Heat Advisory", "Minor", now - 7200, now - 60),
     ]}
@@ -81,6 +84,8 @@ def test_a_us_place_gets_the_nws_alerts_with_an_open_meteo_forecast(daemon_facto
     flood, wind = forecast["alerts"]
     assert flood["source"] == "nws" and flood["severity"] == "Severe" and flood["event"] == "Flood Warning"
     assert wind["onset"] > time.time() + 3600
+    # Shown as plain text, whatever the service wrote.
+    assert flood["description"] == "Flood Warning & more in the test area.", flood["description"]
     # One request for the feed, with the point on the NWS's grid.
     asked = [target for target in service.stats()["targets"] if target.startswith("/alerts/")]
     assert asked == ["/alerts/active?point=45.52,-122.68"], asked

@@ -7,6 +7,8 @@ public enum AlertSources {
         NWSAlertSource(),
         DWDAlertSource(),
         ECCCAlertSource(),
+        MetAlertsSource(),
+        MeteoAlarmSource(),
     ]
 
     /// The source responsible for a place in the country `countryCode`

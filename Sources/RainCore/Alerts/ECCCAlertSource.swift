@@ -115,7 +115,10 @@ public struct ECCCAlertSource: AlertSource {
             guard case .object = properties.value else {
                 throw properties.error(.wrongType(expected: "an object", got: properties.value.kindName))
             }
-            guard let geometry = try feature.object("geometry"), try AlertArea(geoJSON: geometry).contains(point)
+            // A feature without an outline (a point) says nothing of where the place is.
+            guard let geometry = try feature.object("geometry"),
+                AlertArea.outlineTypes.contains(try geometry.string("type") ?? ""),
+                try AlertArea(geoJSON: geometry).contains(point)
             else { continue }
             if let alert = try alert(properties, feature: feature, language: language) { alerts.append(alert) }
         }

@@ -152,27 +152,46 @@ public enum FuzzTargets {
         return answers
     }
 
-    /// An alert service's answer, read by every source of
-    /// `AlertSources.all` as a feed and as a CAP document, for a place in
-    /// the source's country (where the ECCC recording's regions meet, so
-    /// outlines are matched too); then the life of the alerts they held,
-    /// and those alerts in a forecast, validated and presented.
+    /// An alert service's answer or CAP message (XML or JSON), read by every
+    /// source of `AlertSources.all` as a feed and as a CAP document, for a
+    /// place in the source's country at two points (where the ECCC
+    /// recording's regions meet, and in Šumadija, where the Serbian CAP's
+    /// polygon lies, so outlines are matched too), and by `CAPAlert` with
+    /// geocodes known; every alert made plain text as raind shows it; then
+    /// the life of the alerts they held, and those alerts in a forecast,
+    /// validated and presented.
     public static func alerts(_ bytes: [UInt8]) {
         let now = 1_790_000_000.0
+        let points = [
+            AlertArea.Point(latitude: 43.75, longitude: -79.64), AlertArea.Point(latitude: 44.0128, longitude: 20.9114),
+        ]
         var messages: [WeatherAlert] = []
         for source in AlertSources.all {
-            let place = Location(
-                id: LocationID("fuzz"), name: "Fuzz", countryCode: source.terms.countries.sorted().first ?? "",
-                latitude: 43.75, longitude: -79.64, timeZone: "America/Toronto", source: .coordinates)
-            _ = source.plan(for: place, languages: ["de", "fr", "en"], now: now)
-            if let feed = try? source.parseFeed([bytes], for: place, languages: ["de", "fr", "en"], now: now) {
-                messages += feed.alerts
-            }
-            if let alerts = try? source.parseDocument(bytes, for: place, languages: ["de", "fr", "en"], now: now) {
-                messages += alerts
+            for point in points {
+                let place = Location(
+                    id: LocationID("fuzz"), name: "Fuzz", countryCode: source.terms.countries.sorted().first ?? "",
+                    latitude: point.latitude, longitude: point.longitude, timeZone: "America/Toronto",
+                    source: .coordinates)
+                _ = source.plan(for: place, languages: ["de", "fr", "en"], now: now)
+                if let feed = try? source.parseFeed([bytes], for: place, languages: ["de", "fr", "en"], now: now) {
+                    messages += feed.alerts
+                    _ = feed.documents.map(\.utf8.count)
+                }
+                messages += (try? source.parseDocument(bytes, for: place, languages: ["sr"], now: now)) ?? []
             }
         }
-        let current = AlertLifecycle.current(messages, now: now)
+        let codes: Set<String> = ["EMMA_ID:RS010", "NUTS3:FR717", "WARNCELLID:812069270"]
+        messages +=
+            (try? CAPAlert.alerts(bytes, source: "fuzz", at: points[1], placeCodes: codes, languages: [])) ?? []
+        for alert in messages {
+            let plain = AlertText.plain(alert)
+            precondition(plain.title.utf8.count <= AlertLimits.titleBytes, "a plain title is bounded")
+            precondition(!plain.title.containsControlCharacters, "a plain title is one line of text")
+            precondition(
+                !plain.description.unicodeScalars.contains { $0 != "\n" && String.isControl($0) },
+                "a plain description holds no control code but line breaks")
+        }
+        let current = AlertLifecycle.current(messages.map(AlertText.plain), now: now)
         _ = AlertLifecycle.nextChange(current, after: now)
         let forecast = Forecast(provider: "open-meteo", fetchedAt: now, alerts: current)
         if forecast.validationProblem() == nil { use(forecast) }

@@ -6,6 +6,8 @@ public struct ProviderParseError: Error, Equatable, Sendable, CustomStringConver
     public enum Problem: Equatable, Sendable {
         /// The body is not JSON at all (an HTML error page, a truncated body).
         case notJSON(JSONParseError)
+        /// The body is not well-formed XML (an alert source's CAP or Atom).
+        case notXML(XMLParseError)
         /// A block or field the forecast needs is absent.
         case missing
         /// A field holds another kind of value than expected.
@@ -35,6 +37,7 @@ public struct ProviderParseError: Error, Equatable, Sendable, CustomStringConver
         let subject = field.isEmpty ? "\(provider) response" : "\(provider) response field \(field)"
         switch problem {
         case .notJSON(let error): return "\(subject) is not JSON (\(error))"
+        case .notXML(let error): return "\(subject) is not well-formed XML (\(error))"
         case .missing: return "\(subject) is missing"
         case .wrongType(let expected, let got): return "\(subject): expected \(expected), got \(got)"
         case .invalidValue(let reason): return "\(subject): \(reason)"

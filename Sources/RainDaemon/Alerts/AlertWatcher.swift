@@ -306,10 +306,10 @@ final class AlertWatcher: DaemonEventObserver {
         watches[id] = watch
     }
 
-    /// The alerts with the source's name and plain text, bounded.
+    /// The alerts with the source's name and as plain text (`AlertText`), bounded.
     static func checked(_ alerts: [WeatherAlert], source: String) -> [WeatherAlert] {
         alerts.prefix(AlertLimits.alertsPerFeed).map { alert in
-            var alert = alert
+            var alert = AlertText.plain(alert)
             alert.source = source
             return alert
         }

@@ -118,17 +118,13 @@ public final class ForecastStore {
     }
 
     /// `forecast` with the alerts in effect or upcoming at `time`: the
-    /// provider's own and the official service's, as one list
+    /// provider's own and the official service's (plain text), as one list
     /// (`AlertLifecycle.current`: updates replace, cancellations withdraw,
     /// ended alerts go, the same warning twice is one), and the service.
     static func withAlerts(_ forecast: Forecast, _ official: OfficialAlerts?, at time: Double) -> Forecast {
         var result = forecast
-        let own = forecast.alerts.map { alert in
-            var alert = alert
-            if alert.source == nil { alert.source = forecast.provider }
-            return alert
-        }
-        result.alerts = AlertLifecycle.current(own + (official?.messages ?? []), now: time)
+        // The provider's own alerts keep source nil: they come with its forecast and its credit.
+        result.alerts = AlertLifecycle.current(forecast.alerts + (official?.messages ?? []), now: time)
         result.alertService = official?.service
         return result
     }
