@@ -270,7 +270,7 @@ final class AlertWatcher: DaemonEventObserver {
             }
         }
         watches[id] = watch
-        record(id, messages: watch.feedAlerts + watch.documents.values.flatMap { $0 }, problem: nil, checked: time)
+        record(id, messages: Self.messages(watch), problem: nil, checked: time)
     }
 
     private func fetchDocuments(_ id: LocationID, _ urls: [String], place: Location) {
@@ -298,12 +298,19 @@ final class AlertWatcher: DaemonEventObserver {
                 self.watches[id] = watch
                 guard left == 0 else { return }
                 self.record(
-                    id, messages: watch.feedAlerts + watch.documents.values.flatMap { $0 }, problem: nil,
+                    id, messages: Self.messages(watch), problem: nil,
                     checked: self.now)
             }
             watch.transfers.append(transfer)
         }
         watches[id] = watch
+    }
+
+    /// Every message the place's source holds: the CAP documents' first, so
+    /// that where a feed and its document describe one alert (MetAlerts),
+    /// the document's fuller copy (with its references) is the one kept.
+    static func messages(_ watch: Watch) -> [WeatherAlert] {
+        watch.documents.keys.sorted().flatMap { watch.documents[$0] ?? [] } + watch.feedAlerts
     }
 
     /// The alerts with the source's name and as plain text (`AlertText`), bounded.
