@@ -43,7 +43,15 @@ def until(moment, zone="Europe/Paris"):
 
 def restart_with(daemon, alert_server, name):
     """raind restarted without its forecast cache (so the next fetch reports the
-    alerts anew) but with its record of what was shown, served `name`."""
+    alerts anew) but with its record of what was shown, served `name`. It
+    is stopped only once what it showed is recorded with the server's ids
+    (the server answers Notify after the test has read the call)."""
+    record = daemon.cache_home / "raind" / "notifications.json"
+
+    def recorded():
+        entries = json.loads(record.read_text())["alerts"] if record.exists() else []
+        return entries and all(entry["notification"] for entry in entries)
+    wait_for(recorded, what="what was shown recorded with the server's ids")
     daemon.stop()
     for cached in (daemon.cache_home / "raind" / "forecasts").iterdir():
         cached.unlink()
