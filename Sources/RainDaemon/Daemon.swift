@@ -92,7 +92,7 @@ public final class Daemon {
         do {
             http = try HTTPClient(
                 loop: loop,
-                userAgent: "raind/\(RaindVersion.string) (+\(RaindVersion.projectURL))",
+                userAgent: RaindVersion.userAgent(),
                 logger: logger.scoped("http"))
             refresher = try Refresher(
                 context: context, http: http, store: forecasts, events: events,

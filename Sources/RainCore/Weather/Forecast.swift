@@ -259,6 +259,15 @@ public struct WeatherAlert: Equatable, Sendable, Codable {
     }
 }
 
+extension WireEnum {
+    /// The case whose raw value is `text`, read without regard to case (a
+    /// provider's "SEVERE" or "severe"); nil for any other text.
+    static func reading(_ text: String) -> Self? {
+        let lowered = text.lowercased()
+        return allCases.first { $0.rawValue.lowercased() == lowered }
+    }
+}
+
 /// How soon to act on an alert (CAP `urgency`).
 public enum AlertUrgency: String, WireEnum {
     case immediate = "Immediate"
@@ -269,7 +278,7 @@ public enum AlertUrgency: String, WireEnum {
 
     /// The provider's text read without regard to case; anything else is `unknown`.
     public init(providerText: String) {
-        self = Self.allCases.first { $0.rawValue.lowercased() == providerText.lowercased() } ?? .unknown
+        self = Self.reading(providerText) ?? .unknown
     }
 }
 
@@ -283,8 +292,7 @@ public enum AlertCertainty: String, WireEnum {
 
     /// The provider's text read without regard to case; anything else is `unknown`.
     public init(providerText: String) {
-        let text = providerText.lowercased()
-        self = text == "very likely" ? .likely : Self.allCases.first { $0.rawValue.lowercased() == text } ?? .unknown
+        self = providerText.lowercased() == "very likely" ? .likely : Self.reading(providerText) ?? .unknown
     }
 }
 
@@ -298,8 +306,7 @@ public enum AlertMessageType: String, WireEnum {
     /// The provider's text read without regard to case; nil for anything
     /// else (CAP's `Ack` and `Error` are not warnings).
     public init?(providerText: String) {
-        guard let type = Self.allCases.first(where: { $0.rawValue.lowercased() == providerText.lowercased() })
-        else { return nil }
+        guard let type = Self.reading(providerText) else { return nil }
         self = type
     }
 }
@@ -324,7 +331,7 @@ public enum AlertSeverity: String, WireEnum, Comparable {
 
     /// The provider's text read without regard to case; anything else is `unknown`.
     public init(providerText: String) {
-        self = Self.allCases.first { $0.rawValue.lowercased() == providerText.lowercased() } ?? .unknown
+        self = Self.reading(providerText) ?? .unknown
     }
 
     /// 0 for the most severe.

@@ -139,10 +139,7 @@ final class AlertWatcher: DaemonEventObserver {
     private func announceMoments(until time: Double) {
         defer { momentsAnnouncedUntil = time }
         guard let since = momentsAnnouncedUntil else { return }
-        let alerts = places.flatMap { place in
-            (store[place.id]?.forecast.alerts ?? []) + (store.officialAlerts(of: place.id)?.messages ?? [])
-        }
-        if let moment = AlertLifecycle.nextChange(alerts, after: since), moment <= time {
+        if let moment = AlertLifecycle.nextChange(places.flatMap(messages(of:)), after: since), moment <= time {
             events.emit(.alertMomentReached)
         }
     }
@@ -165,14 +162,15 @@ final class AlertWatcher: DaemonEventObserver {
         }
     }
 
+    /// Every alert message held for the place: the provider's own and its service's.
+    private func messages(of place: Location) -> [WeatherAlert] {
+        (store[place.id]?.forecast.alerts ?? []) + (store.officialAlerts(of: place.id)?.messages ?? [])
+    }
+
     private func reschedule(at time: Double) {
         var next = watches.values.filter { $0.transfers.isEmpty }.map(\.nextPoll).min()
-        for place in places {
-            let messages = store.officialAlerts(of: place.id)?.messages ?? []
-            let own = store[place.id]?.forecast.alerts ?? []
-            if let change = AlertLifecycle.nextChange(own + messages, after: time) {
-                next = min(next ?? change, change)
-            }
+        if let change = AlertLifecycle.nextChange(places.flatMap(messages(of:)), after: time) {
+            next = min(next ?? change, change)
         }
         guard let next else {
             timer?.disarm()
@@ -190,28 +188,27 @@ final class AlertWatcher: DaemonEventObserver {
     private func httpRequest(_ url: String, headers: [String: String]) -> HTTPRequest {
         var headers = headers
         if let contact = context.configuration.contact {
-            headers["User-Agent"] = "raind/\(RaindVersion.string) (+\(RaindVersion.projectURL); \(contact))"
+            headers["User-Agent"] = RaindVersion.userAgent(contact: contact)
         }
         return HTTPRequest(
             url: url, redactedURL: url, headers: headers,
             connectTimeout: .seconds(context.configuration.connectTimeoutSeconds),
-            totalTimeout: .seconds(context.configuration.timeoutSeconds), maxBodyBytes: Self.maximumBodyBytes)
+            totalTimeout: .seconds(context.configuration.timeoutSeconds),
+            maxBodyBytes: WeatherSource.maximumBodyBytes)
     }
-
-    /// Largest answer accepted: the DWD's CAP documents reach 400 KB.
-    static let maximumBodyBytes = 4 << 20
 
     private func poll(_ id: LocationID, time: Double) {
         guard var watch = watches[id], let place = places.first(where: { $0.id == id }) else { return }
         let source = watch.source
         let jitter = source.terms.pollingInterval * source.terms.jitterFraction * Double.random(in: 0...1)
         watch.nextPoll = time + source.terms.pollingInterval + jitter
-        guard case .requests(let asked) = source.plan(for: place, languages: languages, now: time) else {
-            if case .notCovered(let reason) = source.plan(for: place, languages: languages, now: time) {
-                record(id, messages: nil, problem: reason, checked: nil)
-            }
+        let asked: [ProviderRequest]
+        switch source.plan(for: place, languages: languages, now: time) {
+        case .requests(let requests):
+            asked = requests
+        case .notCovered(let reason):
             watches[id] = watch
-            return
+            return record(id, messages: nil, problem: reason, checked: nil)
         }
         var results: [Result<HTTPResponse, HTTPFailure>?] = Array(repeating: nil, count: asked.count)
         for (index, request) in asked.enumerated() {

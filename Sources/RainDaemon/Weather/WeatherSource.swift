@@ -38,9 +38,7 @@ public struct WeatherSource {
     /// provider that needs one is a `NotConfigured` failure kept for every request.
     init(provider name: ProviderName, configuration: Configuration, credentialsDirectory: String?) {
         provider = WeatherProviders.provider(name)
-        userAgent = configuration.contact.map {
-            "raind/\(RaindVersion.string) (+\(RaindVersion.projectURL); \($0))"
-        }
+        userAgent = configuration.contact.map { RaindVersion.userAgent(contact: $0) }
         connectTimeout = configuration.connectTimeoutSeconds
         totalTimeout = configuration.timeoutSeconds
         viaProxy = configuration.proxy
