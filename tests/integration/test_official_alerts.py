@@ -89,6 +89,13 @@ def test_a_us_place_gets_the_nws_alerts_with_an_open_meteo_forecast(daemon_facto
     # One request for the feed, with the point on the NWS's grid.
     asked = [target for target in service.stats()["targets"] if target.startswith("/alerts/")]
     assert asked == ["/alerts/active?point=45.52,-122.68"], asked
+    # What the polling costs, beside the forecasts' counts and apart from them.
+    status = daemon.client().call("GetStatus")["parameters"]["status"]
+    [nws] = status["alertSources"]
+    assert nws["name"] == "nws" and nws["places"] == [place_id] and nws["pollingSeconds"] == 300
+    assert nws["requestsPerDay"] == 288 and nws["requestsToday"] == 1 and nws["documentsToday"] == 0
+    shown = daemon.ctl("status", check=True).stdout
+    assert "Alert polling:  nws: 1 place every 5 min, about 288 requests a day; 1 today" in shown, shown
 
 
 def test_a_place_no_service_covers_says_so(daemon_factory, service):
@@ -98,7 +105,7 @@ def test_a_place_no_service_covers_says_so(daemon_factory, service):
     forecast = wait_for(lambda: served(daemon, place_id), what="a forecast")
     assert forecast["alertService"] == {
         "source": None, "attribution": None, "checkedAt": None,
-        "problem": "no official alert service for this place"}
+        "problem": "no official alert service for this place", "unplaced": None}
     assert not any(target.startswith("/alerts/") for target in service.stats()["targets"])
 
 

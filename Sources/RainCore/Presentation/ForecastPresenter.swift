@@ -158,8 +158,17 @@ public struct ForecastPresenter: Sendable {
             return "No official alert service for this place"
                 + (problem.isEmpty || problem.lowercased() == usual ? "" : " (\(problem))")
         }
-        guard !problem.isEmpty else { return nil }
+        guard !problem.isEmpty else { return Self.unplacedLine(service) }
         return "Official alerts from \(source): last check failed (\(problem))"
+    }
+
+    /// "Official alerts from meteoalarm: 2 warnings for this region name no
+    /// area raind can place, so they are not shown", or nil.
+    static func unplacedLine(_ service: AlertService) -> String? {
+        guard let source = service.source, let count = service.unplaced, count > 0 else { return nil }
+        return count == 1
+            ? "Official alerts from \(source): 1 warning for this region names no area raind can place, so it is not shown"
+            : "Official alerts from \(source): \(count) warnings for this region name no area raind can place, so they are not shown"
     }
 
     /// A problem's first clause, at most 60 characters (an alert service's

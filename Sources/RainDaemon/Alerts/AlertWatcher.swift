@@ -31,9 +31,32 @@ final class AlertWatcher: DaemonEventObserver {
         var validators: (etag: String?, lastModified: String?) = (nil, nil)
         /// CAP documents by URL, with the alerts they hold for the place.
         var documents: [String: [WeatherAlert]] = [:]
+        /// The documents that gave no alert and name no area raind can place.
+        var unplaced: Set<String> = []
+        /// The requests of the last poll's plan (feeds; 0 when not covered).
+        var requestsPerPoll = 1
     }
 
-    static let observedKinds: Set<DaemonEvent.Kind> = [.stateChanged, .configurationReloaded, .becameActive]
+    static let observedKinds: Set<DaemonEvent.Kind> = [
+        .stateChanged, .configurationReloaded, .becameActive, .published,
+    ]
+
+    /// What one service's requests cost: only those it answered count (a
+    /// lookup or connection that failed reached nobody).
+    struct Usage {
+        var budget = BudgetUsage()
+        /// Of today's (`budget.day`): answered 304, and for CAP documents.
+        var unchanged = 0
+        var documents = 0
+    }
+
+    private var usage: [String: Usage] = [:]
+    /// Whether no poll or document is being fetched.
+    var isIdle: Bool { watches.values.allSatisfy { $0.transfers.isEmpty } }
+    /// For tests: called when a poll's outcome has been kept and published.
+    var recorded: (LocationID) -> Void = { _ in }
+    /// Moves whenever a count or a place's service changes (`StatusVersion`).
+    private(set) var changes = 0
 
     init(
         context: DaemonContext, http: any HTTPFetching, store: ForecastStore, events: DaemonEvents
@@ -69,6 +92,7 @@ final class AlertWatcher: DaemonEventObserver {
     /// Starts watching `places` (at start and after every change to the list).
     func placesChanged(_ list: [Location]) {
         places = list
+        changes += 1
         let time = now
         for id in Array(watches.keys) where !list.contains(where: { $0.id == id }) {
             stop(id)
@@ -109,6 +133,10 @@ final class AlertWatcher: DaemonEventObserver {
         case .becameActive:
             // After a resume, alerts may have begun or ended while asleep.
             publishChanges(at: now)
+        case .published(.alertsChanged(let id, let alerts)):
+            // Published by the refresher with a new forecast, or by this
+            // watcher: either way what clients were last sent.
+            lastPublished[id] = alerts
         default:
             break
         }
@@ -207,9 +235,11 @@ final class AlertWatcher: DaemonEventObserver {
         case .requests(let requests):
             asked = requests
         case .notCovered(let reason):
+            watch.requestsPerPoll = 0
             watches[id] = watch
             return record(id, messages: nil, problem: reason, checked: nil)
         }
+        watch.requestsPerPoll = asked.count
         var results: [Result<HTTPResponse, HTTPFailure>?] = Array(repeating: nil, count: asked.count)
         for (index, request) in asked.enumerated() {
             var headers = request.headers
@@ -233,6 +263,9 @@ final class AlertWatcher: DaemonEventObserver {
         watch.transfers = []
         watches[id] = watch
         let time = now
+        for case .success(let response) in results {
+            count(watch.source, at: time, unchanged: response.status == 304)
+        }
         var bodies: [[UInt8]] = []
         var notModified = false
         for result in results {
@@ -257,6 +290,7 @@ final class AlertWatcher: DaemonEventObserver {
                 watch.feedAlerts = Self.checked(feed.alerts, source: source.name)
                 // Documents the feed no longer names are forgotten; new ones are fetched.
                 watch.documents = watch.documents.filter { feed.documents.contains($0.key) }
+                watch.unplaced = watch.unplaced.filter { feed.documents.contains($0) }
                 watches[id] = watch
                 let missing = feed.documents.filter { watch.documents[$0] == nil }
                 if !missing.isEmpty {
@@ -276,12 +310,18 @@ final class AlertWatcher: DaemonEventObserver {
         for url in urls {
             let transfer = http.fetch(httpRequest(url, headers: [:])) { [weak self] result in
                 guard let self, var watch = self.watches[id] else { return }
+                if case .success = result { self.count(watch.source, at: self.now, document: true) }
                 switch result {
                 case .success(let response) where response.status == 200:
                     do {
                         let alerts = try watch.source.parseDocument(
                             response.body, for: place, languages: self.languages, now: self.now)
                         watch.documents[url] = Self.checked(alerts, source: watch.source.name)
+                        if alerts.isEmpty, watch.source.namesNoPlaceableArea(response.body) {
+                            watch.unplaced.insert(url)
+                        } else {
+                            watch.unplaced.remove(url)
+                        }
                     } catch {
                         self.logger.warning("\(id): \(url): \(error)")
                     }
@@ -331,12 +371,53 @@ final class AlertWatcher: DaemonEventObserver {
         let previous = store.officialAlerts(of: id)
         let service = AlertService(
             source: watch.source.name, attribution: watch.source.attribution,
-            checkedAt: checked ?? previous?.service.checkedAt, problem: problem)
+            checkedAt: checked ?? previous?.service.checkedAt, problem: problem,
+            unplaced: watch.unplaced.isEmpty ? nil : watch.unplaced.count)
         store.setOfficialAlerts(
             OfficialAlerts(messages: messages ?? previous?.messages ?? [], service: service), for: id)
         let time = now
         publishChanges(at: time)
         reschedule(at: time)
+        recorded(id)
+    }
+
+    /// One request `source` answered.
+    private func count(_ source: any AlertSource, at time: Double, unchanged: Bool = false, document: Bool = false) {
+        var entry = usage[source.name] ?? Usage()
+        let day = entry.budget.day
+        entry.budget.add(calls: source.terms.quota.callsPerRequest, now: time)
+        if entry.budget.day != day { (entry.unchanged, entry.documents) = (0, 0) }
+        if unchanged { entry.unchanged += 1 }
+        if document { entry.documents += 1 }
+        usage[source.name] = entry
+        changes += 1
+    }
+
+    /// Each service polled for a place, or that was today, by name: its
+    /// places, interval and counts as they stand at `time`.
+    func sourceStatuses(now time: Double) -> [AlertSourceStatus] {
+        var places: [String: (source: any AlertSource, ids: [LocationID], requests: Int)] = [:]
+        for place in self.places {
+            guard let watch = watches[place.id] else { continue }
+            places[watch.source.name, default: (watch.source, [], 0)].ids.append(place.id)
+            places[watch.source.name]?.requests += watch.requestsPerPoll
+        }
+        let names = Set(places.keys).union(usage.keys)
+        return names.sorted().compactMap { name in
+            guard let source = places[name]?.source ?? AlertSources.all.first(where: { $0.name == name }) else {
+                return nil
+            }
+            let ids = places[name]?.ids ?? []
+            let entry = usage[name] ?? Usage()
+            let current = entry.budget.current(now: time)
+            let sameDay = current.day == entry.budget.day
+            let interval = source.terms.pollingInterval
+            let requests = Double(places[name]?.requests ?? 0)
+            return AlertSourceStatus(
+                name: name, places: ids, pollingSeconds: interval,
+                requestsPerDay: requests * 86_400 / interval, usage: current,
+                unchangedToday: sameDay ? entry.unchanged : 0, documentsToday: sameDay ? entry.documents : 0)
+        }
     }
 
     /// Cancels every poll (shutdown).
