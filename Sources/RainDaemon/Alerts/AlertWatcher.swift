@@ -111,7 +111,9 @@ final class AlertWatcher: DaemonEventObserver {
             if let watch = watches[place.id], watch.source.name == source.name { continue }
             stop(place.id)
             watches[place.id] = Watch(source: source, nextPoll: time)
-            if store.officialAlerts(of: place.id) == nil {
+            if store.officialAlerts(of: place.id) == nil,
+                store.restoreOfficialAlerts(of: place.id, source: source.name) == nil
+            {
                 store.setOfficialAlerts(
                     OfficialAlerts(
                         messages: [], service: AlertService(source: source.name, attribution: source.attribution)),

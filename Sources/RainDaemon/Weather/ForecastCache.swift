@@ -28,7 +28,7 @@ public final class ForecastCache {
 
     /// Removes the temporary files a killed raind left in the cache.
     func removeLeftovers() {
-        for folder in [directory, forecastDirectory] {
+        for folder in [directory, forecastDirectory, alertsDirectory] {
             for name in FileIO.removeLeftoverTemporaries(in: folder) {
                 logger.info("removed \(folder)/\(name), left over from an interrupted write")
             }
@@ -159,5 +159,6 @@ public final class ForecastCache {
     func remove(_ id: LocationID) {
         guard let file = path(for: id) else { return }
         try? FileIO.removeFile(file)
+        storeOfficialAlerts(nil, for: id)
     }
 }
