@@ -82,7 +82,8 @@ extension ForecastCache {
             return OfficialAlerts(messages: saved.messages.map(AlertText.plain), service: saved.service)
         } catch {
             logger.warning(
-                "alerts cache file \(file) is corrupt (\(error)); discarding it, the place's service will be asked again")
+                "alerts cache file \(file) is corrupt (\(error)); discarding it, the place's service will be asked again"
+            )
             try? FileIO.removeFile(file)
             return nil
         }
