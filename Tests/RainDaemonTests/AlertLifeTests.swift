@@ -299,6 +299,51 @@ final class AlertLifeTests: XCTestCase {
         for line in rig.transcript { print("alert life: " + line) }
     }
 
+    /// Two places whose question is the same (one point of the request
+    /// grid, as MeteoAlarm's places share their country's feed) share one
+    /// request a round; the next round asks conditionally, and a 304 still
+    /// gives each place the whole answer.
+    func testPlacesAskingTheSameQuestion_shareOneRequestARound() throws {
+        let bus = try PrivateBus()
+        let rig = try rig(bus: bus)
+        try rig.serve(Self.collection([Self.warning]))
+        var list = LocationList()
+        _ = list.add(tillamook)
+        let neighbour = list.add(
+            PlaceCandidate(
+                name: "Tillamook Bay", countryCode: "US", latitude: 45.4558, longitude: -123.8437,
+                timeZone: "America/Los_Angeles", source: .geonames(id: 5_756_759))
+        ).location
+        rig.store.store(
+            CachedForecast(
+                forecast: Forecast(provider: "nws", fetchedAt: Self.start), latitude: neighbour.latitude,
+                longitude: neighbour.longitude, etag: nil, lastModified: nil),
+            for: neighbour.id)
+        let both = [rig.place, neighbour]
+        let alertsOf = { (place: Location) in rig.store.served(place.id, at: rig.clock.wallNow)?.alerts.count }
+        try run(
+            rig,
+            [
+                { done in
+                    rig.watcher.placesChanged(both)
+                    self.settle(rig, then: done)
+                },
+                wake(rig, after: 0) {
+                    XCTAssertEqual(try rig.server.count(Self.path), 1, "both asked at once: one request")
+                    XCTAssertEqual(both.map(alertsOf), [1, 1])
+                },
+                wake(rig, after: 6) {
+                    XCTAssertEqual(try rig.server.count(Self.path), 2, "one request a round")
+                    XCTAssertEqual(both.map(alertsOf), [1, 1], "a 304 gives the whole answer again")
+                    let status = rig.watcher.sourceStatuses(now: rig.clock.wallNow)
+                    XCTAssertEqual(status.first?.places.count, 2)
+                    XCTAssertEqual(status.first?.requestsToday, 2)
+                    XCTAssertEqual(status.first?.unchangedToday, 1)
+                    XCTAssertEqual(status.first?.requestsPerDay, 288, "one question: what one place costs")
+                },
+            ])
+    }
+
     /// A forecast refresh publishes the place's alerts with its forecast
     /// (`Refresher.succeeded`); the watcher takes that as what clients
     /// were sent, and does not publish the same list again.

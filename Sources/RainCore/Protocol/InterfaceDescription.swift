@@ -274,7 +274,8 @@ extension WeatherInterface {
 
         # One official alert service in GetStatus: the places it is polled for, every
         # how many seconds (pollingSeconds, the service's terms, before jitter), the
-        # feed requests that makes a day (requestsPerDay), and the requests made today
+        # feed requests that makes a day (requestsPerDay: one a round for each
+        # distinct question, shared by the places asking it), and the requests made today
         # and this month (UTC; feeds and CAP documents) with the calls the service
         # counts for them; of today's, those answered "not modified" (unchangedToday)
         # and those for CAP documents (documentsToday).

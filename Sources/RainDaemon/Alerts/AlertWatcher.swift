@@ -13,7 +13,8 @@ import RainSystem
 /// says what went wrong in `Forecast.alertService.problem`. All on the loop.
 final class AlertWatcher: DaemonEventObserver {
     private let context: DaemonContext
-    private let http: any HTTPFetching
+    /// Every request goes through it: places asking the same question share one answer.
+    private let answers: SharedAnswers
     private let store: ForecastStore
     private let events: DaemonEvents
     private let logger: Logger
@@ -26,15 +27,15 @@ final class AlertWatcher: DaemonEventObserver {
         var source: any AlertSource
         var nextPoll: Double
         var transfers: [any HTTPCancellable] = []
-        /// The last feed's alerts, for an answer of 304.
+        /// The last feed's alerts.
         var feedAlerts: [WeatherAlert] = []
-        var validators: (etag: String?, lastModified: String?) = (nil, nil)
         /// CAP documents by URL, with the alerts they hold for the place.
         var documents: [String: [WeatherAlert]] = [:]
         /// The documents that gave no alert and name no area raind can place.
         var unplaced: Set<String> = []
-        /// The requests of the last poll's plan (feeds; 0 when not covered).
-        var requestsPerPoll = 1
+        /// The URLs of the last poll's plan (feeds; none when not covered):
+        /// places with the same URLs share their requests.
+        var requestURLs: [String] = []
     }
 
     static let observedKinds: Set<DaemonEvent.Kind> = [
@@ -64,7 +65,9 @@ final class AlertWatcher: DaemonEventObserver {
         throws(SystemError)
     {
         self.context = context
-        self.http = http
+        let clock = context.clock
+        self.answers = SharedAnswers(
+            http: http, later: { [loop = context.loop] in loop.later($0) }, clock: { clock.wallNow })
         self.store = store
         self.events = events
         self.logger = context.logger.scoped("alerts")
@@ -129,6 +132,7 @@ final class AlertWatcher: DaemonEventObserver {
             if old.places != new.places { placesChanged(new.places.locations) }
         case .configurationReloaded:
             // The sources, their base URL or the contact may have changed: ask again.
+            answers.expireAll()
             let time = now
             for id in Array(watches.keys) { watches[id]?.nextPoll = time }
             placesChanged(places)
@@ -237,20 +241,20 @@ final class AlertWatcher: DaemonEventObserver {
         case .requests(let requests):
             asked = requests
         case .notCovered(let reason):
-            watch.requestsPerPoll = 0
+            watch.requestURLs = []
             watches[id] = watch
             return record(id, messages: nil, problem: reason, checked: nil)
         }
-        watch.requestsPerPoll = asked.count
-        var results: [Result<HTTPResponse, HTTPFailure>?] = Array(repeating: nil, count: asked.count)
+        watch.requestURLs = asked.map { baseURL(source) + $0.path }
+        var results: [Result<SharedAnswers.Answer, HTTPFailure>?] = Array(repeating: nil, count: asked.count)
         for (index, request) in asked.enumerated() {
-            var headers = request.headers
-            if source.terms.conditionalRequests, asked.count == 1 {
-                if let etag = watch.validators.etag { headers["If-None-Match"] = etag }
-                if let lastModified = watch.validators.lastModified { headers["If-Modified-Since"] = lastModified }
-            }
-            let transfer = http.fetch(httpRequest(baseURL(source) + request.path, headers: headers)) {
-                [weak self] result in
+            // Half an interval: the places of one feed polled in the same round share its answer.
+            let transfer = answers.fetch(
+                httpRequest(baseURL(source) + request.path, headers: request.headers),
+                conditional: source.terms.conditionalRequests && asked.count == 1,
+                freshFor: source.terms.pollingInterval / 2,
+                counted: { [weak self] response in self?.count(source, unchanged: response.status == 304) }
+            ) { [weak self] result in
                 results[index] = result
                 guard results.allSatisfy({ $0 != nil }) else { return }
                 self?.answered(id, results.compactMap { $0 }, place: place)
@@ -260,47 +264,38 @@ final class AlertWatcher: DaemonEventObserver {
         watches[id] = watch
     }
 
-    private func answered(_ id: LocationID, _ results: [Result<HTTPResponse, HTTPFailure>], place: Location) {
+    private func answered(
+        _ id: LocationID, _ results: [Result<SharedAnswers.Answer, HTTPFailure>], place: Location
+    ) {
         guard var watch = watches[id] else { return }
         watch.transfers = []
         watches[id] = watch
         let time = now
-        for case .success(let response) in results {
-            count(watch.source, at: time, unchanged: response.status == 304)
-        }
         var bodies: [[UInt8]] = []
-        var notModified = false
         for result in results {
             switch result {
             case .failure(let failure):
                 return failed(id, failure.message)
-            case .success(let response) where response.status == 304 && results.count == 1:
-                notModified = true
-            case .success(let response) where response.status == 200 || response.status == 203:
-                bodies.append(response.body)
-                if results.count == 1 {
-                    watch.validators = (response[header: "etag"], response[header: "last-modified"])
-                }
-            case .success(let response):
-                return failed(id, "HTTP \(response.status)")
+            case .success(let answer) where answer.response.status == 200 || answer.response.status == 203:
+                bodies.append(answer.response.body)
+            case .success(let answer):
+                return failed(id, "HTTP \(answer.response.status)")
             }
         }
         let source = watch.source
-        if !notModified {
-            do {
-                let feed = try source.parseFeed(bodies, for: place, languages: languages, now: time)
-                watch.feedAlerts = Self.checked(feed.alerts, source: source.name)
-                // Documents the feed no longer names are forgotten; new ones are fetched.
-                watch.documents = watch.documents.filter { feed.documents.contains($0.key) }
-                watch.unplaced = watch.unplaced.filter { feed.documents.contains($0) }
-                watches[id] = watch
-                let missing = feed.documents.filter { watch.documents[$0] == nil }
-                if !missing.isEmpty {
-                    return fetchDocuments(id, Array(missing.prefix(AlertLimits.documentsPerFeed)), place: place)
-                }
-            } catch {
-                return failed(id, "\(source.name) sent an answer raind cannot read: \(error)")
+        do {
+            let feed = try source.parseFeed(bodies, for: place, languages: languages, now: time)
+            watch.feedAlerts = Self.checked(feed.alerts, source: source.name)
+            // Documents the feed no longer names are forgotten; new ones are fetched.
+            watch.documents = watch.documents.filter { feed.documents.contains($0.key) }
+            watch.unplaced = watch.unplaced.filter { feed.documents.contains($0) }
+            watches[id] = watch
+            let missing = feed.documents.filter { watch.documents[$0] == nil }
+            if !missing.isEmpty {
+                return fetchDocuments(id, Array(missing.prefix(AlertLimits.documentsPerFeed)), place: place)
             }
+        } catch {
+            return failed(id, "\(source.name) sent an answer raind cannot read: \(error)")
         }
         watches[id] = watch
         record(id, messages: Self.messages(watch), problem: nil, checked: time)
@@ -309,11 +304,15 @@ final class AlertWatcher: DaemonEventObserver {
     private func fetchDocuments(_ id: LocationID, _ urls: [String], place: Location) {
         guard var watch = watches[id] else { return }
         var left = urls.count
+        let source = watch.source
         for url in urls {
-            let transfer = http.fetch(httpRequest(url, headers: [:])) { [weak self] result in
+            // A message does not change (an update is a new one): kept as long as the answers are.
+            let transfer = answers.fetch(
+                httpRequest(url, headers: [:]), conditional: false, freshFor: .infinity,
+                counted: { [weak self] _ in self?.count(source, document: true) }
+            ) { [weak self] result in
                 guard let self, var watch = self.watches[id] else { return }
-                if case .success = result { self.count(watch.source, at: self.now, document: true) }
-                switch result {
+                switch result.map(\.response) {
                 case .success(let response) where response.status == 200:
                     do {
                         let alerts = try watch.source.parseDocument(
@@ -384,7 +383,8 @@ final class AlertWatcher: DaemonEventObserver {
     }
 
     /// One request `source` answered.
-    private func count(_ source: any AlertSource, at time: Double, unchanged: Bool = false, document: Bool = false) {
+    private func count(_ source: any AlertSource, unchanged: Bool = false, document: Bool = false) {
+        let time = now
         var entry = usage[source.name] ?? Usage()
         let day = entry.budget.day
         entry.budget.add(calls: source.terms.quota.callsPerRequest, now: time)
@@ -398,11 +398,11 @@ final class AlertWatcher: DaemonEventObserver {
     /// Each service polled for a place, or that was today, by name: its
     /// places, interval and counts as they stand at `time`.
     func sourceStatuses(now time: Double) -> [AlertSourceStatus] {
-        var places: [String: (source: any AlertSource, ids: [LocationID], requests: Int)] = [:]
+        var places: [String: (source: any AlertSource, ids: [LocationID], urls: Set<String>)] = [:]
         for place in self.places {
             guard let watch = watches[place.id] else { continue }
-            places[watch.source.name, default: (watch.source, [], 0)].ids.append(place.id)
-            places[watch.source.name]?.requests += watch.requestsPerPoll
+            places[watch.source.name, default: (watch.source, [], [])].ids.append(place.id)
+            places[watch.source.name]?.urls.formUnion(watch.requestURLs)
         }
         let names = Set(places.keys).union(usage.keys)
         return names.sorted().compactMap { name in
@@ -414,7 +414,8 @@ final class AlertWatcher: DaemonEventObserver {
             let current = entry.budget.current(now: time)
             let sameDay = current.day == entry.budget.day
             let interval = source.terms.pollingInterval
-            let requests = Double(places[name]?.requests ?? 0)
+            // One request a round for each distinct question (shared by the places asking it).
+            let requests = Double(places[name]?.urls.count ?? 0)
             return AlertSourceStatus(
                 name: name, places: ids, pollingSeconds: interval,
                 requestsPerDay: requests * 86_400 / interval, usage: current,

@@ -7,7 +7,9 @@ public struct AlertSourceStatus: Codable, Sendable, Equatable {
     public var places: [LocationID]
     /// Seconds between two polls of a place (before jitter): the service's terms.
     public var pollingSeconds: Double
-    /// The requests the places cost a day at that interval, CAP documents not counted.
+    /// The feed requests the places cost a day at that interval: one a round
+    /// for each distinct question (places asking the same share it), CAP
+    /// documents not counted.
     public var requestsPerDay: Double
     /// Requests made today (UTC) and this month, feeds and CAP documents,
     /// and the calls the service counts for them.
