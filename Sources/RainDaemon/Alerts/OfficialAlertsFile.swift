@@ -58,26 +58,12 @@ extension ForecastCache {
     /// its messages plain text again (a file is outside input too).
     func loadOfficialAlerts(of id: LocationID) -> OfficialAlerts? {
         guard let file = alertsPath(for: id) else { return nil }
-        let bytes: [UInt8]
-        switch FileIO.readFile(file, limit: OfficialAlertsFile.maximumBytes) {
-        case .success(let content): bytes = content
-        case .failure(let error) where error.errno == ENOENT: return nil
-        case .failure(let error):
-            logger.warning("alerts cache file \(file) unreadable (\(error)); discarding it")
-            try? FileIO.removeFile(file)
+        guard let bytes = read(file, limit: OfficialAlertsFile.maximumBytes, what: "alerts cache file") else {
             return nil
         }
         do {
-            let value: JSON
-            do {
-                value = try JSON(parsing: bytes)
-            } catch {
-                throw WireDecodingError(field: "alerts", reason: error.description)
-            }
-            guard value["version"]?.intValue == OfficialAlertsFile.currentVersion else {
-                throw WireDecodingError(field: "version", reason: "not version \(OfficialAlertsFile.currentVersion)")
-            }
-            let saved = try OfficialAlertsFile(json: value, context: "alerts")
+            let saved = try Self.decode(
+                OfficialAlertsFile.self, from: bytes, version: OfficialAlertsFile.currentVersion, context: "alerts")
             if let problem = saved.validationProblem() { throw problem }
             return OfficialAlerts(messages: saved.messages.map(AlertText.plain), service: saved.service)
         } catch {
