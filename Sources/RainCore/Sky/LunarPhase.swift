@@ -3,6 +3,9 @@
 public enum LunarPhase: Int, CaseIterable, Equatable, Sendable {
     case new = 0, firstQuarter, full, lastQuarter
 
+    /// A phase and its instant (Unix seconds).
+    public typealias Occurrence = (phase: LunarPhase, instant: Double)
+
     /// The mean synodic month, in days.
     static let synodicMonth = 29.530_588_861
 
@@ -20,8 +23,8 @@ public enum LunarPhase: Int, CaseIterable, Equatable, Sendable {
     }
 
     /// The principal phases from `start` up to `end` (Unix seconds), in order.
-    public static func phases(from start: Double, to end: Double) -> [(phase: LunarPhase, instant: Double)] {
-        var found: [(phase: LunarPhase, instant: Double)] = []
+    public static func phases(from start: Double, to end: Double) -> [Occurrence] {
+        var found: [Occurrence] = []
         let first = lunation(near: start) - 1
         let last = lunation(near: end) + 1
         guard first <= last, last - first < 2_000 else { return [] }
@@ -35,11 +38,7 @@ public enum LunarPhase: Int, CaseIterable, Equatable, Sendable {
     }
 
     /// The last principal phase at or before `unixSeconds` and the next one after it.
-    public static func surrounding(
-        _ unixSeconds: Double
-    ) -> (
-        previous: (phase: LunarPhase, instant: Double), next: (phase: LunarPhase, instant: Double)
-    ) {
+    public static func surrounding(_ unixSeconds: Double) -> (previous: Occurrence, next: Occurrence) {
         let month = synodicMonth * 86_400
         let near = phases(from: unixSeconds - month / 2, to: unixSeconds + month / 2)
         let previous = near.last { $0.instant <= unixSeconds } ?? (.new, unixSeconds)
