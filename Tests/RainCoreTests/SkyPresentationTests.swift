@@ -42,7 +42,7 @@ final class SkyPresentationTests: XCTestCase {
                 Sun             rises 08:40, sets 17:15
                 Day length      8 h 35 min, 2 min longer
                 Moon            Waning crescent, 11% illuminated
-                                rises 06:31, sets 13:47
+                                rises 06:32, sets 13:48
 
                 """), text)
     }

@@ -25,7 +25,8 @@ extension ForecastPresenter {
         return [
             ["Day length", SkyWording.dayLength(seconds: day.seconds, polar: day.polar, change: day.change)],
             ["Moon", SkyWording.phase(sky.moon)],
-            ["", SkyWording.moonTimes(sky.moon) { local($0).hourMinute }],
+            // Rounded to the nearest minute, as almanacs print rising and setting.
+            ["", SkyWording.moonTimes(sky.moon) { local(($0 / 60).rounded() * 60).hourMinute }],
         ]
     }
 }
