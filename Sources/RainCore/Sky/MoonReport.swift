@@ -19,7 +19,8 @@ public struct MoonReport: Equatable, Sendable {
     /// midnights by the place's zone), and lit as at `now`.
     public init(latitude: Double, longitude: Double, now: Double, dayStart: Double, dayEnd: Double) {
         let (previous, next) = LunarPhase.surrounding(now)
-        if let principal = LunarPhase.phases(from: dayStart, to: dayEnd).first {
+        // The day's own principal phase, if any, is one of the two around `now`.
+        if let principal = [previous, next].first(where: { $0.instant >= dayStart && $0.instant < dayEnd }) {
             phase = MoonPhaseName(principal.phase)
         } else {
             phase = MoonPhaseName(after: previous.phase)
