@@ -149,3 +149,27 @@ final class SkyPresentationTests: XCTestCase {
         XCTAssertEqual(Array(seen.prefix(9)), MoonPhaseName.allCases + [.new])
     }
 }
+
+/// Values from outside never trap the sky: the poles, the antimeridian,
+/// days of no length or backwards, and times far from today or not numbers.
+final class SkyHostileValueTests: XCTestCase {
+    func testEdgesOfTheGlobeAndOfTime_giveAnswersNotTraps() throws {
+        for (latitude, longitude) in [(90.0, 180.0), (-90.0, -180.0), (0.0, 180.0)] {
+            let place = try XCTUnwrap(PlaceCoordinates(latitude: latitude, longitude: longitude))
+            for now in [0.0, 1_790_000_000, -62_135_596_800, 253_402_300_799, 1e15, -1e15] {
+                let sky = LocalSky(coordinates: place, now: now, today: Int(now / 86_400)) { Double($0) * 86_400 }
+                XCTAssert((0...1).contains(sky.moon.illumination), "\(latitude) \(now)")
+                XCTAssert((0...86_400).contains(sky.daylight.seconds), "\(latitude) \(now)")
+                _ = SkyWording.moonTimes(sky.moon) { _ in "" }
+            }
+        }
+        let sky = LocalSky(coordinates: try XCTUnwrap(PlaceCoordinates(latitude: 0, longitude: 0)), now: .nan, today: 0)
+        {
+            _ in .nan
+        }
+        XCTAssertEqual(sky.moon.events, [])
+        XCTAssertEqual(Daylight(latitude: 10, longitude: 0, dayStart: 100, dayEnd: 50).seconds, 0)
+        XCTAssertEqual(HorizonCrossing.events(of: Daylight.body, latitude: 0, longitude: 0, from: 0, to: 1e12), [])
+        XCTAssertEqual(SkyWording.duration(1e300), "8784 h")
+    }
+}

@@ -43,7 +43,8 @@ public enum SkyWording {
 
     /// `9 h 12 min`, `45 min`, `24 h`: `seconds` to the nearest minute.
     public static func duration(_ seconds: Double) -> String {
-        let minutes = seconds.isFinite ? Int((max(0, seconds) / 60).rounded()) : 0
+        // At most a year of minutes: a length is a day's, and a bad value must not trap.
+        let minutes = seconds.isFinite ? Int((min(max(0, seconds), 366 * 86_400) / 60).rounded()) : 0
         let (hours, rest) = minutes.quotientAndRemainder(dividingBy: 60)
         if hours == 0 { return "\(rest) min" }
         if rest == 0 { return "\(hours) h" }

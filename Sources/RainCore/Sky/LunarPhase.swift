@@ -19,7 +19,10 @@ public enum LunarPhase: Int, CaseIterable, Equatable, Sendable {
     /// The lunation (k) whose new moon is the last before `unixSeconds`, or one off at the edges.
     static func lunation(near unixSeconds: Double) -> Int {
         let jd = AstronomicalTime(unixSeconds: unixSeconds).julianDay
-        return Int(((jd - 2_451_550.097_66) / synodicMonth).rounded(.down))
+        let k = ((jd - 2_451_550.097_66) / synodicMonth).rounded(.down)
+        // Meeus's series hold for some millennia around 2000; beyond, and for
+        // a time that is not a number, the nearest end, never a trap.
+        return k.isFinite ? Int(min(max(k, -100_000), 100_000)) : 0
     }
 
     /// The principal phases from `start` up to `end` (Unix seconds), in order.
