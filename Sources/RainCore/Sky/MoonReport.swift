@@ -16,7 +16,7 @@ public struct MoonReport: Equatable, Sendable {
 
     /// The moon seen from (latitude, longitude; degrees, east positive) on
     /// the local day from `dayStart` up to `dayEnd` (Unix seconds: its two
-    /// midnights by the place's zone), and lit as at `now`.
+    /// midnights by the place's zone), and lit as at `now`, a moment of that day.
     public init(latitude: Double, longitude: Double, now: Double, dayStart: Double, dayEnd: Double) {
         let (previous, next) = LunarPhase.surrounding(now)
         // The day's own principal phase, if any, is one of the two around `now`.
