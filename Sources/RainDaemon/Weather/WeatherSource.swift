@@ -348,6 +348,7 @@ public struct WeatherSource {
                 if let zone = forecast.timeZone.isEmpty ? placeZone : ZoneInfo.system.rules(named: forecast.timeZone) {
                     forecast.alignDays(to: zone)
                 }
+                if let cut = forecast.cutToHorizon() { leftOut.append(cut) }
                 if let problem = forecast.validationProblem() {
                     throw ProviderParseError(
                         provider: name, field: problem.field, problem: .invalidValue(problem.reason))

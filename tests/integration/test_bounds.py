@@ -1,0 +1,86 @@
+"""Growth has limits (issue 24): a forecast's size is bounded whatever a
+provider sends, absurd values are refused, saved places are capped."""
+import json
+import os
+import time
+
+import pytest
+
+from raindtest import FIXTURES, FixtureServer, wait_for
+
+PARIS = ("48.8534,2.3488", "Paris")
+
+
+def open_meteo_answer(rows, temperature=None):
+    """Paris's recorded Open-Meteo answer moved to now, its hourly table
+    stretched to `rows` rows of time and temperature (3.6 MB at 300,000)."""
+    answer = json.loads((FIXTURES / "openmeteo-forecast-paris-unixtime.json").read_text())
+    hour = int(time.time()) // 3600 * 3600
+    shift = hour - answer["hourly"]["time"][0]
+    answer["current"]["time"] = int(time.time()) // 900 * 900
+    answer["daily"]["time"] = [t + shift for t in answer["daily"]["time"]]
+    for key in ("sunrise", "sunset"):
+        answer["daily"][key] = [t + shift for t in answer["daily"][key]]
+    answer["hourly"] = {
+        "time": [hour + 3600 * n for n in range(rows)],
+        "temperature_2m": [temperature if temperature is not None and n == 1 else n % 10 for n in range(rows)],
+    }
+    return json.dumps(answer, separators=(",", ":"))
+
+
+@pytest.fixture
+def answer_server(tmp_path):
+    servers = []
+
+    def make(text):
+        directory = tmp_path / "answers"
+        directory.mkdir(exist_ok=True)
+        (directory / "forecast.json").write_text(text)
+        server = FixtureServer(routes=[("/v1/forecast", "forecast.json")], directory=directory)
+        servers.append(server)
+        return server
+    yield make
+    for server in servers:
+        server.stop()
+
+
+def rss_peak_kib(daemon):
+    status = pathlib_read(f"/proc/{daemon.process.pid}/status")
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")))
+
+
+def pathlib_read(path):
+    with open(path) as handle:
+        return handle.read()
+
+
+def test_a_huge_answer_is_cut_to_the_horizon_in_memory_on_disk_and_on_the_wire(daemon_factory, answer_server):
+    body = open_meteo_answer(300_000)
+    assert 3_000_000 < len(body) < 4 * 1024 * 1024, "under the body limit: only the horizon can bound it"
+    server = answer_server(body)
+    daemon = daemon_factory(config=f"[Provider]\nName=open-meteo\nBaseURL={server.url}\nTimeoutSec=10\n")
+    daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+    wait_for(lambda: daemon.cache_file("paris-fr").exists(), timeout=20, what="the forecast cached")
+    reply = daemon.client().call("GetForecast")["parameters"]
+    assert len(reply["forecast"]["hourly"]) == 384, "16 days of hours kept"
+    wire = len(json.dumps(reply, separators=(",", ":")))
+    cache = daemon.cache_file("paris-fr").stat().st_size
+    peak = rss_peak_kib(daemon)
+    print(f"answer {len(body)} bytes; GetForecast reply {wire} bytes; cache file {cache} bytes; raind VmHWM {peak} KiB")
+    assert wire < 150_000 and cache < 150_000
+    assert peak < 64 * 1024, "parsing builds at most ForecastHorizon.arrayElements of each array"
+    log = daemon.read_log()
+    assert "open-meteo sent more than raind keeps: 2048 hours (raind keeps 384)" in log
+    assert daemon.stop() == 0
+
+
+def test_an_absurd_value_is_refused_not_sent_on_the_wire(daemon_factory, answer_server):
+    server = answer_server(open_meteo_answer(48, temperature=1e308))
+    daemon = daemon_factory(config=f"[Provider]\nName=open-meteo\nBaseURL={server.url}\nTimeoutSec=10\n")
+    daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+    refresh = daemon.ctl("refresh")
+    assert refresh.returncode != 0
+    assert "open-meteo sent an unusable forecast" in refresh.stderr and "no temperature" in refresh.stderr
+    assert not daemon.cache_file("paris-fr").exists()
+    assert "1e+308" not in daemon.ctl("now", "--json").stdout
+    assert daemon.stop() == 0
