@@ -359,6 +359,9 @@ extension WeatherInterface {
         # The selected place cannot be removed; select another one first.
         error LocationIsSelected (id: string, message: string)
 
+        # As many places are saved as raind keeps (limit); remove one first.
+        error TooManyLocations (limit: int, message: string)
+
         # The provider cannot be reached; cached data is still served.
         error Offline (message: string)
 

@@ -224,6 +224,7 @@ extension WeatherService {
         responder: Responder<AddLocationCall.Reply>
     ) throws(MethodError) {
         var next = state
+        if let full = next.places.roomProblem(adding: candidate.sanitized(), byName: byName) { throw MethodError(full) }
         let (location, events) = next.places.add(candidate.sanitized(), byName: byName)
         try commit(next, events: events)
         responder.reply(.init(location: location, added: !events.isEmpty, approximate: approximate, note: note))
@@ -233,6 +234,7 @@ extension WeatherService {
         _ candidate: PlaceCandidate, approximate: Bool, note: String?, responder: Responder<AddLocationCall.Reply>
     ) throws(MethodError) {
         var next = state
+        if let full = next.places.roomProblem(following: candidate.sanitized()) { throw MethodError(full) }
         let (location, added, events) = next.places.addFollowing(candidate.sanitized())
         try commit(next, events: events)
         responder.reply(.init(location: location, added: added, approximate: approximate, note: note))

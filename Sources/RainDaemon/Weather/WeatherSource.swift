@@ -335,6 +335,14 @@ public struct WeatherSource {
         let name = provider.name.rawValue
         let said = refusal.map { ": \"\($0.reason)\"" } ?? ""
         switch response.status {
+        case 200 where all.contains(where: Self.isWebPage), 203 where all.contains(where: Self.isWebPage):
+            // A network that intercepts requests (a hotel's or a train's sign-in page) answers 200 with HTML.
+            return .failed(
+                RefreshFailure(
+                    error: .providerError,
+                    message:
+                        "\(name) answered with a web page (a captive portal?), not a forecast; sign in to the network or check [Provider] BaseURL=; raind keeps the cached data and retries later",
+                    httpStatus: response.status))
         case 200, 203:
             do {
                 var leftOut: [String] = []
@@ -436,6 +444,19 @@ public struct WeatherSource {
                         "\(name) answered HTTP \(response.status)\(said), which raind does not expect; check [Provider] BaseURL=",
                     httpStatus: response.status, retryAfter: retryAfter))
         }
+    }
+
+    /// Whether an answer is an HTML page (its type says so, or its body
+    /// starts with a tag): no provider raind asks answers with one.
+    static func isWebPage(_ response: HTTPResponse) -> Bool {
+        if let type = response[header: "content-type"]?.lowercased(),
+            type.hasPrefix("text/html") || type.hasPrefix("application/xhtml")
+        {
+            return true
+        }
+        guard let first = response.body.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
+        else { return false }
+        return response.body[first] == UInt8(ascii: "<")
     }
 
     /// What a 203 answer means (met.no: Non-Authoritative Information marks
