@@ -6,8 +6,9 @@ measured in the same run:
   - start-up: from exec to the socket answering, with the places in the
     state file and their forecasts cached, against /bin/true's start to exit;
   - AddLocation: one more place by coordinates (the state file written,
-    the list kept sorted), median of 20, against a GetStatus round trip on
-    the same connection;
+    the list kept sorted), median of the 20 that bring the list from
+    count - 20 to count, against a GetStatus round trip on the same
+    connection; then one more past the cap, which is refused;
   - the ListLocations reply's size;
   - descriptors raind holds after `raindctl refresh --all` has answered,
     and the most it held while the transfers ran (sampled).
@@ -72,7 +73,8 @@ def main():
             (base / "config/raind/raind.conf").write_text(
                 f"[Provider]\nName=open-meteo\nBaseURL={server.url}\n[Alerts]\nEnabled=no\n"
                 "[Places]\nOnlineGeocoder=no\n[Refresh]\nDailyBudget=1000000\n")
-            saved = places(count)
+            # The 20 places added below bring the list to `count`.
+            saved = places(count - 20)
             (base / "state/raind/state.json").write_text(json.dumps(
                 {"version": 1, "locations": saved, "selected": "place-0", "settings": {"units": "si"}}))
             for place in saved:
@@ -98,8 +100,8 @@ def main():
                 reply = client.call("AddLocation", {"latitude": -30 - n * 0.1, "longitude": 20.0,
                                                      "name": f"Added {n}"})
                 adds.append(time.perf_counter() - t)
-            listed = client.send("ListLocations")
-            size = len(json.dumps(client.receive(), separators=(",", ":")))
+            refused = client.call("AddLocation", {"latitude": 10.0, "longitude": 10.0, "name": "One more"})
+            size = len(json.dumps(client.call("ListLocations"), separators=(",", ":")))
             peak = [0]
             done = threading.Event()
 
@@ -118,7 +120,7 @@ def main():
             sampler.join()
             after = descriptors(process.pid)
             rows.append((count, start_up, statistics.median(adds), statistics.median(statuses), size, peak[0], after,
-                         refresh.returncode, reply.get("error")))
+                         refresh.returncode, refused.get("error")))
             client.close()
             process.terminate()
             process.wait(timeout=10)
@@ -127,7 +129,7 @@ def main():
         server.stop()
     print(f"/bin/true start to exit: {statistics.median(true_runs) * 1000:.2f} ms (median of 20)")
     print("| places | start-up | AddLocation (median of 20) | GetStatus (same connection) | ListLocations reply "
-          "| descriptors during refresh --all (peak) | after | refresh --all exit | AddLocation error |")
+          "| descriptors during refresh --all (peak) | after | refresh --all exit | AddLocation past the count |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for count, start_up, add, status, size, peak, after, code, error in rows:
         print(f"| {count} | {start_up * 1000:.1f} ms | {add * 1000:.2f} ms | {status * 1000:.2f} ms | {size} bytes "

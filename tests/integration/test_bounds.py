@@ -84,3 +84,47 @@ def test_an_absurd_value_is_refused_not_sent_on_the_wire(daemon_factory, answer_
     assert not daemon.cache_file("paris-fr").exists()
     assert "1e+308" not in daemon.ctl("now", "--json").stdout
     assert daemon.stop() == 0
+
+
+def saved_places(count):
+    return [{"id": f"place-{n}", "name": f"Place {n:04d}", "latitude": 40 + (n // 100) * 0.1,
+             "longitude": (n % 100) * 0.1, "source": {"kind": "coordinates"}} for n in range(count)]
+
+
+def test_saved_places_are_capped_with_an_error_that_says_what_to_do(daemon_factory):
+    daemon = daemon_factory(start=False)
+    daemon.state_file.parent.mkdir(parents=True, exist_ok=True)
+    daemon.state_file.write_text(json.dumps({"version": 1, "locations": saved_places(999), "selected": "place-0",
+                                             "settings": {"units": "si"}}))
+    daemon.start()
+    client = daemon.client()
+    client.check = True
+    last = client.call("AddLocation", {"latitude": -30.0, "longitude": 20.0, "name": "The thousandth"})
+    assert last["parameters"]["added"] is True
+    refused = client.call("AddLocation", {"latitude": -31.0, "longitude": 20.0, "name": "One more"})
+    assert refused["error"] == "io.raind.Weather.TooManyLocations"
+    assert refused["parameters"]["limit"] == 1000
+    assert "remove one" in refused["parameters"]["message"]
+    again = client.call("AddLocation", {"latitude": -30.0, "longitude": 20.0, "name": "The thousandth"})
+    assert again["parameters"]["added"] is False, "a place saved already is answered as usual"
+    result = daemon.ctl("add", "--coords", "-32,20", "--name", "Another")
+    assert result.returncode != 0 and "as many as raind keeps" in result.stderr, result.stderr
+    assert len(daemon.state()["locations"]) == 1000
+    daemon.ctl("remove", "place-5", check=True)
+    daemon.ctl("add", "--coords", "-32,20", "--name", "Another", check=True)
+    assert daemon.stop() == 0
+
+
+def test_a_redirect_to_another_server_is_refused(weather_daemon, fixture_server):
+    other = FixtureServer(routes=[("/v1/forecast", "openmeteo-forecast-paris-unixtime.json")])
+    try:
+        daemon = weather_daemon()
+        fixture_server.script(path_prefix="/v1/forecast", count=-1, mode="redirect", to=other.url)
+        daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+        refresh = daemon.ctl("refresh")
+        assert refresh.returncode != 0
+        assert f"was redirected to another server ({other.url})" in refresh.stderr, refresh.stderr
+        assert not daemon.cache_file("paris-fr").exists(), "its answer is not taken"
+        assert daemon.stop() == 0
+    finally:
+        other.stop()

@@ -48,7 +48,8 @@ public enum ForecastHorizon {
 extension Forecast {
     /// Cuts what lies past `ForecastHorizon`: the first hours, days and
     /// steps are kept (providers send them in time order), texts are cut at
-    /// a character boundary. Returns what was cut, one sentence for the
+    /// a character boundary, and one-line texts (summaries, icons, alert
+    /// titles) have control and invisible formatting characters replaced. Returns what was cut, one sentence for the
     /// log, or nil when nothing was.
     public mutating func cutToHorizon() -> String? {
         var cut: [String] = []
@@ -71,10 +72,12 @@ extension Forecast {
             alerts.removeSubrange(ForecastHorizon.alerts...)
         }
         var textCut = false
+        // One line each: control and invisible formatting characters are shown as U+FFFD, never obeyed.
         func bounded(_ text: String) -> String {
-            guard text.utf8.count > ForecastHorizon.textBytes else { return text }
+            let visible = text.replacingControlCharacters()
+            guard visible.utf8.count > ForecastHorizon.textBytes else { return visible }
             textCut = true
-            return AlertLimits.truncated(text, toBytes: ForecastHorizon.textBytes)
+            return AlertLimits.truncated(visible, toBytes: ForecastHorizon.textBytes)
         }
         if var now = current {
             now.summary = bounded(now.summary)
@@ -90,7 +93,8 @@ extension Forecast {
             daily[index].icon = bounded(daily[index].icon)
         }
         for index in alerts.indices {
-            alerts[index].title = AlertLimits.truncated(alerts[index].title, toBytes: AlertLimits.titleBytes)
+            alerts[index].title = AlertLimits.truncated(
+                alerts[index].title.replacingControlCharacters(), toBytes: AlertLimits.titleBytes)
             alerts[index].description = AlertLimits.truncated(
                 alerts[index].description, toBytes: AlertLimits.descriptionBytes)
             if alerts[index].regions.count > AlertLimits.regions {
