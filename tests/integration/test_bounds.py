@@ -94,22 +94,22 @@ def saved_places(count):
 def test_saved_places_are_capped_with_an_error_that_says_what_to_do(daemon_factory):
     daemon = daemon_factory(start=False)
     daemon.state_file.parent.mkdir(parents=True, exist_ok=True)
-    daemon.state_file.write_text(json.dumps({"version": 1, "locations": saved_places(999), "selected": "place-0",
+    daemon.state_file.write_text(json.dumps({"version": 1, "locations": saved_places(249), "selected": "place-0",
                                              "settings": {"units": "si"}}))
     daemon.start()
     client = daemon.client()
     client.check = True
-    last = client.call("AddLocation", {"latitude": -30.0, "longitude": 20.0, "name": "The thousandth"})
+    last = client.call("AddLocation", {"latitude": -30.0, "longitude": 20.0, "name": "The last"})
     assert last["parameters"]["added"] is True
     refused = client.call("AddLocation", {"latitude": -31.0, "longitude": 20.0, "name": "One more"})
     assert refused["error"] == "io.raind.Weather.TooManyLocations"
-    assert refused["parameters"]["limit"] == 1000
+    assert refused["parameters"]["limit"] == 250
     assert "remove one" in refused["parameters"]["message"]
-    again = client.call("AddLocation", {"latitude": -30.0, "longitude": 20.0, "name": "The thousandth"})
+    again = client.call("AddLocation", {"latitude": -30.0, "longitude": 20.0, "name": "The last"})
     assert again["parameters"]["added"] is False, "a place saved already is answered as usual"
     result = daemon.ctl("add", "--coords", "-32,20", "--name", "Another")
     assert result.returncode != 0 and "as many as raind keeps" in result.stderr, result.stderr
-    assert len(daemon.state()["locations"]) == 1000
+    assert len(daemon.state()["locations"]) == 250
     daemon.ctl("remove", "place-5", check=True)
     daemon.ctl("add", "--coords", "-32,20", "--name", "Another", check=True)
     assert daemon.stop() == 0

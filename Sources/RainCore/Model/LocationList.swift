@@ -17,11 +17,14 @@ public struct LocationList: Equatable, Sendable {
     public static let sameplaceKilometres = 1.0
 
     /// The most places raind keeps (docs/PROTOCOL.md, `TooManyLocations`):
-    /// far more than a person follows, and few enough that every change
-    /// stays fast (the state file is written whole) and every list small.
+    /// far more than a person follows (and than a day's budget refreshes
+    /// often: docs/SCHEDULING.md), and few enough that every change stays
+    /// fast (the state file is written whole), start-up short (every cached
+    /// forecast is read before the socket answers) and every list small
+    /// (docs/PERFORMANCE.md, "Growth").
     /// A state file holding more (written by hand) keeps them all; only
     /// adding is refused.
-    public static let maximumCount = 1_000
+    public static let maximumCount = 250
 
     /// Sorted by name as a person reads it: case and accents folded ("São
     /// Paulo" before "Sydney"), then by id so equal names keep one order.
