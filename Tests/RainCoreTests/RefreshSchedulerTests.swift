@@ -122,6 +122,37 @@ final class RefreshSchedulerTests: XCTestCase {
         XCTAssertEqual(s.refusal(for: paris, now: day + 10), .quotaExhausted(.day, resetsAt: day + 86400))
     }
 
+    /// Issue 24: the first 483 new places spent the day's budget and the
+    /// selected place then got QuotaExhausted. Other places now leave what
+    /// the selected place's refreshes need for the rest of the day.
+    func testOtherPlaces_leaveTheSelectedPlacesRefreshesOfTheDay_theSelectedIsNeverStarved() {
+        var s = RefreshScheduler(
+            policy: RefreshPolicy(interval: 3600, staleAfter: 900, dailyBudget: 100, callsPerRequest: 1))
+        s.track([paris, oslo])
+        let day = 20_000 * 86400.0
+        let noon = day + 12 * 3600
+        XCTAssertEqual(s.policy.selectedRequestsLeft(now: noon).day, 12, "one an hour until midnight")
+        var spent = 0
+        while s.refusal(for: oslo, now: noon, selected: false) == nil {
+            s.started(oslo, now: noon)
+            s.abandoned(oslo)
+            spent += 1
+        }
+        XCTAssertEqual(spent, 100 - 12, "other places stop where the selected place's share begins")
+        XCTAssertEqual(
+            s.refusal(for: oslo, now: noon, selected: false), .keptForSelected(.day, resetsAt: day + 86400))
+        let message = RefreshScheduler.Refusal.keptForSelected(.day, resetsAt: day + 86400)
+            .failure(policy: s.policy, now: noon).message
+        XCTAssertTrue(message.hasPrefix("what is left of the daily budget of 100 upstream calls is kept for the selected place"))
+        for hour in 0..<12 {
+            let now = noon + Double(hour) * 3600
+            XCTAssertNil(s.refusal(for: paris, now: now, selected: true), "the selected place at \(hour) h")
+            s.started(paris, now: now)
+            s.abandoned(paris)
+        }
+        XCTAssertEqual(s.usage(now: noon + 12 * 3600 - 1).callsToday, 100, "the whole budget, and no more")
+    }
+
     func testNotSent_givesTheRequestBack_butNotAcrossMidnight() {
         var s = RefreshScheduler(
             policy: RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 10, callsPerRequest: 3))

@@ -128,3 +128,18 @@ def test_a_redirect_to_another_server_is_refused(weather_daemon, fixture_server)
         assert daemon.stop() == 0
     finally:
         other.stop()
+
+
+@pytest.mark.parametrize("base_url", ["http://127.0.0.1:9", "http://no-such-host.invalid"], ids=["refused", "dns"])
+def test_requests_that_never_reached_a_provider_count_nothing(daemon_factory, base_url):
+    daemon = daemon_factory(config=f"[Provider]\nName=open-meteo\nBaseURL={base_url}\nConnectTimeoutSec=3\n")
+    daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+    for _ in range(3):
+        refresh = daemon.ctl("refresh")
+        assert refresh.returncode != 0
+        assert ("could not connect" if "127.0.0.1" in base_url else "could not resolve") in refresh.stderr
+    status = daemon.client().call("GetStatus")["parameters"]["status"]
+    assert status["requestsToday"] == 0 and status["callsToday"] == 0, status
+    counted = {p["name"]: (p["requestsToday"], p["callsToday"]) for p in status["providers"]}
+    assert counted == {"open-meteo": (0, 0)}, counted
+    assert daemon.stop() == 0

@@ -322,7 +322,7 @@ public final class Refresher {
             resetNowcastBaseline(now: now)
             updateNowcastDemand()
         }
-        let stale = scheduler.staleRefreshes(concerned, now: now)
+        let stale = scheduler.staleRefreshes(concerned, now: now, selected: list.selectedID)
         if stale.isEmpty {
             reschedule()
         } else {
@@ -366,7 +366,7 @@ public final class Refresher {
 
     /// A "became active" moment: fetch what is stale, nothing else.
     public func refreshIfStale(reason: String) {
-        let ids = scheduler.staleRefreshes(list.locations.map(\.id), now: now)
+        let ids = scheduler.staleRefreshes(list.locations.map(\.id), now: now, selected: list.selectedID)
         guard !ids.isEmpty else {
             reschedule()
             return
@@ -384,7 +384,7 @@ public final class Refresher {
 
     /// What the timer does: fetch what is due (tests call it after moving their clock).
     func timerFired() {
-        let ids = scheduler.dueRefreshes(list.locations.map(\.id), now: now)
+        let ids = scheduler.dueRefreshes(list.locations.map(\.id), now: now, selected: list.selectedID)
         if ids.isEmpty {
             reschedule()
         } else {
@@ -442,7 +442,9 @@ public final class Refresher {
             case .success(let name):
                 provider = name
             }
-            if let refusal = scheduler.refusal(for: id, now: now, ignoringBackoff: explicit) {
+            if let refusal = scheduler.refusal(
+                for: id, now: now, ignoringBackoff: explicit, selected: isSelectedOrNone(id))
+            {
                 finishOne(id, refusal.failure(policy: scheduler.policy, now: now))
                 continue
             }
@@ -459,7 +461,10 @@ public final class Refresher {
     /// else why none can be asked.
     private func firstProvider(for location: Location, now time: Double) -> Result<ProviderName, RefreshFailure> {
         let chain = chain(for: location)
-        if let first = health.candidates(chain, now: time, usable: { self.usable($0, now: time) }).first {
+        let selected = isSelectedOrNone(location.id)
+        if let first = health.candidates(chain, now: time, usable: { self.usable($0, now: time, selected: selected) })
+            .first
+        {
             return .success(first)
         }
         if let problem = chain.lazy.compactMap({ self.sources[$0]?.configurationProblem }).first,
@@ -472,6 +477,15 @@ public final class Refresher {
                 RefreshScheduler.Refusal.quotaExhausted(period, resetsAt: resetsAt).failure(
                     policy: scheduler.policy, now: time))
         }
+        if !selected,
+            let (period, resetsAt) = chain.lazy.compactMap({
+                self.budgets.exhausted($0, now: time, keepingBack: self.scheduler.policy.selectedRequestsLeft(now: time))
+            }).first
+        {
+            return .failure(
+                RefreshScheduler.Refusal.keptForSelected(period, resetsAt: resetsAt).failure(
+                    policy: scheduler.policy, now: time))
+        }
         return .failure(
             chain.lazy.compactMap({ self.health[$0].lastFailure }).first
                 ?? RefreshFailure(
@@ -481,9 +495,18 @@ public final class Refresher {
                 ))
     }
 
-    /// Whether `name` can be asked at all now: configured and within its budget.
-    private func usable(_ name: ProviderName, now time: Double) -> Bool {
-        sources[name]?.configurationProblem == nil && budgets.exhausted(name, now: time) == nil
+    /// Whether `name` can be asked at all now: configured and within its
+    /// budget; for a place other than the selected one, within what the
+    /// budget does not keep for the selected place.
+    private func usable(_ name: ProviderName, now time: Double, selected: Bool) -> Bool {
+        let reserve = selected ? (day: 0, month: 0) : scheduler.policy.selectedRequestsLeft(now: time)
+        return sources[name]?.configurationProblem == nil
+            && budgets.exhausted(name, now: time, keepingBack: reserve) == nil
+    }
+
+    /// Whether `id` is the selected place, or no place is selected (nothing to keep back for).
+    private func isSelectedOrNone(_ id: LocationID) -> Bool {
+        list.selectedID == nil || list.selectedID == id
     }
 
     private func start(_ location: Location, selected: Bool, provider: ProviderName) {
@@ -683,7 +706,8 @@ public final class Refresher {
         var asked = Set(flight.failures.map(\.provider))
         if let current { asked.insert(current) }
         return chain(for: location).first { name in
-            !asked.contains(name) && usable(name, now: time) && health.isAvailable(name, now: time)
+            !asked.contains(name) && usable(name, now: time, selected: isSelectedOrNone(location.id))
+                && health.isAvailable(name, now: time)
         }
     }
 
