@@ -143,3 +143,44 @@ def test_requests_that_never_reached_a_provider_count_nothing(daemon_factory, ba
     counted = {p["name"]: (p["requestsToday"], p["callsToday"]) for p in status["providers"]}
     assert counted == {"open-meteo": (0, 0)}, counted
     assert daemon.stop() == 0
+
+
+def test_state_and_cache_files_that_are_symbolic_links_are_not_followed(daemon_factory, tmp_path):
+    daemon = daemon_factory(start=False)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = elsewhere / "someone-elses.json"
+    original = json.dumps({"version": 1, "locations": saved_places(1), "selected": "place-0",
+                           "settings": {"units": "si"}})
+    target.write_text(original)
+    daemon.state_file.parent.mkdir(parents=True, exist_ok=True)
+    daemon.state_file.symlink_to(target)
+    cache = daemon.cache_file("place-0")
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache_target = elsewhere / "cache-target.json"
+    cache_target.write_text("{}")
+    cache.symlink_to(cache_target)
+    daemon.start()
+    assert json.loads(daemon.ctl("list", "--json", check=True).stdout)["locations"] == [], "the link was not read"
+    kept = list(daemon.state_file.parent.glob("state.json.corrupt-*"))
+    assert len(kept) == 1 and kept[0].is_symlink(), "the link itself is moved aside"
+    assert "a symbolic link, which raind does not follow" in daemon.read_log()
+    assert target.read_text() == original and cache_target.read_text() == "{}", "what they point at is untouched"
+    assert daemon.stop() == 0
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o600])
+def test_a_key_file_others_can_read_is_warned_about(daemon_factory, fixture_server, tmp_path, mode):
+    key = tmp_path / "api-key"
+    key.write_text("k3y-for-tests\n")
+    key.chmod(mode)
+    daemon = daemon_factory(
+        config=f"[Provider]\nName=pirateweather\nBaseURL={fixture_server.url}\nApiKeyFile={key}\n")
+    warned = f"the API key file {key} can be read by every user of this machine (mode 0644); make it private"
+    if mode == 0o644:
+        wait_for(lambda: warned in daemon.read_log(), what="the warning")
+        assert "<4>" in daemon.read_log()
+    else:
+        assert "can be read by every user" not in daemon.read_log()
+    assert "k3y-for-tests" not in daemon.read_log()
+    assert daemon.stop() == 0

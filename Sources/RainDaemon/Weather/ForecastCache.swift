@@ -56,7 +56,7 @@ public final class ForecastCache {
         guard let file = path(for: location.id) else { return nil }
         if !FileIO.exists(file) { migrateLegacyFile(of: location.id, to: file) }
         let bytes: [UInt8]
-        switch FileIO.readFile(file, limit: 8 << 20) {
+        switch FileIO.readFile(file, limit: 8 << 20, followingLinks: false) {
         case .success(let content): bytes = content
         case .failure(let error) where error.errno == ENOENT: return nil
         case .failure(let error):
@@ -107,7 +107,7 @@ public final class ForecastCache {
     /// nil when missing or invalid (a day or month that is no UTC midnight of
     /// a plausible date, a negative or absurd count), which counts as no calls.
     func loadBudget(provider: ProviderName? = nil) -> BudgetUsage? {
-        guard case .success(let bytes) = FileIO.readFile(budgetFile(provider: provider), limit: 4096),
+        guard case .success(let bytes) = FileIO.readFile(budgetFile(provider: provider), limit: 4096, followingLinks: false),
             let value = try? JSON(parsing: bytes),
             let day = value["day"]?.doubleValue, let calls = value["calls"]?.doubleValue,
             Self.isMidnight(day), Self.plausibleCount(calls)

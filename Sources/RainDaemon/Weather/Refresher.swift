@@ -118,6 +118,11 @@ public final class Refresher {
         return named.compactMap { sources[$0]?.configurationProblem }
     }
 
+    /// What to warn of in the sources' configuration (a key file others can read).
+    var configurationWarnings: [String] {
+        Array(Set(sources.values.compactMap(\.configurationWarning))).sorted()
+    }
+
     /// The providers that may answer for `location`, best first.
     func chain(for location: Location) -> [ProviderName] {
         context.configuration.providers(for: location)
@@ -246,6 +251,7 @@ public final class Refresher {
             }
         }
         for problem in configurationProblems { logger.warning(problem.message) }
+        for warning in configurationWarnings { logger.warning(warning) }
         scheduler.track(list.locations.map(\.id))
         let time = now
         for location in list.locations {
@@ -359,6 +365,7 @@ public final class Refresher {
         let sources = Self.sources(context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
         reconfigure(refreshMinutes: settings.refreshMinutes, retryRefused: true, sources: sources)
         for problem in configurationProblems { logger.warning(problem.message) }
+        for warning in configurationWarnings { logger.warning(warning) }
         refreshIfStale(reason: "reload")
     }
 
