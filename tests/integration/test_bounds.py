@@ -184,3 +184,27 @@ def test_a_key_file_others_can_read_is_warned_about(daemon_factory, fixture_serv
         assert "can be read by every user" not in daemon.read_log()
     assert "k3y-for-tests" not in daemon.read_log()
     assert daemon.stop() == 0
+
+
+def test_reloads_that_change_the_provider_refetch_a_place_once_per_freshness_window(daemon_factory):
+    import signal
+    server = FixtureServer(routes=[
+        ("/v1/forecast", "openmeteo-forecast-paris-unixtime.json"),
+        ("/weatherapi/locationforecast/", "metno-forecast-oslo-dst.json"),
+    ])
+    try:
+        configs = [f"[Provider]\nName={name}\nBaseURL={server.url}\nTimeoutSec=3\n" for name in ("open-meteo", "metno")]
+        daemon = daemon_factory(config=configs[0])
+        daemon.ctl("add", "--coords", "59.91,10.75", "--name", "Oslo", check=True)
+        wait_for(lambda: daemon.cache_file("oslo-no").exists(), what="the first forecast")
+        for n in range(1, 21):
+            daemon.write_config(daemon.loopback_only(configs[n % 2]))
+            daemon.process.send_signal(signal.SIGHUP)
+            wait_for(lambda: daemon.read_log().count("configuration reloaded") == n, what=f"reload {n}")
+        wait_for(lambda: json.loads(daemon.cache_file("oslo-no").read_text())["forecast"]["provider"] == "metno",
+                 what="the place fetched from the new provider")
+        requests = server.count("/v1/forecast") + server.count("/weatherapi/")
+        assert requests == 2, f"20 reloads cost {requests} requests: the first fetch and one for the new provider"
+        assert daemon.stop() == 0
+    finally:
+        server.stop()

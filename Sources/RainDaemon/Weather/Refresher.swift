@@ -53,6 +53,12 @@ public final class Refresher {
     /// successfully or is removed.
     public private(set) var lastFailure: RefreshFailure? { didSet { changes &+= 1 } }
     private var lastFailedPlace: LocationID?
+    /// When each place was last made due because a reload changed its
+    /// providers: within `StaleAfterMinutes=` of that, another such reload
+    /// leaves its schedule alone, so reloads that go back and forth between
+    /// providers cost each place one request per freshness window, not one
+    /// per reload.
+    private var refetchedForProviderChange: [LocationID: Double] = [:]
     public private(set) var nextWake: Double? { didSet { changes &+= 1 } }
     /// Counts the changes of what the status reports from here (the
     /// scheduler: budgets, reachability, the nowcast; the source, the last
@@ -285,12 +291,17 @@ public final class Refresher {
             Self.policy(context.configuration, refreshMinutes: refreshMinutes), credentialsChanged: retryRefused)
         updateBudgets()
         // Data from a provider no longer in a place's list stays served, but is fetched anew.
+        let time = now
         for location in list.locations {
             guard let cached = store[location.id], !fromCurrentProvider(cached.forecast, for: location) else {
                 continue
             }
-            scheduler.restored(location.id, fetchedAt: 0, expiresAt: nil, selected: false, now: now)
             serving[location.id] = nil
+            if let last = refetchedForProviderChange[location.id], time - last < scheduler.policy.staleAfter {
+                continue
+            }
+            refetchedForProviderChange[location.id] = time
+            scheduler.restored(location.id, fetchedAt: 0, expiresAt: nil, selected: false, now: time)
         }
         nowcastDemandChanged()
     }
