@@ -208,3 +208,33 @@ def test_reloads_that_change_the_provider_refetch_a_place_once_per_freshness_win
         assert daemon.stop() == 0
     finally:
         server.stop()
+
+
+def test_a_dropped_subscriber_that_reads_late_still_gets_subscriber_too_slow(daemon_factory):
+    """Issue 24, point 6: the dropped subscriber read its backlog and then
+    end-of-file, never SubscriberTooSlow: the idle timer closed the
+    connection under its last words. They now wait for SlowClientTimeoutSec=."""
+    import socket
+    daemon = daemon_factory(config="[Socket]\nIdleTimeoutSec=1\nSlowClientTimeoutSec=30\n")
+    slow = daemon.client()
+    slow.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    slow.send("io.raind.Weather.Subscribe", more=True)
+    assert slow.receive()["parameters"]["event"] == "Snapshot"
+    fast = daemon.client()
+    batch = b"".join(
+        json.dumps({"method": "io.raind.Weather.SetSettings", "parameters": {"refreshMinutes": 5 + i % 2}}).encode()
+        + b"\0" for i in range(200))
+    while fast.call("GetStatus")["parameters"]["status"]["subscribers"] > 0:
+        fast.send_raw(batch)
+        for _ in range(200):
+            fast.receive()
+    # The subscriber comes back to reading later than IdleTimeoutSec=: a slow reader, not a synchronisation.
+    time.sleep(2.5)
+    messages = []
+    try:
+        while True:
+            messages.append(slow.receive())
+    except ConnectionError:
+        pass
+    assert messages and messages[-1].get("error") == "io.raind.Weather.SubscriberTooSlow", messages[-1:]
+    assert daemon.stop() == 0
