@@ -11,8 +11,11 @@ final class RefreshSchedulerTests: XCTestCase {
         return policy
     }
 
-    func scheduler() -> RefreshScheduler {
-        var scheduler = RefreshScheduler(policy: policy)
+    /// `dailyBudget`: 10 calls by default, for the budget's tests; a schedule's tests give one that funds it.
+    func scheduler(dailyBudget: Double = 10) -> RefreshScheduler {
+        var funded = policy
+        funded.dailyBudget = dailyBudget
+        var scheduler = RefreshScheduler(policy: funded)
         scheduler.track([paris, oslo])
         return scheduler
     }
@@ -25,7 +28,7 @@ final class RefreshSchedulerTests: XCTestCase {
     }
 
     func testSuccess_schedulesSelectedOnIntervalWithJitter_othersLessOften() {
-        var s = scheduler()
+        var s = scheduler(dailyBudget: 1000)
         s.started(paris, now: 0); s.succeeded(paris, now: 0, expiresAt: nil, selected: true)
         s.started(oslo, now: 0); s.succeeded(oslo, now: 0, expiresAt: nil, selected: false)
         let parisDue = s.places[paris]!.nextDue!
@@ -153,6 +156,23 @@ final class RefreshSchedulerTests: XCTestCase {
         XCTAssertEqual(s.usage(now: noon + 12 * 3600 - 1).callsToday, 100, "the whole budget, and no more")
     }
 
+    /// Issue 24: with the default budget the regular schedule fits about 28
+    /// places; beyond, the other places' interval is stretched to fit, and
+    /// says so, instead of places silently falling behind.
+    func testManyPlaces_stretchTheOtherPlacesIntervalToFitTheDailyBudget() {
+        var s = RefreshScheduler(
+            policy: RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 1500, callsPerRequest: 3.1))
+        s.track((0..<28).map { LocationID("p\($0)") })
+        XCTAssertEqual(s.backgroundInterval, 5400, "28 places fit the default budget")
+        XCTAssertFalse(s.backgroundIntervalStretched)
+        s.track((0..<250).map { LocationID("p\($0)") })
+        XCTAssertTrue(s.backgroundIntervalStretched)
+        XCTAssertLessThanOrEqual(s.regularRequestsPerDay * 3.1, 1500, "the whole schedule fits the budget")
+        XCTAssertGreaterThan(s.regularRequestsPerDay * 3.1, 1400, "and uses it")
+        // 483.9 requests a day, 48 for the selected place: 249 others every 13 h 43 min.
+        XCTAssertEqual(s.backgroundInterval, 49_380)
+    }
+
     func testNotSent_givesTheRequestBack_butNotAcrossMidnight() {
         var s = RefreshScheduler(
             policy: RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 10, callsPerRequest: 3))
@@ -265,7 +285,7 @@ final class RefreshSchedulerTests: XCTestCase {
 
 extension RefreshSchedulerTests {
     func testSelectionChange_movesTheNewSelectedPlaceToTheSelectedInterval() {
-        var s = scheduler()
+        var s = scheduler(dailyBudget: 1000)
         s.started(paris, now: 0); s.succeeded(paris, now: 0, expiresAt: nil, selected: true)
         s.started(oslo, now: 0); s.succeeded(oslo, now: 0, expiresAt: nil, selected: false)
         XCTAssertGreaterThanOrEqual(s.places[oslo]!.nextDue!, 5400)

@@ -230,6 +230,11 @@ extension WeatherInterface {
           online: bool,
           units: (us, si, ca, uk),
           refreshMinutes: int,
+          # How often the places other than the selected one refresh, in minutes;
+          # longer than max(3 × refreshMinutes, 60) when the daily budget cannot
+          # afford that for every place (backgroundStretched).
+          backgroundRefreshMinutes: ?int,
+          backgroundStretched: ?bool,
           locations: int,
           selected: ?Location,
           lastRefresh: ?float,

@@ -308,8 +308,28 @@ public struct RefreshScheduler: Sendable {
     public var regularRequestsPerDay: Double {
         guard !places.isEmpty else { return 0 }
         let others = Double(places.count - 1)
-        return 86400 / policy.interval + others * 86400 / policy.backgroundInterval
+        return 86400 / policy.interval + others * 86400 / backgroundInterval
     }
+
+    /// How often the places other than the selected one refresh: the
+    /// policy's background interval (max(3 × interval, 60 min)), stretched
+    /// when that would not fit every place into the daily budget (and the
+    /// monthly one spread over 31 days) after the selected place's
+    /// refreshes, so places do not silently fall behind: with the default
+    /// budget, past about 28 places. At most a day.
+    public var backgroundInterval: Double {
+        let base = policy.backgroundInterval
+        let others = Double(max(0, places.count - 1))
+        guard others > 0, policy.callsPerRequest > 0 else { return base }
+        var requests = policy.dailyBudget / policy.callsPerRequest
+        if let monthly = policy.monthlyBudget { requests = min(requests, monthly / 31 / policy.callsPerRequest) }
+        let left = requests - 86400 / policy.interval
+        guard left > 0 else { return 86400 }
+        return min(86400, max(base, (86400 * others / left / 60).rounded(.up) * 60))
+    }
+
+    /// Whether `backgroundInterval` is longer than the policy's because of the budget.
+    public var backgroundIntervalStretched: Bool { backgroundInterval > policy.backgroundInterval }
 
     /// Requests a day the nowcast adds when it runs all day: the selected
     /// place every nowcast interval instead of every interval.
@@ -323,7 +343,7 @@ public struct RefreshScheduler: Sendable {
         if selected, nowcastActive(now: now), let short = policy.nowcastInterval {
             return min(short, policy.interval)
         }
-        return policy.interval(selected: selected)
+        return selected ? policy.interval : backgroundInterval
     }
 
     /// The requests and calls counted in the day and month containing `now`.

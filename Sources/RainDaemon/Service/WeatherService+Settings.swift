@@ -26,7 +26,9 @@ extension WeatherService {
             dailyBudget: refresher.scheduler.policy.dailyBudget,
             monthlyBudget: refresher.scheduler.policy.monthlyBudget,
             subscribers: publisher.count + joining,
-            nowcast: refresher.nowcastStatus(now: now), providers: refresher.providerStatuses(now: now))
+            nowcast: refresher.nowcastStatus(now: now), providers: refresher.providerStatuses(now: now),
+            backgroundRefreshMinutes: Int(refresher.scheduler.backgroundInterval / 60),
+            backgroundStretched: refresher.scheduler.backgroundIntervalStretched)
     }
 
     func listLocations(_ parameters: NoParameters, _ responder: Responder<ListLocationsCall.Reply>) throws(MethodError)
