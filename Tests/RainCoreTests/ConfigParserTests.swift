@@ -60,7 +60,8 @@ final class ConfigParserTests: XCTestCase {
         XCTAssertEqual(summary?.line, ConfigParser.listedPerFile + 2)
         XCTAssertEqual(
             summary?.message,
-            "99990 more warnings in this file, from this line on, not listed one by one (only a file's first 10 findings are)")
+            "99990 more warnings in this file, from this line on, not listed one by one (only a file's first 10 findings are)"
+        )
         XCTAssertEqual(parser.configuration.intervalMinutes, 20, "the rest of the file still applies")
         // The next file lists its own first findings.
         parser.apply(text: "[Refresh]\nOther=1\nIntervalMinutes=2\n", file: "/etc/raind/raind.conf.d/50.conf")

@@ -146,7 +146,8 @@ final class RefreshSchedulerTests: XCTestCase {
             s.refusal(for: oslo, now: noon, selected: false), .keptForSelected(.day, resetsAt: day + 86400))
         let message = RefreshScheduler.Refusal.keptForSelected(.day, resetsAt: day + 86400)
             .failure(policy: s.policy, now: noon).message
-        XCTAssertTrue(message.hasPrefix("what is left of the daily budget of 100 upstream calls is kept for the selected place"))
+        XCTAssertTrue(
+            message.hasPrefix("what is left of the daily budget of 100 upstream calls is kept for the selected place"))
         for hour in 0..<12 {
             let now = noon + Double(hour) * 3600
             XCTAssertNil(s.refusal(for: paris, now: now, selected: true), "the selected place at \(hour) h")

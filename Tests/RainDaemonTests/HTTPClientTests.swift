@@ -164,7 +164,8 @@ final class HTTPClientTests: XCTestCase {
     }
 
     func testGet_redirectToAnotherServer_isRefused_notTaken() throws {
-        let other = try FixtureServer(files: ["forecast.json": Self.forecast], routes: ["/v1/forecast": "forecast.json"])
+        let other = try FixtureServer(
+            files: ["forecast.json": Self.forecast], routes: ["/v1/forecast": "forecast.json"])
         defer { other.stop() }
         let elsewhere = "http://127.0.0.1:\(other.port)"
         let failure = try ClientHarness().fetch(try request("/v1/forecast?mode=redirect&to=\(elsewhere)")).failure()
@@ -220,11 +221,22 @@ final class HTTPClientTests: XCTestCase {
         }
         let count = { [self] in counts.append(openDescriptors() - before) }
         steps = [
-            { count(); pause.arm(after: 0.2) },
-            { count(); fetch { count(); pause.arm(after: 0.5) } },
-            { count(); harness.finish() },
+            {
+                count(); pause.arm(after: 0.2)
+            },
+            {
+                count();
+                fetch {
+                    count(); pause.arm(after: 0.5)
+                }
+            },
+            {
+                count(); harness.finish()
+            },
         ]
-        fetch { count(); pause.arm(after: 0.5) }
+        fetch {
+            count(); pause.arm(after: 0.5)
+        }
         XCTAssertTrue(try harness.run(timeout: 10))
         // After each answer the connection (and libcurl's own socket pair) is open; after the idle time none.
         XCTAssertEqual(counts.count, 5)

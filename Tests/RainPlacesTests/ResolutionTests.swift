@@ -46,7 +46,8 @@ final class ResolutionTests: XCTestCase {
     func testSearch_portland_offersOnlyPlacesCalledPortland() throws {
         let places = try PlaceTestSupport.openDirectory()
         let names = Set(places.search("Portland").map(\.candidate.name))
-        XCTAssertEqual(names, ["Portland"], "\(places.search("Portland").map { "\($0.candidate.name), \($0.candidate.region)" })")
+        XCTAssertEqual(
+            names, ["Portland"], "\(places.search("Portland").map { "\($0.candidate.name), \($0.candidate.region)" })")
         XCTAssertEqual(places.search("Munich").first?.candidate.name, "Munich")
         XCTAssertEqual(places.search("Munich").first?.candidate.countryCode, "DE")
     }

@@ -84,7 +84,6 @@ public struct LocationList: Equatable, Sendable {
         self = LocationList(locations: locations, selectedID: selectedID)
     }
 
-
     /// The saved place that is the same as `candidate`: same upstream id, or
     /// within ~1 km. `byName`: the person named the place, so a nearby place
     /// of another name is a different place to them ("Home" beside "Paris").

@@ -74,7 +74,9 @@ public struct ProviderBudgets: Equatable, Sendable {
         if usage.callsToday + budget.callsPerRequest * (1 + keepingBack.day) > budget.daily {
             return (.day, BudgetUsage.dayStart(now) + 86400)
         }
-        if let monthly = budget.monthly, usage.callsThisMonth + budget.callsPerRequest * (1 + keepingBack.month) > monthly {
+        if let monthly = budget.monthly,
+            usage.callsThisMonth + budget.callsPerRequest * (1 + keepingBack.month) > monthly
+        {
             return (.month, BudgetUsage.nextMonthStart(now))
         }
         return nil

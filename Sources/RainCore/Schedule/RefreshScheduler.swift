@@ -224,7 +224,8 @@ public struct RefreshScheduler: Sendable {
         if !networkUp { return .offline }
         if let unauthorized { return .unauthorized(unauthorized) }
         if let (period, resetsAt) = exhaustedBudget(now: now) { return .quotaExhausted(period, resetsAt: resetsAt) }
-        if !selected, let (period, resetsAt) = exhaustedBudget(now: now, keepingBack: policy.selectedRequestsLeft(now: now))
+        if !selected,
+            let (period, resetsAt) = exhaustedBudget(now: now, keepingBack: policy.selectedRequestsLeft(now: now))
         {
             return .keptForSelected(period, resetsAt: resetsAt)
         }

@@ -42,7 +42,8 @@ final class CurlMulti {
 
     /// curl_multi_setopt with a number (CURLMOPT_MAX_TOTAL_CONNECTIONS, say).
     func set(_ option: CURLMoption, _ value: Int) throws(CurlError) {
-        try checkCurlMulti("curl_multi_setopt(option \(option.rawValue))", raind_multi_setopt_long(handle, option, value))
+        try checkCurlMulti(
+            "curl_multi_setopt(option \(option.rawValue))", raind_multi_setopt_long(handle, option, value))
     }
 
     /// curl_multi_add_handle. May call the timer callback before returning.

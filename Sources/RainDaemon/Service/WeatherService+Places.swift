@@ -35,7 +35,9 @@ extension WeatherService {
         }
         for (field, text) in [("name", name), ("query", query)] where text?.containsControlCharacters == true {
             throw MethodError.invalidParameter(
-                field, "holds control characters (such as ESC, BEL or CR) or invisible formatting characters (such as a right-to-left override or a zero-width space); give plain text")
+                field,
+                "holds control characters (such as ESC, BEL or CR) or invisible formatting characters (such as a right-to-left override or a zero-width space); give plain text"
+            )
         }
         if let query {
             try addPlace(named: query, responder: responder)
@@ -209,7 +211,9 @@ extension WeatherService {
         }
         guard !query.containsControlCharacters else {
             throw MethodError.invalidParameter(
-                "query", "holds control characters (such as ESC, BEL or CR) or invisible formatting characters (such as a right-to-left override or a zero-width space); give plain text")
+                "query",
+                "holds control characters (such as ESC, BEL or CR) or invisible formatting characters (such as a right-to-left override or a zero-width space); give plain text"
+            )
         }
         let limit = parameters.limit ?? 10
         guard (1...100).contains(limit) else {

@@ -107,7 +107,9 @@ public final class ForecastCache {
     /// nil when missing or invalid (a day or month that is no UTC midnight of
     /// a plausible date, a negative or absurd count), which counts as no calls.
     func loadBudget(provider: ProviderName? = nil) -> BudgetUsage? {
-        guard case .success(let bytes) = FileIO.readFile(budgetFile(provider: provider), limit: 4096, followingLinks: false),
+        guard
+            case .success(let bytes) = FileIO.readFile(
+                budgetFile(provider: provider), limit: 4096, followingLinks: false),
             let value = try? JSON(parsing: bytes),
             let day = value["day"]?.doubleValue, let calls = value["calls"]?.doubleValue,
             Self.isMidnight(day), Self.plausibleCount(calls)

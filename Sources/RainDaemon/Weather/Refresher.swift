@@ -497,7 +497,8 @@ public final class Refresher {
         }
         if !selected,
             let (period, resetsAt) = chain.lazy.compactMap({
-                self.budgets.exhausted($0, now: time, keepingBack: self.scheduler.policy.selectedRequestsLeft(now: time))
+                self.budgets.exhausted(
+                    $0, now: time, keepingBack: self.scheduler.policy.selectedRequestsLeft(now: time))
             }).first
         {
             return .failure(

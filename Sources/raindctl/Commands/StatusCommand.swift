@@ -97,7 +97,9 @@ struct StatusCommand: ClientCommand {
         rows.append(["Units:", status.units.rawValue])
         rows.append(["Refresh:", "every \(status.refreshMinutes) min"])
         if let minutes = status.backgroundRefreshMinutes, status.locations > 1 {
-            let every = minutes % 60 == 0 ? "\(minutes / 60) h" : minutes > 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
+            let every =
+                minutes % 60 == 0
+                ? "\(minutes / 60) h" : minutes > 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
             rows.append([
                 "Other places:",
                 status.backgroundStretched == true
