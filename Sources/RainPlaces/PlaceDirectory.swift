@@ -294,7 +294,20 @@ public final class PlaceDirectory {
         if hits.isEmpty && nearSpellings {
             collectNearSpellings(parsed.name, qualifiers: parsed.qualifiers, into: &hits)
         }
-        return sorted(hits, limit: limit)
+        return sorted(withoutOvershadowedOtherNames(hits), limit: limit)
+    }
+
+    /// An other name is evidence only where no place bears the name as its
+    /// own, or where it names a place more populous than all that do
+    /// ("Munich" is München): a former or rare name of a smaller town is no
+    /// candidate beside the places called so today. GeoNames lists
+    /// "Portland" among the old names of Sandusky, Ohio and Blue Island,
+    /// Illinois, which `search Portland` must not offer beside Portland,
+    /// Oregon and Portland, Maine.
+    private func withoutOvershadowedOtherNames(_ hits: [Int: Hit]) -> [Int: Hit] {
+        let ownNamePopulations = hits.values.filter { $0.kind == .name }.map { file.placePopulation($0.place) }
+        guard let largest = ownNamePopulations.max() else { return hits }
+        return hits.filter { $0.value.kind != .alternateName || file.placePopulation($0.value.place) > largest }
     }
 
     private func sorted(_ hits: [Int: Hit], limit: Int) -> [PlaceMatch] {

@@ -9,17 +9,27 @@ public enum FileIO {
     /// The open never blocks: a FIFO or device put where a file belongs is
     /// opened with `O_NONBLOCK` and refused after `fstat`, so it cannot freeze
     /// the event loop waiting for a writer.
-    public static func readFile(_ path: String, limit: Int) -> Result<[UInt8], SystemError> {
+    ///
+    /// `followingLinks: false` (raind's own state and cache files) refuses a
+    /// symbolic link in place of the file (`O_NOFOLLOW`: `ELOOP`), so a link
+    /// planted in raind's directories cannot make it read, or discard,
+    /// another file. `mode`, when given, is set to the file's permission bits.
+    public static func readFile(
+        _ path: String, limit: Int, followingLinks: Bool = true, mode: UnsafeMutablePointer<mode_t>? = nil
+    ) -> Result<[UInt8], SystemError> {
         Result { () throws(SystemError) -> [UInt8] in
             let file: FileDescriptor
             let info: stat
             do throws(SystemError) {
-                file = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+                file = try FileDescriptor.open(
+                    path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW))
                 info = try file.status()
             } catch {
-                throw SystemError(error.call, errno: error.errno, subject: path)
+                let subject = error.errno == ELOOP && !followingLinks ? "\(path) (a symbolic link)" : path
+                throw SystemError(error.call, errno: error.errno, subject: subject)
             }
             guard info.st_mode & S_IFMT == S_IFREG else { throw notRegularFile(path) }
+            mode?.pointee = info.st_mode & 0o7777
             var content: [UInt8] = []
             var chunk: [UInt8] = []
             while true {

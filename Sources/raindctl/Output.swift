@@ -96,6 +96,7 @@ enum Output {
         switch error {
         case .locationNotFound: return "'raindctl list' shows the saved places and their ids"
         case .locationIsSelected: return "'raindctl set-location PLACE' selects another"
+        case .tooManyLocations: return "'raindctl list' shows the saved places"
         case .placeNotFound: return "a place missing from the data can be added with --coords LAT,LON --name NAME"
         case .ambiguousPlace: return "'raindctl search QUERY' lists candidates with their GeoNames ids"
         case .permissionDenied:

@@ -50,6 +50,25 @@ final class ConfigParserTests: XCTestCase {
         XCTAssertEqual(parser.configuration.intervalMinutes, 10)
     }
 
+    func testParse_100000UnknownKeys_giveTenLinesAndOneSummary() {
+        var parser = ConfigParser()
+        let keys = (0..<100_000).map { "Unknown\($0)=1" }.joined(separator: "\n")
+        parser.apply(text: "[Refresh]\n" + keys + "\n[Refresh]\nIntervalMinutes=20\n", file: "/etc/raind/raind.conf")
+        XCTAssertEqual(parser.diagnostics.count, ConfigParser.listedPerFile + 1)
+        let summary = parser.diagnostics.last
+        XCTAssertEqual(summary?.severity, .warning)
+        XCTAssertEqual(summary?.line, ConfigParser.listedPerFile + 2)
+        XCTAssertEqual(
+            summary?.message,
+            "99990 more warnings in this file, from this line on, not listed one by one (only a file's first 10 findings are)"
+        )
+        XCTAssertEqual(parser.configuration.intervalMinutes, 20, "the rest of the file still applies")
+        // The next file lists its own first findings.
+        parser.apply(text: "[Refresh]\nOther=1\nIntervalMinutes=2\n", file: "/etc/raind/raind.conf.d/50.conf")
+        XCTAssertEqual(parser.diagnostics.count, ConfigParser.listedPerFile + 3)
+        XCTAssertEqual(parser.errors.count, 1, "an error is never hidden among warnings")
+    }
+
     func testParse_keyBeforeAnySection_isErrorNamingWhereItBelongs() {
         var parser = ConfigParser()
         parser.apply(text: "RainSoon=no\nColour=blue\n", file: "c.conf")

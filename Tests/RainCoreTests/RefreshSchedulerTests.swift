@@ -11,8 +11,11 @@ final class RefreshSchedulerTests: XCTestCase {
         return policy
     }
 
-    func scheduler() -> RefreshScheduler {
-        var scheduler = RefreshScheduler(policy: policy)
+    /// `dailyBudget`: 10 calls by default, for the budget's tests; a schedule's tests give one that funds it.
+    func scheduler(dailyBudget: Double = 10) -> RefreshScheduler {
+        var funded = policy
+        funded.dailyBudget = dailyBudget
+        var scheduler = RefreshScheduler(policy: funded)
         scheduler.track([paris, oslo])
         return scheduler
     }
@@ -25,7 +28,7 @@ final class RefreshSchedulerTests: XCTestCase {
     }
 
     func testSuccess_schedulesSelectedOnIntervalWithJitter_othersLessOften() {
-        var s = scheduler()
+        var s = scheduler(dailyBudget: 1000)
         s.started(paris, now: 0); s.succeeded(paris, now: 0, expiresAt: nil, selected: true)
         s.started(oslo, now: 0); s.succeeded(oslo, now: 0, expiresAt: nil, selected: false)
         let parisDue = s.places[paris]!.nextDue!
@@ -120,6 +123,55 @@ final class RefreshSchedulerTests: XCTestCase {
         XCTAssertEqual(s.usage(now: day + 10).requestsToday, 3)
         XCTAssertEqual(s.usage(now: day + 10).callsToday, 9)
         XCTAssertEqual(s.refusal(for: paris, now: day + 10), .quotaExhausted(.day, resetsAt: day + 86400))
+    }
+
+    /// Issue 24: the first 483 new places spent the day's budget and the
+    /// selected place then got QuotaExhausted. Other places now leave what
+    /// the selected place's refreshes need for the rest of the day.
+    func testOtherPlaces_leaveTheSelectedPlacesRefreshesOfTheDay_theSelectedIsNeverStarved() {
+        var s = RefreshScheduler(
+            policy: RefreshPolicy(interval: 3600, staleAfter: 900, dailyBudget: 100, callsPerRequest: 1))
+        s.track([paris, oslo])
+        let day = 20_000 * 86400.0
+        let noon = day + 12 * 3600
+        XCTAssertEqual(s.policy.selectedRequestsLeft(now: noon).day, 12, "one an hour until midnight")
+        var spent = 0
+        while s.refusal(for: oslo, now: noon, selected: false) == nil {
+            s.started(oslo, now: noon)
+            s.abandoned(oslo)
+            spent += 1
+        }
+        XCTAssertEqual(spent, 100 - 12, "other places stop where the selected place's share begins")
+        XCTAssertEqual(
+            s.refusal(for: oslo, now: noon, selected: false), .keptForSelected(.day, resetsAt: day + 86400))
+        let message = RefreshScheduler.Refusal.keptForSelected(.day, resetsAt: day + 86400)
+            .failure(policy: s.policy, now: noon).message
+        XCTAssertTrue(
+            message.hasPrefix("what is left of the daily budget of 100 upstream calls is kept for the selected place"))
+        for hour in 0..<12 {
+            let now = noon + Double(hour) * 3600
+            XCTAssertNil(s.refusal(for: paris, now: now, selected: true), "the selected place at \(hour) h")
+            s.started(paris, now: now)
+            s.abandoned(paris)
+        }
+        XCTAssertEqual(s.usage(now: noon + 12 * 3600 - 1).callsToday, 100, "the whole budget, and no more")
+    }
+
+    /// Issue 24: with the default budget the regular schedule fits about 28
+    /// places; beyond, the other places' interval is stretched to fit, and
+    /// says so, instead of places silently falling behind.
+    func testManyPlaces_stretchTheOtherPlacesIntervalToFitTheDailyBudget() {
+        var s = RefreshScheduler(
+            policy: RefreshPolicy(interval: 1800, staleAfter: 900, dailyBudget: 1500, callsPerRequest: 3.1))
+        s.track((0..<28).map { LocationID("p\($0)") })
+        XCTAssertEqual(s.backgroundInterval, 5400, "28 places fit the default budget")
+        XCTAssertFalse(s.backgroundIntervalStretched)
+        s.track((0..<250).map { LocationID("p\($0)") })
+        XCTAssertTrue(s.backgroundIntervalStretched)
+        XCTAssertLessThanOrEqual(s.regularRequestsPerDay * 3.1, 1500, "the whole schedule fits the budget")
+        XCTAssertGreaterThan(s.regularRequestsPerDay * 3.1, 1400, "and uses it")
+        // 483.9 requests a day, 48 for the selected place: 249 others every 13 h 43 min.
+        XCTAssertEqual(s.backgroundInterval, 49_380)
     }
 
     func testNotSent_givesTheRequestBack_butNotAcrossMidnight() {
@@ -234,7 +286,7 @@ final class RefreshSchedulerTests: XCTestCase {
 
 extension RefreshSchedulerTests {
     func testSelectionChange_movesTheNewSelectedPlaceToTheSelectedInterval() {
-        var s = scheduler()
+        var s = scheduler(dailyBudget: 1000)
         s.started(paris, now: 0); s.succeeded(paris, now: 0, expiresAt: nil, selected: true)
         s.started(oslo, now: 0); s.succeeded(oslo, now: 0, expiresAt: nil, selected: false)
         XCTAssertGreaterThanOrEqual(s.places[oslo]!.nextDue!, 5400)

@@ -10,11 +10,11 @@ final class ClientHarness {
     let loop: EventLoop
     private(set) var client: HTTPClient?
 
-    init() throws {
+    init(idleSeconds: Double = HTTPClient.idleSeconds) throws {
         loop = try EventLoop()
         client = try HTTPClient(
             loop: loop, userAgent: Self.userAgent,
-            logger: Logger(subsystem: "http-test", threshold: .warning))
+            logger: Logger(subsystem: "http-test", threshold: .warning), idleSeconds: idleSeconds)
     }
 
     /// The client; a test that released it on purpose must not ask again.

@@ -187,7 +187,7 @@ final class FailoverTests: XCTestCase {
             ("status", ["status": "500"], "HTTP 500"),
             ("status", ["status": "429", "retry_after": "120"], "HTTP 429"),
             ("status", ["status": "403"], "HTTP 403"),
-            ("malformed", [:], "open-meteo sent an unusable forecast"),
+            ("malformed", [:], "open-meteo answered with a web page"),
             ("reset", [:], ""),
             ("stall", ["delay": "5"], ""),
         ]

@@ -163,6 +163,89 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(response.body, Self.forecast)
     }
 
+    func testGet_redirectToAnotherServer_isRefused_notTaken() throws {
+        let other = try FixtureServer(
+            files: ["forecast.json": Self.forecast], routes: ["/v1/forecast": "forecast.json"])
+        defer { other.stop() }
+        let elsewhere = "http://127.0.0.1:\(other.port)"
+        let failure = try ClientHarness().fetch(try request("/v1/forecast?mode=redirect&to=\(elsewhere)")).failure()
+        XCTAssertEqual(failure.kind, .redirectedElsewhere(origin: elsewhere))
+        XCTAssertTrue(failure.message.contains("was redirected to another server (\(elsewhere))"), failure.message)
+    }
+
+    // MARK: Connections
+
+    /// Descriptors this process holds.
+    private func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+    }
+
+    func testManyRequests_openAtMostTheHostLimitOfConnections_theRestWaitInTurn() throws {
+        let harness = try ClientHarness()
+        var peak = 0
+        var done = 0
+        let count = 3 * HTTPClient.maxHostConnections
+        var sample: (() -> Void)?
+        let ticker = try harness.loop.timer(accuracy: 0.001) { sample?() }
+        let before = openDescriptors()
+        sample = { [self] in
+            peak = max(peak, openDescriptors() - before)
+            ticker.arm(after: 0.01)
+        }
+        ticker.arm(after: 0)
+        for _ in 0..<count {
+            _ = harness.http.get(try request("/v1/forecast?mode=slow-headers&delay=0.2")) { result in
+                XCTAssertNotNil(try? result.response())
+                done += 1
+                if done == count { harness.finish() }
+            }
+        }
+        XCTAssertTrue(try harness.run(timeout: 10), "every request answered, in turn")
+        XCTAssertEqual(done, count)
+        XCTAssertGreaterThan(peak, 0)
+        // libcurl's multi handle holds a socket pair of its own (curl_multi_wakeup).
+        XCTAssertLessThanOrEqual(peak, HTTPClient.maxHostConnections + 2, "at most the host limit of sockets at once")
+    }
+
+    func testIdleConnections_areClosedAfterTheIdleTime() throws {
+        let harness = try ClientHarness(idleSeconds: 0.2)
+        var counts: [Int] = []
+        var steps: [() -> Void] = []
+        let pause = try harness.loop.timer(accuracy: 0.001) { if !steps.isEmpty { steps.removeFirst()() } }
+        let before = openDescriptors()
+        let fetch = { [self] (then: @escaping () -> Void) in
+            _ = harness.http.get(try! request("/v1/forecast")) { result in
+                XCTAssertNotNil(try? result.response())
+                then()
+            }
+        }
+        let count = { [self] in counts.append(openDescriptors() - before) }
+        steps = [
+            {
+                count(); pause.arm(after: 0.2)
+            },
+            {
+                count();
+                fetch {
+                    count(); pause.arm(after: 0.5)
+                }
+            },
+            {
+                count(); harness.finish()
+            },
+        ]
+        fetch {
+            count(); pause.arm(after: 0.5)
+        }
+        XCTAssertTrue(try harness.run(timeout: 10))
+        // After each answer the connection (and libcurl's own socket pair) is open; after the idle time none.
+        XCTAssertEqual(counts.count, 5)
+        XCTAssertGreaterThan(counts[0], 0, "kept for reuse")
+        XCTAssertEqual(counts[1], 0, "closed once idle")
+        XCTAssertEqual(counts[3], counts[0], "opened anew for the next request")
+        XCTAssertEqual(counts[4], 0, "and closed once idle again")
+    }
+
     // MARK: Failures
 
     func testGet_tooManyRedirects_fails() throws {

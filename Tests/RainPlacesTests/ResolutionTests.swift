@@ -39,6 +39,19 @@ final class ResolutionTests: XCTestCase {
         XCTAssertEqual(Array(matches.prefix(2).map(\.candidate.region)), ["Oregon", "Maine"])
     }
 
+    /// GeoNames keeps "Portland" among the old names of Sandusky, Ohio and
+    /// Blue Island, Illinois; beside places called Portland today they are
+    /// no candidates. An other name still finds a place more populous than
+    /// every place of that name ("Munich" is München).
+    func testSearch_portland_offersOnlyPlacesCalledPortland() throws {
+        let places = try PlaceTestSupport.openDirectory()
+        let names = Set(places.search("Portland").map(\.candidate.name))
+        XCTAssertEqual(
+            names, ["Portland"], "\(places.search("Portland").map { "\($0.candidate.name), \($0.candidate.region)" })")
+        XCTAssertEqual(places.search("Munich").first?.candidate.name, "Munich")
+        XCTAssertEqual(places.search("Munich").first?.candidate.countryCode, "DE")
+    }
+
     func testResolve_withRegionOrCountry_isUnique() throws {
         let places = try PlaceTestSupport.openDirectory()
         XCTAssertEqual(uniqueID(places.resolve("Portland, ME")), 4975802)

@@ -251,7 +251,8 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "redirect":
             hops = int(query.get("hops", "1"))
             if hops > 0:
-                target = "%s?mode=redirect&hops=%d" % (path, hops - 1)
+                # to: another server (scheme://host:port) to send the client to.
+                target = query.get("to", "") + "%s?mode=redirect&hops=%d" % (path, hops - 1)
                 if "file" in query:
                     target += "&file=" + query["file"]
                 self.send_response(302)

@@ -95,22 +95,24 @@ def test_sigterm_with_a_request_in_flight_exits_zero_without_waiting_for_it(weat
 
 
 def test_daily_budget_is_enforced_reported_and_kept_across_restarts(weather_daemon, fixture_server, daemon_factory):
-    # Open-Meteo counts raind's request (31 variables) as 3.1 calls: 7 calls allow 2 requests.
-    daemon = weather_daemon(extra_config="[Refresh]\nDailyBudget=7\n")
+    # Open-Meteo counts raind's request (31 variables) as 3.1 calls: 10 calls allow 3 requests, of
+    # which the other places leave the one the selected place (Paris, every 1440 min) still needs today.
+    daemon = weather_daemon(extra_config="[Refresh]\nDailyBudget=10\nIntervalMinutes=1440\n")
     for coords, name in ((PARIS, "Paris"), ("51.5085,-0.1257", "London")):
         daemon.ctl("add", "--coords", coords, "--name", name, check=True)
     wait_for(lambda: fixture_server.count() == 2)
     daemon.ctl("add", "--coords", "52.37,4.89", "--name", "Amsterdam", check=True)
     result = daemon.ctl("refresh", "amsterdam-nl")
-    assert result.returncode == 1 and "daily budget of 7 upstream calls is used up" in result.stderr
+    assert result.returncode == 1, result
+    assert "what is left of the daily budget of 10 upstream calls is kept for the selected place" in result.stderr
     reply = daemon.client().call("Refresh", {"id": "amsterdam-nl"})
     assert reply["error"] == "io.raind.Weather.QuotaExhausted"
     assert reply["parameters"]["period"] == "day"
-    assert reply["parameters"]["calls"] == 6.2 and reply["parameters"]["budget"] == 7
+    assert reply["parameters"]["calls"] == 6.2 and reply["parameters"]["budget"] == 10
     status = json.loads(daemon.ctl("status", "--json").stdout)
-    assert status["requestsToday"] == 2 and status["callsToday"] == 6.2 and status["dailyBudget"] == 7
+    assert status["requestsToday"] == 2 and status["callsToday"] == 6.2 and status["dailyBudget"] == 10
     assert status["requestsThisMonth"] == 2 and status["callsThisMonth"] == 6.2 and status["monthlyBudget"] is None
-    assert "6.2 of 7 today (2 requests)" in daemon.ctl("status").stdout
+    assert "6.2 of 10 today (2 requests)" in daemon.ctl("status").stdout
     assert fixture_server.count() == 2
     # A restart does not renew the budget.
     daemon.stop()

@@ -403,6 +403,13 @@ public struct ConfigDiagnostic: Equatable, Sendable, CustomStringConvertible {
 public struct ConfigParser {
     public private(set) var configuration = Configuration()
     public private(set) var diagnostics: [ConfigDiagnostic] = []
+    /// Findings listed one by one per file; the rest are counted in one
+    /// line, so a file of 100,000 unknown keys logs a dozen lines at every
+    /// reload, not 100,000.
+    public static let listedPerFile = 10
+    /// Findings of the file being applied: listed, and counted beyond the list.
+    private var listed = 0
+    private var unlisted: [ConfigDiagnostic.Severity: (count: Int, firstLine: Int)] = [:]
 
     public init() {}
 
@@ -411,6 +418,9 @@ public struct ConfigParser {
     /// Lines end in LF or CRLF, and a leading UTF-8 byte-order mark is
     /// skipped, as systemd's own parser does.
     public mutating func apply(text: String, file: String) {
+        listed = 0
+        unlisted = [:]
+        defer { summarizeUnlisted(file) }
         var section: String?
         var lineNumber = 0
         var scalars = Substring(text).unicodeScalars
@@ -468,6 +478,27 @@ public struct ConfigParser {
     private mutating func diagnose(
         _ severity: ConfigDiagnostic.Severity, _ file: String, _ line: Int, _ message: String
     ) {
+        guard listed < Self.listedPerFile else {
+            let seen = unlisted[severity]
+            unlisted[severity] = ((seen?.count ?? 0) + 1, seen?.firstLine ?? line)
+            return
+        }
+        listed += 1
         diagnostics.append(ConfigDiagnostic(severity: severity, file: file, line: line, message: message))
+    }
+
+    /// One line for each severity's findings past the list.
+    private mutating func summarizeUnlisted(_ file: String) {
+        for severity in [ConfigDiagnostic.Severity.error, .warning] {
+            guard let (count, firstLine) = unlisted[severity] else { continue }
+            let kind = severity == .error ? "error" : "warning"
+            diagnostics.append(
+                ConfigDiagnostic(
+                    severity: severity, file: file, line: firstLine,
+                    message:
+                        "\(count) more \(kind)\(count == 1 ? "" : "s") in this file, from this line on, not listed one by one (only a file's first \(Self.listedPerFile) findings are)"
+                ))
+        }
+        unlisted = [:]
     }
 }

@@ -338,10 +338,21 @@ extension JSON {
 
     public init<Bytes: Collection>(parsing bytes: Bytes) throws(JSONParseError)
     where Bytes.Element == UInt8 {
+        try self.init(parsing: bytes, keepingElements: .max)
+    }
+
+    /// Parses `bytes` keeping at most `keepingElements` elements of each
+    /// array: the rest are checked as JSON (a document `JSON(parsing:)`
+    /// refuses is refused alike) but never built, so a huge array costs no
+    /// memory beyond the bytes. For providers' answers, whose use is bounded
+    /// (`ForecastHorizon`).
+    public init<Bytes: Collection>(parsing bytes: Bytes, keepingElements: Int) throws(JSONParseError)
+    where Bytes.Element == UInt8 {
+        let parse = { (buffer: UnsafeBufferPointer<UInt8>) in Self.parse(buffer, keepingElements: keepingElements) }
         // Bytes not held in one block of memory are copied into an array, which is.
         let result =
-            bytes.withContiguousStorageIfAvailable(Self.parse)
-            ?? Array(bytes).withUnsafeBufferPointer(Self.parse)
+            bytes.withContiguousStorageIfAvailable(parse)
+            ?? Array(bytes).withUnsafeBufferPointer(parse)
         self = try result.get()
     }
 
@@ -377,8 +388,11 @@ extension JSON {
 
     /// Parses bytes held in one block of memory. The closures that lend the
     /// buffer cannot throw a typed error: it is carried out as a value.
-    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSON, JSONParseError> {
+    private static func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>, keepingElements: Int
+    ) -> Result<JSON, JSONParseError> {
         var parser = JSONParser(bytes: buffer)
+        parser.keptElements = keepingElements
         do throws(JSONParseError) {
             return .success(try parser.parseDocument())
         } catch {
@@ -394,6 +408,8 @@ private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
+    /// Elements of an array built; later ones are checked and dropped.
+    var keptElements = Int.max
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -515,8 +531,9 @@ private struct JSONParser {
         }
         while true {
             skipWhitespace()
-            let value = try parseValue(building: building)
-            if building { values.append(value) }
+            let keeping = building && values.count < keptElements
+            let value = try parseValue(building: keeping)
+            if keeping { values.append(value) }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

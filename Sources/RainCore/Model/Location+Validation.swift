@@ -33,8 +33,11 @@ extension LocationID {
 }
 
 extension Location {
-    /// Longest name, region, country or time zone accepted, in bytes.
-    public static let maximumTextBytes = 200
+    /// Longest name, region, country or time zone accepted, in characters
+    /// (what a person counts; `AddLocation`'s `name` takes as many).
+    public static let maximumTextCharacters = 200
+    /// ... and in UTF-8 bytes: four a character, room for any script.
+    public static let maximumTextBytes = 4 * maximumTextCharacters
 
     /// Whether coordinates are a point on Earth: finite, latitude in -90...90,
     /// longitude in -180...180.
@@ -62,8 +65,11 @@ extension Location {
             ("name", name), ("region", region), ("country", country), ("countryCode", countryCode),
             ("timeZone", timeZone),
         ] {
-            if text.utf8.count > Self.maximumTextBytes {
-                return WireDecodingError(field: field, reason: "is longer than \(Self.maximumTextBytes) bytes")
+            if text.utf8.count > Self.maximumTextBytes || text.count > Self.maximumTextCharacters {
+                return WireDecodingError(
+                    field: field,
+                    reason:
+                        "is longer than \(Self.maximumTextCharacters) characters or \(Self.maximumTextBytes) bytes")
             }
             if text.containsControlCharacters {
                 return WireDecodingError(field: field, reason: "holds control characters")
@@ -90,7 +96,18 @@ extension PlaceCandidate {
 
     static func clean(_ text: String) -> String {
         var result = text.replacingControlCharacters().trimmingSpaces()
+        // Whole characters only: never "Züric" from "Zürich" cut inside its "h"'s bytes or an accent.
+        if result.count > Location.maximumTextCharacters {
+            result = String(result.prefix(Location.maximumTextCharacters))
+        }
         while result.utf8.count > Location.maximumTextBytes { result.removeLast() }
         return result
+    }
+
+    /// What a person should know when `sanitized()` cut the name, else nil.
+    public var nameCutNote: String? {
+        let kept = Self.clean(name)
+        guard !kept.isEmpty, kept.count < name.replacingControlCharacters().trimmingSpaces().count else { return nil }
+        return "The name was longer than \(Location.maximumTextCharacters) characters and was cut to: \(kept)"
     }
 }

@@ -2,26 +2,86 @@
 /// cities, as a value. Every change returns the events it caused.
 public struct LocationList: Equatable, Sendable {
     /// Sorted by name (case-insensitively), then id.
-    public private(set) var locations: [Location]
+    public private(set) var locations: [Location] {
+        didSet { reindex() }
+    }
     public private(set) var selectedID: LocationID?
+    /// Each place's index in `locations`, so a lookup by id costs one hash,
+    /// not a scan: every call names its place by id.
+    private var positions: [LocationID: Int] = [:]
+    /// Each place's folded name (`TextFolding.fold`), in `locations`' order:
+    /// a new place finds its position with one fold, not a fold per comparison.
+    private var sortKeys: [String] = []
 
     /// Two places closer than this are the same place.
     public static let sameplaceKilometres = 1.0
 
+    /// The most places raind keeps (docs/PROTOCOL.md, `TooManyLocations`):
+    /// far more than a person follows (and than a day's budget refreshes
+    /// often: docs/SCHEDULING.md), and few enough that every change stays
+    /// fast (the state file is written whole), start-up short (every cached
+    /// forecast is read before the socket answers) and every list small
+    /// (docs/PERFORMANCE.md, "Growth").
+    /// A state file holding more (written by hand) keeps them all; only
+    /// adding is refused.
+    public static let maximumCount = 250
+
+    /// Sorted by name as a person reads it: case and accents folded ("São
+    /// Paulo" before "Sydney"), then by id so equal names keep one order.
     public init(locations: [Location] = [], selectedID: LocationID? = nil) {
-        self.locations = locations.sorted(by: LocationList.order)
-        self.selectedID = selectedID.flatMap { id in locations.contains { $0.id == id } ? id : nil }
+        let keyed = locations.map { (key: TextFolding.fold($0.name), location: $0) }.sorted {
+            $0.key != $1.key ? $0.key < $1.key : $0.location.id < $1.location.id
+        }
+        self.locations = keyed.map(\.location)
+        sortKeys = keyed.map(\.key)
+        reindex()
+        self.selectedID = selectedID.flatMap { id in positions[id] != nil ? id : nil }
     }
 
     public var selected: Location? { selectedID.flatMap { self[$0] } }
 
-    public subscript(id: LocationID) -> Location? { locations.first { $0.id == id } }
+    public subscript(id: LocationID) -> Location? { positions[id].map { locations[$0] } }
 
-    /// By name as a person reads it: case and accents folded ("São Paulo"
-    /// before "Sydney"), then by id so equal names keep one order.
-    static func order(_ a: Location, _ b: Location) -> Bool {
-        let (x, y) = (TextFolding.fold(a.name), TextFolding.fold(b.name))
-        return x != y ? x < y : a.id < b.id
+    /// Whether no other place can be added (`maximumCount`).
+    public var isFull: Bool { locations.count >= Self.maximumCount }
+
+    /// Why `candidate` cannot be saved: the list is full and it is no place
+    /// saved already (adding that one changes nothing). nil when it can.
+    public func roomProblem(adding candidate: PlaceCandidate, byName: Bool = false) -> LocationListError? {
+        guard isFull, existing(matching: candidate, byName: byName) == nil else { return nil }
+        return .full(limit: Self.maximumCount)
+    }
+
+    /// As `roomProblem(adding:byName:)`, for the place that follows the
+    /// machine, which takes over only a saved place that came from the position.
+    public func roomProblem(following candidate: PlaceCandidate) -> LocationListError? {
+        guard isFull else { return nil }
+        if let match = existing(matching: candidate), case .current = match.source { return nil }
+        return .full(limit: Self.maximumCount)
+    }
+
+    private mutating func reindex() {
+        positions = Dictionary(uniqueKeysWithValues: locations.indices.map { (locations[$0].id, $0) })
+        if sortKeys.count != locations.count { sortKeys = locations.map { TextFolding.fold($0.name) } }
+    }
+
+    /// Puts `location` at its place in the order, found by binary search.
+    private mutating func insertSorted(_ location: Location) {
+        let key = TextFolding.fold(location.name)
+        var low = 0
+        var high = sortKeys.count
+        while low < high {
+            let middle = (low + high) / 2
+            let before = sortKeys[middle] != key ? sortKeys[middle] < key : locations[middle].id < location.id
+            if before { low = middle + 1 } else { high = middle }
+        }
+        sortKeys.insert(key, at: low)
+        locations.insert(location, at: low)
+    }
+
+    /// Re-sorts after a place was renamed.
+    private mutating func resort() {
+        self = LocationList(locations: locations, selectedID: selectedID)
     }
 
     /// The saved place that is the same as `candidate`: same upstream id, or
@@ -58,8 +118,7 @@ public struct LocationList: Equatable, Sendable {
             country: candidate.country, countryCode: candidate.countryCode,
             latitude: candidate.latitude, longitude: candidate.longitude,
             timeZone: candidate.timeZone, source: candidate.source, follows: follows)
-        locations.append(location)
-        locations.sort(by: LocationList.order)
+        insertSorted(location)
         var events: [Event] = [.locationAdded(location)]
         if selectedID == nil {
             selectedID = location.id
@@ -98,7 +157,7 @@ public struct LocationList: Equatable, Sendable {
     }
 
     private mutating func setFollows(_ id: LocationID, _ follows: Bool?) -> [Event] {
-        guard let index = locations.firstIndex(where: { $0.id == id }), locations[index].follows != follows else {
+        guard let index = positions[id], locations[index].follows != follows else {
             return []
         }
         locations[index].follows = follows
@@ -119,7 +178,7 @@ public struct LocationList: Equatable, Sendable {
     /// stays (ids are stable). No event when there is nothing to move.
     public mutating func moveFollowing(to candidate: PlaceCandidate) -> [Event] {
         guard let place = following, Self.isAnotherTown(candidate, than: place),
-            let index = locations.firstIndex(where: { $0.id == place.id })
+            let index = positions[place.id]
         else { return [] }
         var moved = place
         moved.name = candidate.name
@@ -131,7 +190,7 @@ public struct LocationList: Equatable, Sendable {
         moved.timeZone = candidate.timeZone
         moved.source = candidate.source
         locations[index] = moved
-        locations.sort(by: LocationList.order)
+        resort()
         return [.locationChanged(moved)]
     }
 
@@ -139,7 +198,10 @@ public struct LocationList: Equatable, Sendable {
     public mutating func remove(_ id: LocationID) throws(LocationListError) -> [Event] {
         guard let location = self[id] else { throw .notFound(id.rawValue) }
         if selectedID == id { throw .isSelected(location) }
-        locations.removeAll { $0.id == id }
+        if let index = positions[id] {
+            sortKeys.remove(at: index)
+            locations.remove(at: index)
+        }
         return [.locationRemoved(location)]
     }
 
@@ -197,4 +259,6 @@ public enum LocationListError: Error, Equatable, Sendable {
     case isSelected(Location)
     /// Several saved places have this name.
     case ambiguous(String, [Location])
+    /// `LocationList.maximumCount` places are saved already.
+    case full(limit: Int)
 }

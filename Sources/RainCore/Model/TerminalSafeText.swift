@@ -4,8 +4,14 @@
 /// data and providers are checked or cleaned with these.
 extension String {
     /// Whether the text holds a control character: C0 (U+0000–U+001F, which
-    /// includes ESC, BEL, CR, LF and TAB), DEL, C1 (U+0080–U+009F), or a line
-    /// or paragraph separator (U+2028, U+2029).
+    /// includes ESC, BEL, CR, LF and TAB), DEL, C1 (U+0080–U+009F), a line
+    /// or paragraph separator (U+2028, U+2029), or an invisible character
+    /// that changes how the text around it reads: the bidirectional
+    /// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069,
+    /// which can make "Paris" print as "siraP" or hide what follows), the
+    /// zero-width space, joiners and marks (U+200B–U+200F), the word joiner
+    /// and invisible operators (U+2060–U+2064), and U+FEFF (a byte-order
+    /// mark inside text).
     public var containsControlCharacters: Bool {
         unicodeScalars.contains(where: Self.isControl)
     }
@@ -40,5 +46,7 @@ extension String {
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+            || (0x200B...0x200F).contains(value) || (0x202A...0x202E).contains(value)
+            || (0x2060...0x2064).contains(value) || (0x2066...0x2069).contains(value) || value == 0xFEFF
     }
 }

@@ -232,6 +232,11 @@ extension WeatherInterface {
           online: bool,
           units: (us, si, ca, uk),
           refreshMinutes: int,
+          # How often the places other than the selected one refresh, in minutes;
+          # longer than max(3 × refreshMinutes, 60) when the daily budget cannot
+          # afford that for every place (backgroundStretched).
+          backgroundRefreshMinutes: ?int,
+          backgroundStretched: ?bool,
           locations: int,
           selected: ?Location,
           lastRefresh: ?float,
@@ -382,6 +387,9 @@ extension WeatherInterface {
 
         # The selected place cannot be removed; select another one first.
         error LocationIsSelected (id: string, message: string)
+
+        # As many places are saved as raind keeps (limit); remove one first.
+        error TooManyLocations (limit: int, message: string)
 
         # The provider cannot be reached; cached data is still served.
         error Offline (message: string)

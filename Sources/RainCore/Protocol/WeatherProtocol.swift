@@ -26,6 +26,7 @@ public enum WeatherErrorName: String, WireEnum {
     case placeNotFound = "PlaceNotFound"
     case ambiguousPlace = "AmbiguousPlace"
     case locationIsSelected = "LocationIsSelected"
+    case tooManyLocations = "TooManyLocations"
     case offline = "Offline"
     case quotaExhausted = "QuotaExhausted"
     case providerError = "ProviderError"

@@ -64,13 +64,19 @@ public struct ProviderBudgets: Equatable, Sendable {
     }
 
     /// The period whose budget one more request to `name` would exceed, and when it renews; nil when it fits.
-    public func exhausted(_ name: ProviderName, now: Double) -> (BudgetPeriod, resetsAt: Double)? {
+    /// `keepingBack`: requests of the day and month that must stay unspent
+    /// (the selected place's, for any other place).
+    public func exhausted(
+        _ name: ProviderName, now: Double, keepingBack: (day: Double, month: Double) = (0, 0)
+    ) -> (BudgetPeriod, resetsAt: Double)? {
         guard let budget = budgets[name] else { return nil }
         let usage = budget.usage.current(now: now)
-        if usage.callsToday + budget.callsPerRequest > budget.daily {
+        if usage.callsToday + budget.callsPerRequest * (1 + keepingBack.day) > budget.daily {
             return (.day, BudgetUsage.dayStart(now) + 86400)
         }
-        if let monthly = budget.monthly, usage.callsThisMonth + budget.callsPerRequest > monthly {
+        if let monthly = budget.monthly,
+            usage.callsThisMonth + budget.callsPerRequest * (1 + keepingBack.month) > monthly
+        {
             return (.month, BudgetUsage.nextMonthStart(now))
         }
         return nil

@@ -40,6 +40,17 @@ public struct RefreshPolicy: Equatable, Sendable {
     public var backgroundInterval: Double { max(3 * interval, 3600) }
 
     public func interval(selected: Bool) -> Double { selected ? interval : backgroundInterval }
+
+    /// Requests the selected place's regular refreshes still need in the UTC
+    /// day and the month containing `now` (whole requests, rounded up): what
+    /// other places may not spend, so many places never starve the one
+    /// shown (docs/SCHEDULING.md, "Budgets").
+    public func selectedRequestsLeft(now: Double) -> (day: Double, month: Double) {
+        guard interval > 0 else { return (0, 0) }
+        let day = ((BudgetUsage.dayStart(now) + 86400 - now) / interval).rounded(.up)
+        let month = ((BudgetUsage.nextMonthStart(now) - now) / interval).rounded(.up)
+        return (day, month)
+    }
 }
 
 extension RefreshPolicy {

@@ -24,6 +24,14 @@ extension RefreshScheduler.Refusal {
                 message:
                     "the monthly budget of \(BudgetUsage.text(calls: policy.monthlyBudget ?? 0)) upstream calls is used up; it resets on the 1st at 00:00 UTC (raise [Refresh] MonthlyBudget= if your plan allows more)",
                 retryAfter: resetsAt)
+        case .keptForSelected(let period, let resetsAt):
+            let budget = period == .day ? policy.dailyBudget : policy.monthlyBudget ?? 0
+            let renews = period == .day ? "at 00:00 UTC" : "on the 1st at 00:00 UTC"
+            return RefreshFailure(
+                error: .quotaExhausted,
+                message:
+                    "what is left of the \(period == .day ? "daily" : "monthly") budget of \(BudgetUsage.text(calls: budget)) upstream calls is kept for the selected place's refreshes; other places wait until it renews \(renews) (raise [Refresh] \(period == .day ? "DailyBudget" : "MonthlyBudget")= to allow more)",
+                retryAfter: resetsAt)
         case .backingOff(let until, let last):
             let wait = Int(min(max(until - now, 0), 1e9).rounded(.up))
             return RefreshFailure(

@@ -24,6 +24,8 @@ public struct RefreshScheduler: Sendable {
         /// The provider refused the credentials (401/403); nothing is asked until the configuration changes.
         case unauthorized(RefreshFailure)
         case quotaExhausted(BudgetPeriod, resetsAt: Double)
+        /// What is left of the budget is kept for the selected place's refreshes.
+        case keptForSelected(BudgetPeriod, resetsAt: Double)
         case backingOff(until: Double, RefreshFailure?)
     }
 
@@ -214,10 +216,19 @@ public struct RefreshScheduler: Sendable {
     /// Whether a request for `id` may go out now, and if not, why.
     /// `ignoringBackoff` (a person asked) skips our own backoff, never the
     /// provider's `Retry-After`.
-    public func refusal(for id: LocationID, now: Double, ignoringBackoff: Bool = false) -> Refusal? {
+    /// `selected`: the place is the selected one, which may spend what
+    /// the budget keeps back for it (`RefreshPolicy.selectedRequestsLeft`).
+    public func refusal(
+        for id: LocationID, now: Double, ignoringBackoff: Bool = false, selected: Bool = true
+    ) -> Refusal? {
         if !networkUp { return .offline }
         if let unauthorized { return .unauthorized(unauthorized) }
         if let (period, resetsAt) = exhaustedBudget(now: now) { return .quotaExhausted(period, resetsAt: resetsAt) }
+        if !selected,
+            let (period, resetsAt) = exhaustedBudget(now: now, keepingBack: policy.selectedRequestsLeft(now: now))
+        {
+            return .keptForSelected(period, resetsAt: resetsAt)
+        }
         if let rateLimited, let until = rateLimited.retryAfter, until > now {
             return .backingOff(until: until, rateLimited)
         }
@@ -231,18 +242,21 @@ public struct RefreshScheduler: Sendable {
     }
 
     /// The places a "became active" moment should refresh: stale, not in
-    /// flight, allowed now. Fresh places cost nothing.
-    public func staleRefreshes(_ ids: [LocationID], now: Double) -> [LocationID] {
+    /// flight, allowed now. Fresh places cost nothing. `selected`: the
+    /// selected place's id, which the budget's reserve allows.
+    public func staleRefreshes(_ ids: [LocationID], now: Double, selected: LocationID? = nil) -> [LocationID] {
         ids.filter { id in
-            isStale(id, now: now) && places[id]?.inFlight != true && refusal(for: id, now: now) == nil
+            isStale(id, now: now) && places[id]?.inFlight != true
+                && refusal(for: id, now: now, selected: selected == nil || id == selected) == nil
         }
     }
 
     /// The places whose scheduled time has come and may be fetched now.
-    public func dueRefreshes(_ ids: [LocationID], now: Double) -> [LocationID] {
+    public func dueRefreshes(_ ids: [LocationID], now: Double, selected: LocationID? = nil) -> [LocationID] {
         ids.filter { id in
             guard let state = places[id], !state.inFlight else { return false }
-            return (state.nextDue ?? now) <= now && refusal(for: id, now: now) == nil
+            return (state.nextDue ?? now) <= now
+                && refusal(for: id, now: now, selected: selected == nil || id == selected) == nil
         }
     }
 
@@ -295,8 +309,28 @@ public struct RefreshScheduler: Sendable {
     public var regularRequestsPerDay: Double {
         guard !places.isEmpty else { return 0 }
         let others = Double(places.count - 1)
-        return 86400 / policy.interval + others * 86400 / policy.backgroundInterval
+        return 86400 / policy.interval + others * 86400 / backgroundInterval
     }
+
+    /// How often the places other than the selected one refresh: the
+    /// policy's background interval (max(3 × interval, 60 min)), stretched
+    /// when that would not fit every place into the daily budget (and the
+    /// monthly one spread over 31 days) after the selected place's
+    /// refreshes, so places do not silently fall behind: with the default
+    /// budget, past about 28 places. At most a day.
+    public var backgroundInterval: Double {
+        let base = policy.backgroundInterval
+        let others = Double(max(0, places.count - 1))
+        guard others > 0, policy.callsPerRequest > 0 else { return base }
+        var requests = policy.dailyBudget / policy.callsPerRequest
+        if let monthly = policy.monthlyBudget { requests = min(requests, monthly / 31 / policy.callsPerRequest) }
+        let left = requests - 86400 / policy.interval
+        guard left > 0 else { return 86400 }
+        return min(86400, max(base, (86400 * others / left / 60).rounded(.up) * 60))
+    }
+
+    /// Whether `backgroundInterval` is longer than the policy's because of the budget.
+    public var backgroundIntervalStretched: Bool { backgroundInterval > policy.backgroundInterval }
 
     /// Requests a day the nowcast adds when it runs all day: the selected
     /// place every nowcast interval instead of every interval.
@@ -310,7 +344,7 @@ public struct RefreshScheduler: Sendable {
         if selected, nowcastActive(now: now), let short = policy.nowcastInterval {
             return min(short, policy.interval)
         }
-        return policy.interval(selected: selected)
+        return selected ? policy.interval : backgroundInterval
     }
 
     /// The requests and calls counted in the day and month containing `now`.
@@ -318,13 +352,18 @@ public struct RefreshScheduler: Sendable {
 
     /// The budget another request would overdraw, and when it renews; the
     /// month's is reported first, as it lasts longer.
-    public func exhaustedBudget(now: Double) -> (BudgetPeriod, resetsAt: Double)? {
+    /// `keepingBack`: requests of the day and of the month that must stay unspent.
+    public func exhaustedBudget(
+        now: Double, keepingBack: (day: Double, month: Double) = (0, 0)
+    ) -> (BudgetPeriod, resetsAt: Double)? {
         let usage = usage(now: now)
         let cost = policy.callsPerRequest
-        if let monthly = policy.monthlyBudget, usage.callsThisMonth + cost > monthly {
+        if let monthly = policy.monthlyBudget, usage.callsThisMonth + cost * (1 + keepingBack.month) > monthly {
             return (.month, BudgetUsage.nextMonthStart(now))
         }
-        if usage.callsToday + cost > policy.dailyBudget { return (.day, BudgetUsage.dayStart(now) + 86400) }
+        if usage.callsToday + cost * (1 + keepingBack.day) > policy.dailyBudget {
+            return (.day, BudgetUsage.dayStart(now) + 86400)
+        }
         return nil
     }
 

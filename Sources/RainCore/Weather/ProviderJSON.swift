@@ -12,11 +12,15 @@ struct ProviderJSON {
         self.value = value
     }
 
-    /// Parses a whole response body, which must be a JSON object.
-    static func parse(_ body: [UInt8], provider: String) throws(ProviderParseError) -> ProviderJSON {
+    /// Parses a whole response body, which must be a JSON object. Arrays
+    /// keep at most `keepingElements` elements (`ForecastHorizon.arrayElements`
+    /// for a forecast), the rest checked and dropped.
+    static func parse(
+        _ body: [UInt8], provider: String, keepingElements: Int = .max
+    ) throws(ProviderParseError) -> ProviderJSON {
         let value: JSON
         do {
-            value = try JSON(parsing: body)
+            value = try JSON(parsing: body, keepingElements: keepingElements)
         } catch {
             throw ProviderParseError(provider: provider, field: "", problem: .notJSON(error))
         }

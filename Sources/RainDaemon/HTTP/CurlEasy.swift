@@ -99,6 +99,13 @@ final class CurlEasy {
         return Int64(value)
     }
 
+    /// A string the easy handle owns, copied; "" when libcurl has none.
+    func stringInfo(_ info: CURLINFO) throws(CurlError) -> String {
+        var value: UnsafePointer<CChar>?
+        try checkCurl(Self.name("curl_easy_getinfo", info), raind_easy_getinfo_string(handle, info, &value))
+        return value.map { String(cString: $0) } ?? ""
+    }
+
     private static func name(_ call: String, _ option: CURLoption) -> String {
         "\(call)(option \(option.rawValue))"
     }

@@ -40,6 +40,12 @@ final class CurlMulti {
             "curl_multi_setopt(CURLMOPT_TIMERDATA)", raind_multi_setopt_pointer(handle, CURLMOPT_TIMERDATA, data))
     }
 
+    /// curl_multi_setopt with a number (CURLMOPT_MAX_TOTAL_CONNECTIONS, say).
+    func set(_ option: CURLMoption, _ value: Int) throws(CurlError) {
+        try checkCurlMulti(
+            "curl_multi_setopt(option \(option.rawValue))", raind_multi_setopt_long(handle, option, value))
+    }
+
     /// curl_multi_add_handle. May call the timer callback before returning.
     func add(_ easy: CurlEasy) throws(CurlError) {
         try checkCurlMulti("curl_multi_add_handle", raind_curl_multi_add_handle(handle, easy.handle))

@@ -39,6 +39,17 @@ public final class HTTPClient {
     /// Redirects followed before a request fails with `tooManyRedirects` (CURLOPT_MAXREDIRS).
     public static let maxRedirects = 3
 
+    /// Connections open at once, all hosts together
+    /// (CURLMOPT_MAX_TOTAL_CONNECTIONS): further transfers wait in libcurl's
+    /// queue, so `refresh --all` over many places holds a few descriptors,
+    /// not one per place. Their timeouts start when they leave the queue.
+    public static let maxConnections = 8
+    /// Connections open at once to one host (CURLMOPT_MAX_HOST_CONNECTIONS).
+    public static let maxHostConnections = 4
+    /// How long connections are kept open for reuse after the last transfer
+    /// ends; then they are all closed (the multi handle is released).
+    public static let idleSeconds: Double = 30
+
     private let loop: EventLoop
     private let userAgent: String
     private let logger: Logger
@@ -56,17 +67,25 @@ public final class HTTPClient {
     private var timer: EventSource?
     /// True while inside a libcurl call that may run libcurl's callbacks.
     private var insideCurl = false
+    /// Closes the idle connections `idleConnectionSeconds` after the last transfer.
+    private var idleTimer: EventSource?
+    private let idleConnectionSeconds: Double
 
     /// Sets up the loop timer libcurl drives. libcurl itself is loaded at the
     /// first request (`readyMulti`), not here.
     ///
     /// - Parameter userAgent: sent with every request, e.g. `raind/0.1.0 (+https://...)`.
-    public init(loop: EventLoop, userAgent: String, logger: Logger) throws(SetupError) {
+    /// - Parameter idleSeconds: how long idle connections stay open (`idleSeconds`; tests shorten it).
+    public init(
+        loop: EventLoop, userAgent: String, logger: Logger, idleSeconds: Double = HTTPClient.idleSeconds
+    ) throws(SetupError) {
+        self.idleConnectionSeconds = idleSeconds
         self.loop = loop
         self.userAgent = userAgent
         self.logger = logger
         do {
             timer = try loop.timer(accuracy: 0.001) { [weak self] in self?.timerFired() }
+            idleTimer = try loop.timer(accuracy: 1) { [weak self] in self?.closeIdleConnections() }
         } catch {
             throw SetupError(error: error)
         }
@@ -86,6 +105,23 @@ public final class HTTPClient {
         transfers.removeAll()
         for watch in watches.values { watch.cancel() }
         timer?.cancel()
+        idleTimer?.cancel()
+    }
+
+    /// Releases the multi handle, and with it every cached connection, when
+    /// no transfer is in flight; the next request makes a new one.
+    private func closeIdleConnections() {
+        guard transfers.isEmpty, let multi else { return }
+        precondition(!insideCurl, "closeIdleConnections called from inside a libcurl callback")
+        _ = try? multi.setSocketCallback(nil, data: nil)
+        _ = try? multi.setTimerCallback(nil, data: nil)
+        // Off the loop while their descriptors are still open; curl_multi_cleanup closes them.
+        for watch in watches.values { watch.cancel() }
+        watches.removeAll()
+        retiredWatches.removeAll()
+        timer?.disarm()
+        self.multi = nil
+        logger.debug("closed the idle HTTP connections")
     }
 
     /// Requests in flight.
@@ -101,6 +137,7 @@ public final class HTTPClient {
     ) -> HTTPTransfer {
         precondition(!insideCurl, "HTTPClient.get called from inside a libcurl callback")
         let transfer = HTTPTransfer(request: request, client: self, completion: completion)
+        idleTimer?.disarm()
         if let problem = Self.headerProblem(request.headers) {
             failLater(transfer, HTTPFailure(.invalidRequest, redactedURL: request.redactedURL, detail: problem))
             return transfer
@@ -155,6 +192,10 @@ public final class HTTPClient {
                     client.curlWantsTimer(milliseconds: milliseconds)
                     return 0
                 }, data: data)
+            try made.set(CURLMOPT_MAX_TOTAL_CONNECTIONS, Self.maxConnections)
+            try made.set(CURLMOPT_MAX_HOST_CONNECTIONS, Self.maxHostConnections)
+            // The connection cache: what is idle beyond this is closed at once.
+            try made.set(CURLMOPT_MAXCONNECTS, Self.maxConnections)
             multi = made
             return made
         } catch {
@@ -332,6 +373,7 @@ public final class HTTPClient {
             }
             transfer.deliver(result)
         }
+        if transfers.isEmpty, multi != nil { idleTimer?.arm(after: idleConnectionSeconds) }
     }
 
     /// curl_multi_remove_handle, then curl_easy_cleanup (by releasing the `CurlEasy`).
@@ -357,6 +399,12 @@ public final class HTTPClient {
             return .failure(HTTPFailure(kind, redactedURL: transfer.redactedURL, detail: detail))
         }
         do throws(CurlError) {
+            let landed = try easy.stringInfo(CURLINFO_EFFECTIVE_URL)
+            if let origin = Self.otherOrigin(landed, than: transfer.url) {
+                return .failure(
+                    HTTPFailure(
+                        .redirectedElsewhere(origin: origin), redactedURL: transfer.redactedURL))
+            }
             let status = try easy.longInfo(CURLINFO_RESPONSE_CODE)
             let version = try easy.longInfo(CURLINFO_HTTP_VERSION)
             return .success(
@@ -365,6 +413,44 @@ public final class HTTPClient {
                     version: Self.version(version)))
         } catch {
             return .failure(HTTPFailure(.other(error.message), redactedURL: transfer.redactedURL, detail: error.call))
+        }
+    }
+
+    /// The origin (`scheme://host:port`) of `landed` when a redirect took
+    /// the request to another server than `asked`'s: another host, or
+    /// another port, except an upgrade of http to https on their default
+    /// ports. Only the query part of an answer's URL can carry a secret, and
+    /// the origin holds none. nil when it is the same server.
+    static func otherOrigin(_ landed: String, than asked: String) -> String? {
+        guard !landed.isEmpty, let to = Origin(landed), let from = Origin(asked) else { return nil }
+        if to.host == from.host, to.port == from.port { return nil }
+        if to.host == from.host, from.scheme == "http", from.port == 80, to.scheme == "https", to.port == 443 {
+            return nil
+        }
+        return "\(to.scheme)://\(to.host):\(to.port)"
+    }
+
+    /// The scheme, host (lowercased) and port of an http(s) URL.
+    struct Origin: Equatable {
+        let scheme: String
+        let host: String
+        let port: Int
+
+        init?(_ url: String) {
+            guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return nil }
+            scheme = url[..<colon].lowercased()
+            let rest = url[url.index(colon, offsetBy: 3)...]
+            var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+            var port = scheme == "https" ? 443 : 80
+            var host = Substring(authority)
+            if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
+                guard let number = Int(authority[authority.index(after: colon)...]) else { return nil }
+                port = number
+                host = authority[..<colon]
+            }
+            self.host = host.lowercased()
+            self.port = port
         }
     }
 

@@ -23,6 +23,9 @@ public struct HTTPFailure: Error, Equatable, CustomStringConvertible {
         case bodyTooLarge(limit: Int)
         /// More redirects than the client follows.
         case tooManyRedirects(limit: Int)
+        /// A redirect led to another server (host or port) than the one
+        /// asked, whose answer raind does not take: `origin` is where.
+        case redirectedElsewhere(origin: String)
         /// The URL or a header field could not be used.
         case invalidRequest
         /// libcurl could not be loaded (`raind_curl_load`): not installed, or broken.
@@ -69,6 +72,9 @@ public struct HTTPFailure: Error, Equatable, CustomStringConvertible {
                 "the response from \(url) is larger than the limit of \(limit) bytes; check that BaseURL= points at the weather API"
         case .tooManyRedirects(let limit):
             return "the request to \(url) was redirected more than \(limit) times; check BaseURL="
+        case .redirectedElsewhere(let origin):
+            return
+                "the request to \(url) was redirected to another server (\(origin)), whose answer raind does not take; check BaseURL= (it should name the server that answers)"
         case .invalidRequest:
             return "the request to \(url) could not be made\(because); check BaseURL="
         case .libcurlUnavailable:

@@ -94,7 +94,8 @@ public final class DesktopNotifier {
         self.places = places
         self.events = events
         self.logger = logger
-        if let recordPath, case .success(let bytes) = FileIO.readFile(recordPath, limit: 1 << 20),
+        if let recordPath,
+            case .success(let bytes) = FileIO.readFile(recordPath, limit: 1 << 20, followingLinks: false),
             let saved = NotificationRecord(bytes: bytes)
         {
             record = saved

@@ -405,8 +405,10 @@ public final class VarlinkConnection {
     private func checkIdle() {
         guard !isClosed, let idleTimer else { return }
         let now = loop.monotonicNow
-        if activeCall != nil {
+        if activeCall != nil || (closeWhenFlushed && queuedBytes > 0) {
             // A call in flight or a subscription: not idle, look again later.
+            // Nor are last words being written (a dropped subscriber's
+            // SubscriberTooSlow): the slow-client clock alone ends those.
             idleTimer.arm(at: now + limits.idleTimeout)
         } else if now >= lastActivity + limits.idleTimeout {
             logger.debug("\(description) idle for \(Int(limits.idleTimeout)) s; closed")
@@ -430,7 +432,13 @@ public final class VarlinkConnection {
         }
         closeWhenFlushed = true
         error.frame(into: &output)
+        // The error gets a whole SlowClientTimeoutSec= of its own: the clock
+        // started by the backlog just discarded would close the connection
+        // before a peer that does read got to it.
+        slowTimer?.disarm()
+        slowTimerArmed = false
         flush()
+        updateSlowTimer()
     }
 
     /// Stops reading and closes once everything queued is written.

@@ -69,6 +69,13 @@ public struct MethodError: Error {
                     message:
                         "\(location.name) (\(location.id)) is the selected place and cannot be removed; select another place first"
                 ))
+        case .full(let limit):
+            self.init(
+                TooManyLocations(
+                    limit: limit,
+                    message:
+                        "\(limit) places are saved, as many as raind keeps; remove one ('raindctl remove PLACE') before adding another"
+                ))
         case .ambiguous(let reference, let matches):
             self.init(
                 LocationNotFound(

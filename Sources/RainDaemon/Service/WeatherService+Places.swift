@@ -35,7 +35,9 @@ extension WeatherService {
         }
         for (field, text) in [("name", name), ("query", query)] where text?.containsControlCharacters == true {
             throw MethodError.invalidParameter(
-                field, "holds control characters (such as ESC, BEL or CR); give plain text")
+                field,
+                "holds control characters (such as ESC, BEL or CR) or invisible formatting characters (such as a right-to-left override or a zero-width space); give plain text"
+            )
         }
         if let query {
             try addPlace(named: query, responder: responder)
@@ -209,7 +211,9 @@ extension WeatherService {
         }
         guard !query.containsControlCharacters else {
             throw MethodError.invalidParameter(
-                "query", "holds control characters (such as ESC, BEL or CR); give plain text")
+                "query",
+                "holds control characters (such as ESC, BEL or CR) or invisible formatting characters (such as a right-to-left override or a zero-width space); give plain text"
+            )
         }
         let limit = parameters.limit ?? 10
         guard (1...100).contains(limit) else {
@@ -224,15 +228,21 @@ extension WeatherService {
         responder: Responder<AddLocationCall.Reply>
     ) throws(MethodError) {
         var next = state
+        if let full = next.places.roomProblem(adding: candidate.sanitized(), byName: byName) { throw MethodError(full) }
         let (location, events) = next.places.add(candidate.sanitized(), byName: byName)
         try commit(next, events: events)
-        responder.reply(.init(location: location, added: !events.isEmpty, approximate: approximate, note: note))
+        let notes = [note, events.isEmpty ? nil : candidate.nameCutNote].compactMap { $0 }
+        responder.reply(
+            .init(
+                location: location, added: !events.isEmpty, approximate: approximate,
+                note: notes.isEmpty ? nil : notes.joined(separator: ". ")))
     }
 
     func addFollowing(
         _ candidate: PlaceCandidate, approximate: Bool, note: String?, responder: Responder<AddLocationCall.Reply>
     ) throws(MethodError) {
         var next = state
+        if let full = next.places.roomProblem(following: candidate.sanitized()) { throw MethodError(full) }
         let (location, added, events) = next.places.addFollowing(candidate.sanitized())
         try commit(next, events: events)
         responder.reply(.init(location: location, added: added, approximate: approximate, note: note))

@@ -27,7 +27,9 @@ extension WeatherService {
             monthlyBudget: refresher.scheduler.policy.monthlyBudget,
             subscribers: publisher.count + joining,
             nowcast: refresher.nowcastStatus(now: now), providers: refresher.providerStatuses(now: now),
-            alertSources: alerts?.sourceStatuses(now: now))
+            alertSources: alerts?.sourceStatuses(now: now),
+            backgroundRefreshMinutes: Int(refresher.scheduler.backgroundInterval / 60),
+            backgroundStretched: refresher.scheduler.backgroundIntervalStretched)
     }
 
     func listLocations(_ parameters: NoParameters, _ responder: Responder<ListLocationsCall.Reply>) throws(MethodError)

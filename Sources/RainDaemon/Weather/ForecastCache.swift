@@ -78,7 +78,7 @@ public final class ForecastCache {
     /// A cache file's bytes; nil when there is none, or when it cannot be
     /// read, which is then discarded with a warning (`what` names it).
     func read(_ file: String, limit: Int, what: String) -> [UInt8]? {
-        switch FileIO.readFile(file, limit: limit) {
+        switch FileIO.readFile(file, limit: limit, followingLinks: false) {
         case .success(let content): return content
         case .failure(let error) where error.errno == ENOENT: return nil
         case .failure(let error):
@@ -128,7 +128,9 @@ public final class ForecastCache {
     /// nil when missing or invalid (a day or month that is no UTC midnight of
     /// a plausible date, a negative or absurd count), which counts as no calls.
     func loadBudget(provider: ProviderName? = nil) -> BudgetUsage? {
-        guard case .success(let bytes) = FileIO.readFile(budgetFile(provider: provider), limit: 4096),
+        guard
+            case .success(let bytes) = FileIO.readFile(
+                budgetFile(provider: provider), limit: 4096, followingLinks: false),
             let value = try? JSON(parsing: bytes),
             let day = value["day"]?.doubleValue, let calls = value["calls"]?.doubleValue,
             Self.isMidnight(day), Self.plausibleCount(calls)

@@ -53,6 +53,12 @@ public final class Refresher {
     /// successfully or is removed.
     public private(set) var lastFailure: RefreshFailure? { didSet { changes &+= 1 } }
     private var lastFailedPlace: LocationID?
+    /// When each place was last made due because a reload changed its
+    /// providers: within `StaleAfterMinutes=` of that, another such reload
+    /// leaves its schedule alone, so reloads that go back and forth between
+    /// providers cost each place one request per freshness window, not one
+    /// per reload.
+    private var refetchedForProviderChange: [LocationID: Double] = [:]
     public private(set) var nextWake: Double? { didSet { changes &+= 1 } }
     /// Counts the changes of what the status reports from here (the
     /// scheduler: budgets, reachability, the nowcast; the source, the last
@@ -116,6 +122,11 @@ public final class Refresher {
     var configurationProblems: [RefreshFailure] {
         let named = context.configuration.provider.map { [$0] } ?? context.configuration.providerOrder ?? []
         return named.compactMap { sources[$0]?.configurationProblem }
+    }
+
+    /// What to warn of in the sources' configuration (a key file others can read).
+    var configurationWarnings: [String] {
+        Array(Set(sources.values.compactMap(\.configurationWarning))).sorted()
     }
 
     /// The providers that may answer for `location`, best first.
@@ -246,6 +257,7 @@ public final class Refresher {
             }
         }
         for problem in configurationProblems { logger.warning(problem.message) }
+        for warning in configurationWarnings { logger.warning(warning) }
         scheduler.track(list.locations.map(\.id))
         let time = now
         for location in list.locations {
@@ -279,12 +291,17 @@ public final class Refresher {
             Self.policy(context.configuration, refreshMinutes: refreshMinutes), credentialsChanged: retryRefused)
         updateBudgets()
         // Data from a provider no longer in a place's list stays served, but is fetched anew.
+        let time = now
         for location in list.locations {
             guard let cached = store[location.id], !fromCurrentProvider(cached.forecast, for: location) else {
                 continue
             }
-            scheduler.restored(location.id, fetchedAt: 0, expiresAt: nil, selected: false, now: now)
             serving[location.id] = nil
+            if let last = refetchedForProviderChange[location.id], time - last < scheduler.policy.staleAfter {
+                continue
+            }
+            refetchedForProviderChange[location.id] = time
+            scheduler.restored(location.id, fetchedAt: 0, expiresAt: nil, selected: false, now: time)
         }
         nowcastDemandChanged()
     }
@@ -322,7 +339,7 @@ public final class Refresher {
             resetNowcastBaseline(now: now)
             updateNowcastDemand()
         }
-        let stale = scheduler.staleRefreshes(concerned, now: now)
+        let stale = scheduler.staleRefreshes(concerned, now: now, selected: list.selectedID)
         if stale.isEmpty {
             reschedule()
         } else {
@@ -359,6 +376,7 @@ public final class Refresher {
         let sources = Self.sources(context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
         reconfigure(refreshMinutes: settings.refreshMinutes, retryRefused: true, sources: sources)
         for problem in configurationProblems { logger.warning(problem.message) }
+        for warning in configurationWarnings { logger.warning(warning) }
         refreshIfStale(reason: "reload")
     }
 
@@ -366,7 +384,7 @@ public final class Refresher {
 
     /// A "became active" moment: fetch what is stale, nothing else.
     public func refreshIfStale(reason: String) {
-        let ids = scheduler.staleRefreshes(list.locations.map(\.id), now: now)
+        let ids = scheduler.staleRefreshes(list.locations.map(\.id), now: now, selected: list.selectedID)
         guard !ids.isEmpty else {
             reschedule()
             return
@@ -384,7 +402,7 @@ public final class Refresher {
 
     /// What the timer does: fetch what is due (tests call it after moving their clock).
     func timerFired() {
-        let ids = scheduler.dueRefreshes(list.locations.map(\.id), now: now)
+        let ids = scheduler.dueRefreshes(list.locations.map(\.id), now: now, selected: list.selectedID)
         if ids.isEmpty {
             reschedule()
         } else {
@@ -442,7 +460,9 @@ public final class Refresher {
             case .success(let name):
                 provider = name
             }
-            if let refusal = scheduler.refusal(for: id, now: now, ignoringBackoff: explicit) {
+            if let refusal = scheduler.refusal(
+                for: id, now: now, ignoringBackoff: explicit, selected: isSelectedOrNone(id))
+            {
                 finishOne(id, refusal.failure(policy: scheduler.policy, now: now))
                 continue
             }
@@ -459,7 +479,10 @@ public final class Refresher {
     /// else why none can be asked.
     private func firstProvider(for location: Location, now time: Double) -> Result<ProviderName, RefreshFailure> {
         let chain = chain(for: location)
-        if let first = health.candidates(chain, now: time, usable: { self.usable($0, now: time) }).first {
+        let selected = isSelectedOrNone(location.id)
+        if let first = health.candidates(chain, now: time, usable: { self.usable($0, now: time, selected: selected) })
+            .first
+        {
             return .success(first)
         }
         if let problem = chain.lazy.compactMap({ self.sources[$0]?.configurationProblem }).first,
@@ -472,6 +495,16 @@ public final class Refresher {
                 RefreshScheduler.Refusal.quotaExhausted(period, resetsAt: resetsAt).failure(
                     policy: scheduler.policy, now: time))
         }
+        if !selected,
+            let (period, resetsAt) = chain.lazy.compactMap({
+                self.budgets.exhausted(
+                    $0, now: time, keepingBack: self.scheduler.policy.selectedRequestsLeft(now: time))
+            }).first
+        {
+            return .failure(
+                RefreshScheduler.Refusal.keptForSelected(period, resetsAt: resetsAt).failure(
+                    policy: scheduler.policy, now: time))
+        }
         return .failure(
             chain.lazy.compactMap({ self.health[$0].lastFailure }).first
                 ?? RefreshFailure(
@@ -481,9 +514,18 @@ public final class Refresher {
                 ))
     }
 
-    /// Whether `name` can be asked at all now: configured and within its budget.
-    private func usable(_ name: ProviderName, now time: Double) -> Bool {
-        sources[name]?.configurationProblem == nil && budgets.exhausted(name, now: time) == nil
+    /// Whether `name` can be asked at all now: configured and within its
+    /// budget; for a place other than the selected one, within what the
+    /// budget does not keep for the selected place.
+    private func usable(_ name: ProviderName, now time: Double, selected: Bool) -> Bool {
+        let reserve = selected ? (day: 0, month: 0) : scheduler.policy.selectedRequestsLeft(now: time)
+        return sources[name]?.configurationProblem == nil
+            && budgets.exhausted(name, now: time, keepingBack: reserve) == nil
+    }
+
+    /// Whether `id` is the selected place, or no place is selected (nothing to keep back for).
+    private func isSelectedOrNone(_ id: LocationID) -> Bool {
+        list.selectedID == nil || list.selectedID == id
     }
 
     private func start(_ location: Location, selected: Bool, provider: ProviderName) {
@@ -683,7 +725,8 @@ public final class Refresher {
         var asked = Set(flight.failures.map(\.provider))
         if let current { asked.insert(current) }
         return chain(for: location).first { name in
-            !asked.contains(name) && usable(name, now: time) && health.isAvailable(name, now: time)
+            !asked.contains(name) && usable(name, now: time, selected: isSelectedOrNone(location.id))
+                && health.isAvailable(name, now: time)
         }
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 import RainCore
 import RainSystem
 
@@ -17,6 +18,9 @@ public struct WeatherSource {
     let totalTimeout: Int
     /// Why no request can be made with this configuration (a missing key); nil when ready.
     public let configurationProblem: RefreshFailure?
+    /// Something about the configuration to warn of that stops nothing (a
+    /// key file other users can read), logged at start and at each reload.
+    public let configurationWarning: String?
     /// Largest forecast body accepted; a larger one is an error, not memory growth.
     static let maximumBodyBytes = 4 << 20
 
@@ -46,12 +50,14 @@ public struct WeatherSource {
         if configuration.proxy {
             apiKey = nil
             configurationProblem = Self.proxyProblem(configuration)
+            configurationWarning = nil
         } else if provider.terms.needsKey {
-            (apiKey, configurationProblem) = Self.readKey(
+            (apiKey, configurationProblem, configurationWarning) = Self.readKey(
                 provider: provider.name, configuration: configuration, credentialsDirectory: credentialsDirectory)
         } else {
             apiKey = nil
             configurationProblem = nil
+            configurationWarning = nil
         }
     }
 
@@ -69,15 +75,23 @@ public struct WeatherSource {
     /// `$CREDENTIALS_DIRECTORY/api-key` (systemd `LoadCredential=`), else `ApiKeyFile=`.
     static func readKey(
         provider: ProviderName, configuration: Configuration, credentialsDirectory: String?
-    ) -> (String?, RefreshFailure?) {
+    ) -> (String?, RefreshFailure?, String?) {
         var tried: [String] = []
         var malformed: String?
         for path in [credentialsDirectory.map { $0 + "/api-key" }, configuration.apiKeyFile].compactMap({ $0 }) {
             tried.append(path)
-            guard case .success(let bytes) = FileIO.readFile(path, limit: 4096) else { continue }
+            var mode: mode_t = 0
+            guard case .success(let bytes) = FileIO.readFile(path, limit: 4096, mode: &mode) else { continue }
             let key = String(decoding: bytes, as: UTF8.self).trimmingSpaces()
             if !key.isEmpty, !key.contains(where: { $0 == "/" || $0 == " " || $0 == "?" || $0 == "#" }) {
-                return (key, nil)
+                // Group read is the system instance's documented root:raind 0640; others never need it.
+                let open: Bool = mode & 0o007 != 0
+                let octal = String(UInt32(mode & 0o777), radix: 8)
+                let warning: String? =
+                    open
+                    ? "the API key file \(path) can be read by every user of this machine (mode 0\(octal)); make it private: chmod 600 \(path) (or root:raind 0640 for the system instance), or pass it with LoadCredential=api-key:... (docs/CONFIGURATION.md, \"API key\")"
+                    : nil
+                return (key, nil, warning)
             }
             malformed = malformed ?? path
         }
@@ -88,7 +102,7 @@ public struct WeatherSource {
                     error: .notConfigured,
                     message:
                         "the API key in \(malformed) is empty or malformed; put the key alone in that file and reload raind"
-                )
+                ), nil
             )
         }
         let keyless = WeatherProviders.all.first { !$0.terms.needsKey }?.name ?? WeatherProviders.standard.name
@@ -100,7 +114,7 @@ public struct WeatherSource {
                 error: .notConfigured,
                 message:
                     "\(provider) needs an API key and \(looked); set [Provider] ApiKeyFile= or LoadCredential=api-key:..., then reload raind (or use Name=\(keyless), which needs none)"
-            )
+            ), nil
         )
     }
 
@@ -335,6 +349,14 @@ public struct WeatherSource {
         let name = provider.name.rawValue
         let said = refusal.map { ": \"\($0.reason)\"" } ?? ""
         switch response.status {
+        case 200 where all.contains(where: Self.isWebPage), 203 where all.contains(where: Self.isWebPage):
+            // A network that intercepts requests (a hotel's or a train's sign-in page) answers 200 with HTML.
+            return .failed(
+                RefreshFailure(
+                    error: .providerError,
+                    message:
+                        "\(name) answered with a web page (a captive portal?), not a forecast; sign in to the network or check [Provider] BaseURL=; raind keeps the cached data and retries later",
+                    httpStatus: response.status))
         case 200, 203:
             do {
                 var leftOut: [String] = []
@@ -348,6 +370,7 @@ public struct WeatherSource {
                 if let zone = forecast.timeZone.isEmpty ? placeZone : ZoneInfo.system.rules(named: forecast.timeZone) {
                     forecast.alignDays(to: zone)
                 }
+                if let cut = forecast.cutToHorizon() { leftOut.append(cut) }
                 if let problem = forecast.validationProblem() {
                     throw ProviderParseError(
                         provider: name, field: problem.field, problem: .invalidValue(problem.reason))
@@ -435,6 +458,19 @@ public struct WeatherSource {
                         "\(name) answered HTTP \(response.status)\(said), which raind does not expect; check [Provider] BaseURL=",
                     httpStatus: response.status, retryAfter: retryAfter))
         }
+    }
+
+    /// Whether an answer is an HTML page (its type says so, or its body
+    /// starts with a tag): no provider raind asks answers with one.
+    static func isWebPage(_ response: HTTPResponse) -> Bool {
+        if let type = response[header: "content-type"]?.lowercased(),
+            type.hasPrefix("text/html") || type.hasPrefix("application/xhtml")
+        {
+            return true
+        }
+        guard let first = response.body.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
+        else { return false }
+        return response.body[first] == UInt8(ascii: "<")
     }
 
     /// What a 203 answer means (met.no: Non-Authoritative Information marks

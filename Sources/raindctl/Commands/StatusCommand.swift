@@ -125,6 +125,17 @@ struct StatusCommand: ClientCommand {
         rows.append(["Places:", "\(status.locations)"])
         rows.append(["Units:", status.units.rawValue])
         rows.append(["Refresh:", "every \(status.refreshMinutes) min"])
+        if let minutes = status.backgroundRefreshMinutes, status.locations > 1 {
+            let every =
+                minutes % 60 == 0
+                ? "\(minutes / 60) h" : minutes > 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
+            rows.append([
+                "Other places:",
+                status.backgroundStretched == true
+                    ? "every \(every), stretched to fit the daily budget (fewer places or a larger [Refresh] DailyBudget= refresh them more often)"
+                    : "every \(every)",
+            ])
+        }
         if let last = status.lastRefresh {
             rows.append(["Last refresh:", Durations.ago(now - last)])
         } else {

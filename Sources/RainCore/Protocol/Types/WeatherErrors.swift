@@ -49,6 +49,17 @@ public struct LocationIsSelected: WeatherErrorParameters, Equatable {
     }
 }
 
+public struct TooManyLocations: WeatherErrorParameters, Equatable {
+    public static let error = WeatherErrorName.tooManyLocations
+    /// How many places raind keeps (`LocationList.maximumCount`).
+    public var limit: Int
+    public var message: String
+    public init(limit: Int, message: String) {
+        self.limit = limit
+        self.message = message
+    }
+}
+
 public struct Offline: WeatherErrorParameters, Equatable {
     public static let error = WeatherErrorName.offline
     public var message: String
@@ -125,6 +136,7 @@ extension WeatherErrorName {
         case .placeNotFound: return PlaceNotFound.self
         case .ambiguousPlace: return AmbiguousPlace.self
         case .locationIsSelected: return LocationIsSelected.self
+        case .tooManyLocations: return TooManyLocations.self
         case .offline: return Offline.self
         case .quotaExhausted: return QuotaExhausted.self
         case .providerError: return ProviderError.self

@@ -6,6 +6,10 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
     public var online: Bool
     public var units: UnitSystem
     public var refreshMinutes: Int
+    /// How often the other places refresh now; nil from a raind without it.
+    public var backgroundRefreshMinutes: Int?
+    /// Whether that interval is stretched to fit the daily budget.
+    public var backgroundStretched: Bool?
     public var locations: Int
     public var selected: Location?
     public var lastRefresh: Double?
@@ -33,8 +37,11 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
         refreshMinutes: Int, locations: Int, selected: Location?, lastRefresh: Double?, lastError: RefreshFailure?,
         nextRefresh: Double?, usage: BudgetUsage, dailyBudget: Double, monthlyBudget: Double?,
         subscribers: Int, nowcast: NowcastStatus? = nil, providers: [ProviderStatus]? = nil,
-        alertSources: [AlertSourceStatus]? = nil
+        alertSources: [AlertSourceStatus]? = nil, backgroundRefreshMinutes: Int? = nil,
+        backgroundStretched: Bool? = nil
     ) {
+        self.backgroundRefreshMinutes = backgroundRefreshMinutes
+        self.backgroundStretched = backgroundStretched
         self.providers = providers
         self.alertSources = alertSources
         self.version = version

@@ -169,7 +169,8 @@ public enum BrightSky {
     /// every error's field path.
     private static func root(_ body: [UInt8], answer: String?) throws(ProviderParseError) -> ProviderJSON {
         do {
-            let parsed = try ProviderJSON.parse(body, provider: providerName)
+            let parsed = try ProviderJSON.parse(
+                body, provider: providerName, keepingElements: ForecastHorizon.arrayElements)
             guard let answer else { return parsed }
             return ProviderJSON(provider: providerName, path: answer, value: parsed.value)
         } catch {

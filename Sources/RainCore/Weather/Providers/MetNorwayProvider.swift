@@ -69,7 +69,7 @@ public enum MetNorway {
 
     /// The answer's steps, read and checked (see `parseForecast`), at most `maximumSteps`.
     static func steps(_ body: [UInt8], leftOut: (String) -> Void) throws(ProviderParseError) -> [MetNorwayStep] {
-        let root = try ProviderJSON.parse(body, provider: providerName)
+        let root = try ProviderJSON.parse(body, provider: providerName, keepingElements: ForecastHorizon.arrayElements)
         guard let properties = try root.object("properties") else { throw root.error(.missing, at: "properties") }
         let meta = try properties.object("meta")
         if let updated = meta?["updated_at"] { _ = try MetNorwayStep.Reader.time(updated) }

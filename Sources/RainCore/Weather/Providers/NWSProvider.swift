@@ -200,7 +200,8 @@ public enum NWS {
     static func document(_ body: [UInt8], role: String) throws(ProviderParseError) -> ProviderJSON {
         let parsed: ProviderJSON
         do {
-            parsed = try ProviderJSON.parse(body, provider: providerName)
+            parsed = try ProviderJSON.parse(
+                body, provider: providerName, keepingElements: ForecastHorizon.arrayElements)
         } catch {
             throw ProviderParseError(provider: providerName, field: role, problem: error.problem)
         }

@@ -111,7 +111,7 @@ public enum OpenMeteo {
     public static func parseForecast(
         _ body: [UInt8], fetchedAt: Double, leftOut: (String) -> Void = { _ in }
     ) throws(ProviderParseError) -> Forecast {
-        let root = try ProviderJSON.parse(body, provider: providerName)
+        let root = try ProviderJSON.parse(body, provider: providerName, keepingElements: ForecastHorizon.arrayElements)
         if root.value["error"]?.boolValue == true {
             throw root.error(.providerReported(try root.string("reason") ?? "no reason given"), at: "reason")
         }

@@ -54,7 +54,7 @@ public enum PirateWeather {
     public static func parseForecast(
         _ body: [UInt8], fetchedAt: Double, leftOut: (String) -> Void = { _ in }
     ) throws(ProviderParseError) -> Forecast {
-        let root = try ProviderJSON.parse(body, provider: providerName)
+        let root = try ProviderJSON.parse(body, provider: providerName, keepingElements: ForecastHorizon.arrayElements)
         let currently = try root.object("currently")
         let hourly = try root.object("hourly")
         let daily = try root.object("daily")
