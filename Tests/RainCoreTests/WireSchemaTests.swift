@@ -15,7 +15,8 @@ final class WireSchemaTests: XCTestCase {
         ("Failure", RefreshFailure.self), ("Status", WeatherStatus.self), ("Attribution", Attribution.self),
         ("Nowcast", Nowcast.self), ("NowcastStep", NowcastStep.self), ("NowcastStatus", NowcastStatus.self),
         ("ProviderChange", ProviderChange.self), ("ProviderStatus", ProviderStatus.self),
-        ("AlertService", AlertService.self),
+        ("AlertService", AlertService.self), ("AirQuality", AirQuality.self), ("Pollen", Pollen.self),
+        ("AirHour", AirHour.self),
     ]
 
     var idl: VarlinkIDL!
