@@ -153,7 +153,8 @@ public enum AirWording {
         case .low:
             return "No protection is needed."
         case .moderate, .high:
-            return "Protection is needed: seek shade during midday hours, cover up, and wear a hat, sunglasses and sunscreen."
+            return
+                "Protection is needed: seek shade during midday hours, cover up, and wear a hat, sunglasses and sunscreen."
         case .veryHigh, .extreme:
             return
                 "Extra protection is needed: avoid being outside during midday hours, seek shade, and wear a shirt, a hat, sunglasses and sunscreen."

@@ -11,7 +11,7 @@ extension ForecastPresenter {
     }
 
     /// How long air data is shown after it was fetched.
-    static let airShownFor: Double = 6 * 3600
+    public static let airShownFor: Double = 6 * 3600
 
     /// `now`'s rows: Air (the index's category, the index and its value,
     /// the dominant pollutant), and Pollen with the types present.
@@ -43,7 +43,7 @@ extension ForecastPresenter {
     }
 
     /// The air's credit, as its licence asks, under a view that shows it.
-    static func creditLine(_ air: AirQuality) -> String {
+    public static func creditLine(_ air: AirQuality) -> String {
         let credit = air.attribution
         return credit.url.isEmpty ? credit.text : "\(credit.text) \(credit.url)"
     }

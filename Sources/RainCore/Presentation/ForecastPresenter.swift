@@ -220,11 +220,12 @@ public struct ForecastPresenter: Sendable {
             for (position, hour) in rows.enumerated() {
                 let time = local(hour.time)
                 let dayNumber = time.daysSinceEpoch
-                table.append([
-                    dayNumber == previousDay ? "" : time.shortWeekdayName, time.hourMinute,
-                    formatter.temperature(hour.temperature), formatter.windSpeed(hour.windSpeed),
-                    UnitFormatter.percent(hour.precipProbability),
-                ] + (air.map { [$0[position]] } ?? []))
+                table.append(
+                    [
+                        dayNumber == previousDay ? "" : time.shortWeekdayName, time.hourMinute,
+                        formatter.temperature(hour.temperature), formatter.windSpeed(hour.windSpeed),
+                        UnitFormatter.percent(hour.precipProbability),
+                    ] + (air.map { [$0[position]] } ?? []))
                 previousDay = dayNumber
             }
             lines += table.lines()
