@@ -155,8 +155,8 @@ public enum AirQualityIndex: String, WireEnum, CaseIterable {
         let bounds: [Int] =
             switch self {
             case .european: [0, 21, 41, 61, 81, 101]
-            // US levels 5 and 6 are both "very unhealthy and worse" on the shared scale.
-            case .us: [0, 51, 101, 151, 201, 301]
+            // The US index has no level 2: its moderate (51) is level 3.
+            case .us: [0, 51, 51, 101, 151, 201]
             }
         return bounds[min(max(level, 1), 6) - 1]
     }
