@@ -33,6 +33,8 @@ final class AirWatcher: DaemonEventObserver {
     private var timer: EventSource?
     /// Problems logged once each, until the place answers again.
     private var loggedProblems: [LocationID: String] = [:]
+    /// For tests: called when a request has been answered (or failed) and its outcome kept.
+    var settled: () -> Void = {}
 
     static let observedKinds: Set<DaemonEvent.Kind> = [
         .stateChanged, .configurationReloaded, .becameActive, .networkChanged,
@@ -211,6 +213,7 @@ final class AirWatcher: DaemonEventObserver {
             failed(id, "HTTP \(response.status)\(reason)", at: time, retryAfter: retry ?? refusal?.retryAfter)
         }
         reschedule(at: now)
+        settled()
     }
 
     private func succeeded(_ id: LocationID, place: Location, _ air: AirQuality) {
