@@ -213,4 +213,15 @@ final class AirQualityTests: XCTestCase {
         configuration.airIndex = .us
         XCTAssertEqual(configuration.airIndex(for: place("NL")), .us)
     }
+
+    func testTheFuzzTarget_takesTheAnswersAndTheirCutsWithoutTrapping() throws {
+        for name in ["openmeteo-airquality-enschede.json", "openmeteo-airquality-paris-poor.json"] {
+            let bytes = try Fixtures.bytes(name)
+            FuzzTargets.air(bytes)
+            for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 40)) {
+                FuzzTargets.air(Array(bytes[..<cut]))
+            }
+        }
+        FuzzTargets.air(Array("{\"current\": {\"time\": 1e300, \"european_aqi\": -1e300}}".utf8))
+    }
 }

@@ -53,6 +53,7 @@ final class AirWatcher: DaemonEventObserver {
         self.refund = refund
         self.networkUp = networkUp
         self.logger = context.logger.scoped("air")
+        self.clockWatch = WallClockWatch(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow)
         let service = OpenMeteoAirQuality()
         self.schedule = AirSchedule(
             updateInterval: service.updateInterval, jitterFraction: service.jitterFraction,
@@ -60,7 +61,15 @@ final class AirWatcher: DaemonEventObserver {
         self.timer = try context.loop.timer(accuracy: 1) { [weak self] in self?.timerFired() }
     }
 
-    private var now: Double { context.clock.wallNow }
+    /// The wall-clock time, after following any jump of the clock since the
+    /// last reading: the schedule's times move with it, as the refresher's do.
+    private var now: Double {
+        if let jump = clockWatch.observe(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow) {
+            schedule.clockJumped(by: jump)
+        }
+        return context.clock.wallNow
+    }
+    private var clockWatch: WallClockWatch
 
     // MARK: Places
 
