@@ -54,9 +54,13 @@ final class AirWatcher: DaemonEventObserver {
         self.networkUp = networkUp
         self.logger = context.logger.scoped("air")
         self.clockWatch = WallClockWatch(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow)
-        let service = OpenMeteoAirQuality()
+        // One schedule for every place: the longest update interval and jitter
+        // of the services raind knows (Open-Meteo's alone today), never asking
+        // any of them more often than its model is renewed.
+        let services = WeatherProviders.all.compactMap(\.airQuality)
         self.schedule = AirSchedule(
-            updateInterval: service.updateInterval, jitterFraction: service.jitterFraction,
+            updateInterval: services.map(\.updateInterval).max() ?? 3600,
+            jitterFraction: services.map(\.jitterFraction).max() ?? 0.1,
             seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 991)))
         self.timer = try context.loop.timer(accuracy: 1) { [weak self] in self?.timerFired() }
     }
