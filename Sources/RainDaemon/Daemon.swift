@@ -34,6 +34,7 @@ public final class Daemon {
     let service: WeatherService
     let refresher: Refresher
     let alerts: AlertWatcher
+    let air: AirWatcher
     let server: VarlinkServer
     /// Resume and session triggers; nil fields mean the source is unavailable (logged once).
     let logind: LogindWatcher
@@ -98,6 +99,11 @@ public final class Daemon {
                 context: context, http: http, store: forecasts, events: events,
                 places: state.places, settings: state.settings)
             alerts = try AlertWatcher(context: context, http: http, store: forecasts, events: events)
+            air = try AirWatcher(
+                context: context, http: http, store: forecasts, events: events,
+                spend: { [refresher] in refresher.spendBeside($0, calls: $1) },
+                refund: { [refresher] in refresher.refundBeside($0, calls: $1) },
+                networkUp: { [refresher] in refresher.scheduler.networkUp })
         } catch {
             throw StartupError("cannot set up HTTP: \(error)")
         }
@@ -105,6 +111,7 @@ public final class Daemon {
         // exists: the first client to connect gets it.
         refresher.restore()
         alerts.placesChanged(state.places.locations)
+        air.placesChanged(state.places)
         let systemBus: Result<BusConnection, BusError>
         do {
             systemBus = .success(try BusConnection(.system, loop: loop))
@@ -192,6 +199,7 @@ public final class Daemon {
         events.register(publisher, for: [.published])
         events.register(refresher, for: Refresher.observedKinds)
         events.register(alerts, for: AlertWatcher.observedKinds)
+        events.register(air, for: AirWatcher.observedKinds)
         events.register(self, for: [.stateChanged, .weatherChanged])
         // Rain soon is a use of the nowcast: its short refreshes go on
         // without subscribers only while it can be shown.
@@ -401,6 +409,7 @@ public final class Daemon {
         manager.stopping()
         refresher.cancelAll()
         alerts.cancelAll()
+        air.cancelAll()
         server.stop()
         // An activated socket belongs to the service manager and must stay.
         if let ownedSocketPath { try? FileIO.removeFile(ownedSocketPath) }

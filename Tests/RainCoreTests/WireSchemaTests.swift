@@ -16,7 +16,8 @@ final class WireSchemaTests: XCTestCase {
         ("Nowcast", Nowcast.self), ("NowcastStep", NowcastStep.self), ("NowcastStatus", NowcastStatus.self),
         ("ProviderChange", ProviderChange.self), ("ProviderStatus", ProviderStatus.self),
         ("AlertSourceStatus", AlertSourceStatus.self),
-        ("AlertService", AlertService.self),
+        ("AlertService", AlertService.self), ("AirQuality", AirQuality.self), ("Pollen", Pollen.self),
+        ("AirHour", AirHour.self),
     ]
 
     var idl: VarlinkIDL!

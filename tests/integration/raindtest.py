@@ -146,6 +146,9 @@ class Daemon:
         # views and counts are of the forecast provider alone.
         if "[Alerts]" not in config:
             config += "\n[Alerts]\nEnabled=no\nBaseURL=http://127.0.0.1:9\n"
+        # No air quality unless the test asks: the suite's request counts are of forecasts.
+        if "[Air]" not in config:
+            config += "\n[Air]\nEnabled=no\nBaseURL=http://127.0.0.1:9\n"
         if "GeocoderURL=" not in config:
             config += "\n[Places]\nGeocoderURL=http://127.0.0.1:9\n"
         return config

@@ -54,6 +54,21 @@ public struct Configuration: Equatable, Sendable {
     /// Overrides every alert service's base URL (a site proxy, a test server).
     public var alertsBaseURL: String?
 
+    // [Air]
+    /// Whether each place's air quality is fetched, where a provider of its list has an air-quality service.
+    public var airEnabled: Bool = true
+    /// The index shown; nil: by the place's country (`AirQualityIndex.defaultIndex(forCountry:)`).
+    public var airIndex: AirQualityIndex?
+    /// Overrides the air-quality service's base URL (a site proxy, a test server).
+    public var airBaseURL: String?
+    // [Notifications], air
+    /// The level (1–6, `AirQualityLevel`) the index must rise into to notify; nil: never.
+    public var notifyAirQualityLevel: Int? = 4
+    /// The UV category that notifies; nil: never.
+    public var notifyUVCategory: UVCategory? = .veryHigh
+    /// Whether every saved place's air notifies, not only the selected place's.
+    public var notifyAirEveryPlace: Bool = false
+
     // [Nowcast]
     /// Whether the selected place refreshes on a short interval while its nowcast is in use.
     public var nowcastEnabled: Bool = true
@@ -236,6 +251,59 @@ public struct Configuration: Equatable, Sendable {
             config.minimumAlertSeverity = severity
             return true
         },
+        Key(
+            section: "Notifications", name: "AirQuality", field: \.notifyAirQualityLevel,
+            expected: "off, " + AirQualityLevel.names.dropFirst().joined(separator: ", ")
+        ) { config, value in
+            if value.lowercased() == "off" {
+                config.notifyAirQualityLevel = nil
+                return true
+            }
+            guard let level = AirQualityLevel.level(named: value), level > 1 else { return false }
+            config.notifyAirQualityLevel = level
+            return true
+        },
+        Key(
+            section: "Notifications", name: "UVIndex", field: \.notifyUVCategory,
+            expected: "off, moderate, high, very-high or extreme"
+        ) { config, value in
+            if value.lowercased() == "off" {
+                config.notifyUVCategory = nil
+                return true
+            }
+            guard let category = UVCategory.allCases.first(where: { $0.configName == value.lowercased() }),
+                category != .low
+            else { return false }
+            config.notifyUVCategory = category
+            return true
+        },
+        Key(
+            section: "Notifications", name: "AirQualityPlaces", field: \.notifyAirEveryPlace,
+            expected: "selected or all"
+        ) { config, value in
+            switch value.lowercased() {
+            case "selected": config.notifyAirEveryPlace = false
+            case "all": config.notifyAirEveryPlace = true
+            default: return false
+            }
+            return true
+        },
+        .flag(section: "Air", name: "Enabled", field: \.airEnabled),
+        Key(section: "Air", name: "Index", field: \.airIndex, expected: "european, us or auto") { config, value in
+            if value.lowercased() == "auto" {
+                config.airIndex = nil
+                return true
+            }
+            guard let index = AirQualityIndex(rawValue: value.lowercased()) else { return false }
+            config.airIndex = index
+            return true
+        },
+        Key(section: "Air", name: "BaseURL", field: \.airBaseURL, expected: "an http:// or https:// URL") {
+            config, value in
+            guard let url = validURL(value) else { return false }
+            config.airBaseURL = url
+            return true
+        },
         .flag(section: "Nowcast", name: "Enabled", field: \.nowcastEnabled),
         .number(
             section: "Nowcast", name: "IntervalMinutes", field: \.nowcastIntervalMinutes, range: 5...60, of: .minutes),
@@ -278,6 +346,20 @@ public struct Configuration: Equatable, Sendable {
                 || WeatherProviders.provider(name).terms.coverage.covers(countryCode: place.countryCode)
         }
         return covered.isEmpty ? Array(order.prefix(1)) : covered
+    }
+
+    /// The air-quality service asked for `place`: that of the first provider
+    /// of its list that has one and covers it; nil when `[Air] Enabled=no` or none does.
+    public func airService(for place: Location) -> (any AirQualityService)? {
+        guard airEnabled else { return nil }
+        return providers(for: place).lazy.compactMap { WeatherProviders.provider($0).airQuality }.first {
+            $0.covers(countryCode: place.countryCode.uppercased())
+        }
+    }
+
+    /// The index shown for `place`: `[Air] Index=`, else the one customary in its country.
+    public func airIndex(for place: Location) -> AirQualityIndex {
+        airIndex ?? AirQualityIndex.defaultIndex(forCountry: place.countryCode)
     }
 
     /// What `Name=` says, as `GetStatus` reports it: a provider's name or `auto`.

@@ -18,6 +18,7 @@ public enum FuzzTargets {
         ("state", { state($0) }),
         ("cache", { cache($0) }),
         ("alerts", { alerts($0) }),
+        ("air", { air($0) }),
     ]
 
     public typealias Target = (name: String, run: @Sendable ([UInt8]) -> Void)
@@ -108,6 +109,36 @@ public enum FuzzTargets {
             forecast.validationProblem() == nil
         else { return }
         use(forecast)
+    }
+
+    /// An air-quality answer, read by every provider's air-quality service
+    /// on both indexes, validated, kept as the daemon keeps it (its cache
+    /// file's form read back), then shown in every view, template and
+    /// notification decision.
+    public static func air(_ bytes: [UInt8]) {
+        for provider in WeatherProviders.all {
+            guard let service = provider.airQuality else { continue }
+            for index in AirQualityIndex.allCases {
+                guard let air = try? service.parse(bytes, index: index, fetchedAt: 1_790_000_000),
+                    air.validationProblem() == nil
+                else { continue }
+                guard let back = try? AirQuality(json: air.json), back.validationProblem() == nil else {
+                    preconditionFailure("valid air reads back valid")
+                }
+                var forecast = Forecast(provider: provider.name.rawValue, fetchedAt: 1_790_000_000)
+                forecast.air = back
+                let presenter = ForecastPresenter(
+                    forecast: forecast, placeName: "Fuzz", units: .si, now: 1_790_000_100)
+                _ = presenter.nowView()
+                _ = presenter.hourlyView(hours: 48)
+                let values = BarValues(
+                    placeName: "Fuzz", forecast: forecast, units: .si, now: 1_790_000_100, iconStyle: .text)
+                for field in BarTemplate.Field.allCases { _ = values.text(field, bare: false) }
+                _ = values.airClass
+                _ = AirNotices.decide(
+                    place: LocationID("fuzz"), placeName: "Fuzz", air: back, episodes: [], airLevel: 2, uv: .moderate)
+            }
+        }
     }
 
     /// Between the answers of a provider that asks several questions

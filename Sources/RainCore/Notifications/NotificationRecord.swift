@@ -48,12 +48,33 @@ public struct NotificationRecord: Equatable, Sendable, Codable {
         }
     }
 
+    /// An air or UV episode shown for one place (`AirNotices`).
+    public struct AirEntry: Equatable, Sendable, Codable {
+        public var place: LocationID
+        public var kind: AirNotices.Kind
+        /// The worst category shown in the episode: its level (air) or its
+        /// place among the UV categories.
+        public var rank: Int
+        /// The server's id for the notification; 0 while the Notify call is under way.
+        public var notification: UInt32
+
+        public init(place: LocationID, kind: AirNotices.Kind, rank: Int, notification: UInt32) {
+            self.place = place
+            self.kind = kind
+            self.rank = rank
+            self.notification = notification
+        }
+    }
+
     public var alerts: [AlertEntry]
     public var rain: RainEntry?
+    /// The air and UV episodes in progress; nil in a record written before them.
+    public var air: [AirEntry]?
 
-    public init(alerts: [AlertEntry] = [], rain: RainEntry? = nil) {
+    public init(alerts: [AlertEntry] = [], rain: RainEntry? = nil, air: [AirEntry]? = nil) {
         self.alerts = alerts
         self.rain = rain
+        self.air = air
     }
 
     /// Most alerts remembered: a hostile or broken file cannot grow without bound.
@@ -66,7 +87,9 @@ public struct NotificationRecord: Equatable, Sendable, Codable {
             let record = try? NotificationRecord(json: value, context: "notifications"),
             record.alerts.count <= Self.maximumAlerts,
             record.alerts.allSatisfy({ $0.place.isWellFormed && $0.key.utf8.count <= AlertNotices.maximumKeyBytes }),
-            record.rain.map({ $0.place.isWellFormed }) ?? true
+            record.rain.map({ $0.place.isWellFormed }) ?? true,
+            (record.air?.count ?? 0) <= Self.maximumAlerts,
+            record.air?.allSatisfy({ $0.place.isWellFormed }) ?? true
         else { return nil }
         self = record
     }

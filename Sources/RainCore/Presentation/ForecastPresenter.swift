@@ -120,16 +120,16 @@ public struct ForecastPresenter: Sendable {
             // What the provider sent and nothing it did not: no row of dashes.
             if let humidity = current.humidity { table.append(["Humidity", UnitFormatter.percent(humidity)]) }
             if let pressure = current.pressure { table.append(["Pressure", formatter.spaced(pressure, .pressure)]) }
-            if let uv = current.uvIndex, let text = DecimalText.format(uv, fractionDigits: 0) {
-                table.append(["UV index", text])
-            }
+            if let uv = uvText(current) { table.append(["UV index", uv]) }
             table.append(["Chance of rain", UnitFormatter.percent(current.precipProbability)])
             if let rain = current.precipIntensity {
                 table.append(["Rain", formatter.spaced(rain, .precipitationIntensity)])
             }
         } else {
             lines.append("Nothing in this forecast is for now.")
+            if let uv = airOnlyUVText { table.append(["UV index", uv]) }
         }
+        for row in airRows { table.append(row) }
         // The rain outlook and today's sun stand without the conditions.
         if let nowcast = forecast.nowcast?.at(now) { table.append(["Next hour", nowcast.summary]) }
         if let today = forecast.today(at: now, zone: zone), let sun = sunText(today) { table.append(["Sun", sun]) }
@@ -138,6 +138,7 @@ public struct ForecastPresenter: Sendable {
         if let service = alertServiceLine { lines.append(service) }
         lines.append(updatedLine)
         lines.append(attributionLine)
+        lines += airLines
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -224,27 +225,33 @@ public struct ForecastPresenter: Sendable {
     public func hourlyView(hours: Int, graphics: TerminalGraphics = .none) -> String {
         let rows = forecast.hourly.filter { $0.time + 3600 > now }.prefix(max(hours, 0))
         var lines = [placeName + ", next " + (rows.count == 1 ? "hour" : "\(rows.count) hours")]
+        var airCredit: String?
         if rows.isEmpty {
             lines = [placeName, "No hourly forecast from now on."]
         } else {
             if graphics.drawsBlocks { lines += hourlyGraphics(Array(rows), graphics) }
-            var table = TextTable([.left, .left, .right, .right, .right])
-            table.append(["Day", "Time", "Temp", "Wind", "Rain"])
+            // The air quality index, when the air has these hours.
+            let air = airColumn(Array(rows))
+            var table = TextTable([.left, .left, .right, .right, .right] + (air == nil ? [] : [.right]))
+            table.append(["Day", "Time", "Temp", "Wind", "Rain"] + (air == nil ? [] : ["AQI"]))
             var previousDay: Int?
-            for hour in rows {
+            for (position, hour) in rows.enumerated() {
                 let time = local(hour.time)
                 let dayNumber = time.daysSinceEpoch
-                table.append([
-                    dayNumber == previousDay ? "" : time.shortWeekdayName, time.hourMinute,
-                    formatter.temperature(hour.temperature), formatter.windSpeed(hour.windSpeed),
-                    UnitFormatter.percent(hour.precipProbability),
-                ])
+                table.append(
+                    [
+                        dayNumber == previousDay ? "" : time.shortWeekdayName, time.hourMinute,
+                        formatter.temperature(hour.temperature), formatter.windSpeed(hour.windSpeed),
+                        UnitFormatter.percent(hour.precipProbability),
+                    ] + (air.map { [$0[position]] } ?? []))
                 previousDay = dayNumber
             }
             lines += table.lines()
+            if air != nil, let shown = recentAir { airCredit = Self.creditLine(shown) }
         }
         lines.append(updatedLine)
         lines.append(attributionLine)
+        if let airCredit { lines.append(airCredit) }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -180,7 +180,51 @@ extension WeatherInterface {
           # Set when another provider than the place's first choice answered:
           # that one (provider) and why it did not (reason, "HTTP 503").
           failover: ?(provider: string, reason: string),
-          alertService: ?AlertService
+          alertService: ?AlertService,
+          air: ?AirQuality
+        )
+
+        # The air at a place, from the provider's air-quality service, fetched on
+        # its own schedule (docs/SCHEDULING.md, "Air quality"). index is the index
+        # aqi is on (European or US); category is that index's own word for aqi,
+        # level the same on one scale of six for both (1 good ... 6 extremely
+        # poor); dominant the pollutant whose sub-index is highest. pm25, pm10, o3
+        # and no2 in µg/m³ now (at time); uvIndex with its WHO category; pollen by
+        # type in grains/m³ (empty outside Europe and out of season); hourly the
+        # index and UV ahead. problem says why the last fetch failed, the data
+        # then being the last good one (fetchedAt).
+        type AirQuality (
+          provider: string,
+          attribution: Attribution,
+          fetchedAt: float,
+          index: (european, us),
+          time: ?float,
+          aqi: ?int,
+          category: ?(good, fair, moderate, poor, veryPoor, extremelyPoor, unhealthyForSensitiveGroups, unhealthy, veryUnhealthy, hazardous),
+          level: ?int,
+          dominant: ?(pm25, pm10, o3, no2, so2),
+          pm25: ?float,
+          pm10: ?float,
+          o3: ?float,
+          no2: ?float,
+          uvIndex: ?float,
+          uvCategory: ?(low, moderate, high, veryHigh, extreme),
+          pollen: []Pollen,
+          hourly: []AirHour,
+          problem: ?string
+        )
+
+        # One pollen type's count now, in grains/m³.
+        type Pollen (
+          kind: (alder, birch, grass, mugwort, olive, ragweed),
+          grains: float
+        )
+
+        # The air quality index and UV index of the hour from time.
+        type AirHour (
+          time: float,
+          aqi: ?int,
+          uvIndex: ?float
         )
 
         # The official alert service responsible for the place (source, null when

@@ -58,6 +58,40 @@ public struct ProviderBudgets: Equatable, Sendable {
         budgets[name] = budget
     }
 
+    /// A request beside the forecasts (air quality) went out to `name`, counted as `calls`.
+    public mutating func sent(_ name: ProviderName, calls: Double, now: Double) {
+        guard var budget = budgets[name] else { return }
+        budget.usage.add(calls: calls, now: now)
+        budgets[name] = budget
+    }
+
+    /// A request counted by `sent(_:calls:now:)` never reached the provider.
+    public mutating func notSent(_ name: ProviderName, calls: Double, now: Double) {
+        guard var budget = budgets[name] else { return }
+        budget.usage.withdraw(calls: calls, now: now)
+        budgets[name] = budget
+    }
+
+    /// The period a request of `calls` beside the forecasts would overdraw
+    /// with `reserve` calls kept back for them (`RefreshScheduler.regularReserve`),
+    /// and when it renews; nil when it fits. So such requests spend only
+    /// what the forecasts will not need.
+    public func exhausted(
+        _ name: ProviderName, calls: Double, reserve: (day: Double, month: Double), now: Double
+    ) -> (BudgetPeriod, resetsAt: Double)? {
+        guard let budget = budgets[name] else { return nil }
+        let usage = budget.usage.current(now: now)
+        if usage.callsToday + calls + reserve.day * budget.callsPerRequest > budget.daily {
+            return (.day, BudgetUsage.dayStart(now) + 86400)
+        }
+        if let monthly = budget.monthly,
+            usage.callsThisMonth + calls + reserve.month * budget.callsPerRequest > monthly
+        {
+            return (.month, BudgetUsage.nextMonthStart(now))
+        }
+        return nil
+    }
+
     /// `name`'s counts as they stand at `now`.
     public func usage(_ name: ProviderName, now: Double) -> BudgetUsage {
         budgets[name]?.usage.current(now: now) ?? BudgetUsage().current(now: now)

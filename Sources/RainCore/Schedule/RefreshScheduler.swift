@@ -304,6 +304,42 @@ public struct RefreshScheduler: Sendable {
         return true
     }
 
+    /// The forecast requests the regular schedule still makes in the rest of
+    /// the UTC day and of the month containing `now`, in whole requests:
+    /// what requests beside the forecasts (air quality) must leave.
+    public func regularReserve(now: Double) -> (day: Double, month: Double) {
+        let dayLeft = (BudgetUsage.dayStart(now) + 86400 - now) / 86400
+        let monthLeft = (BudgetUsage.nextMonthStart(now) - now) / 86400
+        return ((regularRequestsPerDay * dayLeft).rounded(.up), (regularRequestsPerDay * monthLeft).rounded(.up))
+    }
+
+    /// Whether a request of `calls` beside the forecasts fits the total
+    /// budgets with `regularReserve` kept back; nil when it does, else the
+    /// period it would overdraw and when that renews.
+    public func besideExhausted(calls: Double, now: Double) -> (BudgetPeriod, resetsAt: Double)? {
+        let usage = usage(now: now)
+        let reserve = regularReserve(now: now)
+        if usage.callsToday + calls + reserve.day * policy.callsPerRequest > policy.dailyBudget {
+            return (.day, BudgetUsage.dayStart(now) + 86400)
+        }
+        if let monthly = policy.monthlyBudget,
+            usage.callsThisMonth + calls + reserve.month * policy.callsPerRequest > monthly
+        {
+            return (.month, BudgetUsage.nextMonthStart(now))
+        }
+        return nil
+    }
+
+    /// A request beside the forecasts went out, counted as `calls`.
+    public mutating func sentBeside(calls: Double, now: Double) {
+        budgetUsage.add(calls: calls, now: now)
+    }
+
+    /// A request counted by `sentBeside` never reached the provider.
+    public mutating func notSentBeside(calls: Double, now: Double) {
+        budgetUsage.withdraw(calls: calls, now: now)
+    }
+
     /// Requests the regular schedule makes in a day for the places tracked:
     /// the selected place every interval, the others every background interval.
     public var regularRequestsPerDay: Double {

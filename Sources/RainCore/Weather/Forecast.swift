@@ -40,6 +40,10 @@ public struct Forecast: Equatable, Sendable, Codable {
     /// went; nil until raind has looked (`alerts` then holds only the
     /// provider's own). Set by the daemon when it sends the forecast.
     public var alertService: AlertService?
+    /// The place's air quality, UV and pollen (`AirQuality`), fetched on
+    /// its own schedule; nil when it is off or not fetched yet. Set by the
+    /// daemon when it sends the forecast.
+    public var air: AirQuality?
 
     public init(
         provider: String, attribution: Attribution? = nil, fetchedAt: Double, expiresAt: Double? = nil,

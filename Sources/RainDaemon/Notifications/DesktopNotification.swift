@@ -120,4 +120,15 @@ struct DesktopNotification: Equatable {
             summary: "Rain soon — \(place.name)".replacingControlCharacters(),
             body: summary.replacingControlCharacters(), urgency: .normal)
     }
+
+    /// The air or the UV at a place reached the configured category
+    /// (`AirNotices`): the index's or the WHO's health advice, with the air's credit.
+    static func air(_ notice: AirNotices.Notice, credit: String?) -> DesktopNotification {
+        var body = notice.advice
+        if let credit { body += "\n" + credit }
+        return DesktopNotification(
+            replaces: notice.replaces, icon: notice.kind == .air ? "dialog-warning" : "weather-clear",
+            summary: notice.title.replacingControlCharacters(), body: body.replacingControlCharacters(),
+            urgency: .normal)
+    }
 }

@@ -38,6 +38,7 @@ public final class DesktopNotifier {
         /// A notification of alerts: its group in the record.
         case alerts(place: LocationID, group: UInt32)
         case rain(episode: String)
+        case air(place: LocationID, kind: AirNotices.Kind)
     }
 
     private enum Outgoing {
@@ -124,6 +125,8 @@ public final class DesktopNotifier {
             placeRemoved(place.id)
         case .nowcastChanged(let id, let nowcast, let change):
             if let place = places[id] { nowcastChanged(at: place, nowcast: nowcast, change: change) }
+        case .weatherUpdated(let id, let forecast):
+            if let place = places[id] { airChanged(at: place, air: forecast.air) }
         default:
             break
         }
@@ -240,7 +243,67 @@ public final class DesktopNotifier {
     /// A saved place was removed: its alerts are forgotten.
     public func placeRemoved(_ id: LocationID) {
         reportedAlerts[id] = nil
-        update(AlertNotices.forget(place: id, in: record))
+        reportedAir[id] = nil
+        var next = AlertNotices.forget(place: id, in: record)
+        let (episodes, closing) = AirNotices.forget(place: id, in: record.air ?? [])
+        next.air = episodes
+        update(next)
+        if availability == .usable {
+            for notification in closing where notification != 0 { send(.close(notification)) }
+        }
+    }
+
+    // MARK: Air
+
+    /// Each place's air as last served.
+    private var reportedAir: [LocationID: (place: Location, air: AirQuality?)] = [:]
+
+    /// A place's air (or the rest of its data) changed: its air and UV
+    /// episodes are decided anew (`AirNotices`).
+    public func airChanged(at place: Location, air: AirQuality?) {
+        reportedAir[place.id] = (place, air)
+        decideAir(at: place)
+    }
+
+    /// Decides every place's air anew: after a reload (the thresholds may
+    /// have changed) and when the selection moves.
+    public func reconsiderAir() {
+        for id in reportedAir.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            if let place = places[id] ?? reportedAir[id]?.place { decideAir(at: place) }
+        }
+    }
+
+    private func decideAir(at place: Location) {
+        let settings = configuration()
+        let time = now()
+        var air = reportedAir[place.id]?.air
+        // Data older than the views show it is no reading of now; another
+        // place than the selected one notifies only with AirQualityPlaces=all.
+        if let fetched = air?.fetchedAt, time - fetched >= ForecastPresenter.airShownFor { air = nil }
+        if !settings.notifyAirEveryPlace, place.id != places.selectedID { air = nil }
+        let decision = AirNotices.decide(
+            place: place.id, placeName: place.name, air: air, episodes: record.air ?? [],
+            airLevel: settings.notifyAirQualityLevel, uv: settings.notifyUVCategory)
+        var next = record
+        next.air = decision.episodes
+        guard availability == .usable else {
+            // Not shown, so not remembered as shown.
+            next.air = decision.episodes.filter { $0.place != place.id || $0.notification != 0 }
+            update(next)
+            return
+        }
+        update(next)
+        let credit = air.map(ForecastPresenter.creditLine)
+        for action in decision.actions {
+            switch action {
+            case .close(_, let kind, let id):
+                logger.info("closing the \(kind.rawValue) notification of \(place.id): the episode ended")
+                if id != 0 { send(.close(id)) }
+            case .show(let notice):
+                logger.info("notifying \(notice.title)" + (notice.replaces != 0 ? " (in place of the one shown)" : ""))
+                send(.notify(.air(notice, credit: credit), .air(place: place.id, kind: notice.kind)))
+            }
+        }
     }
 
     // MARK: Sending
@@ -319,6 +382,13 @@ public final class DesktopNotifier {
                 queue.append(.close(id))
             }
             for index in members { next.alerts[index].notification = id }
+        case (.success(let id), .air(let place, let kind)):
+            if let index = next.air?.firstIndex(where: { $0.place == place && $0.kind == kind }) {
+                next.air?[index].notification = id
+            } else {
+                // The episode ended while this was on its way, so nothing else will ever close it.
+                queue.append(.close(id))
+            }
         case (.success(let id), .rain(let episode)):
             if next.rain?.episode == episode {
                 next.rain?.notification = id
@@ -346,6 +416,8 @@ public final class DesktopNotifier {
             return record.alerts.filter { $0.place == place && $0.group == group }.map(\.notification).max() ?? 0
         case .rain:
             return record.rain?.notification ?? 0
+        case .air(let place, let kind):
+            return record.air?.first { $0.place == place && $0.kind == kind }?.notification ?? 0
         }
     }
 
@@ -355,6 +427,7 @@ public final class DesktopNotifier {
         switch target {
         case .alerts(let place, let group): record.alerts.removeAll { $0.place == place && $0.group == group }
         case .rain(let episode): if record.rain?.episode == episode { record.rain = nil }
+        case .air(let place, let kind): record.air?.removeAll { $0.place == place && $0.kind == kind }
         }
     }
 
@@ -376,6 +449,8 @@ public final class DesktopNotifier {
             )
         case .rain(let episode):
             return ("showing rain soon (\(episode))", "it is shown at the next change of the rain outlook")
+        case .air(let place, let kind):
+            return ("showing the \(kind.rawValue) of \(place)", "it is shown when the place's air is next reported")
         }
     }
 
@@ -448,10 +523,14 @@ extension DesktopNotifier: DaemonEventObserver {
     public func observe(_ event: DaemonEvent) {
         switch event {
         case .published(let change): observe(change, places: places)
-        case .stateChanged(_, let new): places = new.places
+        case .stateChanged(let old, let new):
+            places = new.places
+            // Only the selected place's air notifies unless AirQualityPlaces=all.
+            if old.places.selectedID != new.places.selectedID { reconsiderAir() }
         case .configurationReloaded:
             announceRainSoonInterest()
             reconsiderAlerts()
+            reconsiderAir()
         case .alertMomentReached:
             reconsiderAlerts()
         default: break

@@ -29,7 +29,23 @@ public final class ForecastStore {
         }
     }
 
+    /// Each place's air quality (`AirWatcher`), served with its forecast.
+    private var air: [LocationID: AirQuality] = [:] {
+        didSet {
+            revision &+= 1
+            served.removeAll(keepingCapacity: true)
+        }
+    }
+
     init(cache: ForecastCache) { self.cache = cache }
+
+    /// Keeps the place's air quality (nil: forget it).
+    func setAir(_ value: AirQuality?, for id: LocationID) {
+        air[id] = value
+    }
+
+    /// The place's air quality, as last kept.
+    func air(of id: LocationID) -> AirQuality? { air[id] }
 
     /// Keeps what the place's official alert service last said (nil: forget
     /// it), in memory, and in the cache when its messages changed.
@@ -87,6 +103,7 @@ public final class ForecastStore {
         forecasts[id] = nil
         lookups[id] = nil
         official[id] = nil
+        air[id] = nil
         cache.remove(id)
     }
 
@@ -132,7 +149,8 @@ public final class ForecastStore {
         guard let cached = forecasts[id] else { return nil }
         let minute = Self.minute(of: time)
         if let reuse = served[id], reuse.minute == minute { return reuse.forecast }
-        let forecast = Self.withAlerts(Self.withNowcast(cached.forecast, at: time), official[id], at: time)
+        var forecast = Self.withAlerts(Self.withNowcast(cached.forecast, at: time), official[id], at: time)
+        forecast.air = air[id]
         served[id] = (minute, forecast)
         return forecast
     }

@@ -541,6 +541,38 @@ public final class Refresher {
         store.cache.storeBudget(budgets.usage(provider, now: now), provider: provider)
     }
 
+    /// Spends `calls` of `provider`'s budget on a request beside the
+    /// forecasts (air quality), when they fit with what the regular forecast
+    /// schedule needs for the rest of the day and month kept back: such
+    /// requests never starve the forecasts. nil when counted (on disk too);
+    /// else the budget that cannot afford it and when it renews, nothing counted.
+    func spendBeside(_ provider: ProviderName, calls: Double) -> (BudgetPeriod, resetsAt: Double)? {
+        let time = now
+        let reserve = scheduler.regularReserve(now: time)
+        if let refused = budgets.exhausted(provider, calls: calls, reserve: reserve, now: time) { return refused }
+        // With one provider configured, the scheduler's total is that provider's budget too.
+        let single = context.configuration.provider != nil
+        if single, let refused = scheduler.besideExhausted(calls: calls, now: time) { return refused }
+        budgets.sent(provider, calls: calls, now: time)
+        store.cache.storeBudget(budgets.usage(provider, now: time), provider: provider)
+        if single {
+            scheduler.sentBeside(calls: calls, now: time)
+            store.cache.storeBudget(scheduler.budgetUsage)
+        }
+        return nil
+    }
+
+    /// A request counted by `spendBeside` never reached the provider: its calls are given back.
+    func refundBeside(_ provider: ProviderName, calls: Double) {
+        let time = now
+        budgets.notSent(provider, calls: calls, now: time)
+        store.cache.storeBudget(budgets.usage(provider, now: time), provider: provider)
+        if context.configuration.provider != nil {
+            scheduler.notSentBeside(calls: calls, now: time)
+            store.cache.storeBudget(scheduler.budgetUsage)
+        }
+    }
+
     /// Sends what the provider's plan asks for `location`: a lookup, then
     /// (`lookedUp`) the forecast's requests with what it found, or the
     /// forecast's requests at once. The first request was counted by

@@ -181,6 +181,7 @@ struct SubscriberView {
         var classes = [state]
         if let condition = values.condition { classes.append(condition) }
         if let alertClass = values.alertClass { classes += ["alert", alertClass] }
+        if let airClass = values.airClass { classes.append(airClass) }
         var object = JSONObject()
         object["text"] = .string(text.escapingMarkup(quotes: true))
         object["tooltip"] = .string(tooltip.joined(separator: "\n\n").escapingMarkup(quotes: true))

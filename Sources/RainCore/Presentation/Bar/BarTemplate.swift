@@ -12,6 +12,14 @@ public struct BarTemplate: Equatable, Sendable {
         case alertSeverity = "alert_severity"
         /// When the most severe alert in effect ends, as a short local time; empty when unknown.
         case alertUntil = "alert_until"
+        /// The air quality index now, its category as the index names it, three
+        /// concentrations, the UV index's WHO category, and the most abundant
+        /// pollen with its name (`BarValues+Air`).
+        case aqi
+        case aqiCategory = "aqi_category"
+        case pm25, pm10, o3
+        case uvCategory = "uv_category"
+        case pollen
         /// The moon's phase as a glyph in the `--icons` style.
         case moon
         /// The moon's phase by name (`Waxing gibbous`).

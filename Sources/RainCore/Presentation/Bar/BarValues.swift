@@ -77,7 +77,9 @@ public struct BarValues: Sendable {
         case .precip: return quantity(now?.precipIntensity, .precipitationIntensity)
         case .humidity: return percent(now?.humidity)
         case .pressure: return quantity(now?.pressure, .pressure)
-        case .uv: return now?.uvIndex.flatMap { DecimalText.format($0, fractionDigits: 0) } ?? UnitFormatter.missing
+        case .uv:
+            return (now?.uvIndex ?? air?.uvIndex).flatMap { DecimalText.format($0, fractionDigits: 0) }
+                ?? UnitFormatter.missing
         case .sunrise: return clock(today?.sunrise)
         case .sunset: return clock(today?.sunset)
         case .high: return quantity(today?.temperatureMax, .temperature)
@@ -98,6 +100,7 @@ public struct BarValues: Sendable {
             return AlertWording.shortMoment(
                 forecast.local(end, zone: zone), now: forecast.local(self.now, zone: zone))
         case .nowcast: return forecast?.nowcast?.at(self.now)?.summary ?? ""
+        case .aqi, .aqiCategory, .pm25, .pm10, .o3, .uvCategory, .pollen: return airText(field, bare: bare)
         case .moon, .moonPhase, .daylength: return skyText(field, bare: bare)
         }
     }

@@ -67,6 +67,10 @@ public protocol WeatherProvider: Sendable {
     /// The provider's own words in a refusal's body (a 400 or 429), and what
     /// they say about when to ask again; nil when it writes none.
     func refusal(in body: [UInt8], now: Double) -> ProviderRefusal?
+
+    /// The provider's air-quality service, a second kind of data per place
+    /// (`AirQualityService`); nil for a provider without one.
+    var airQuality: (any AirQualityService)? { get }
 }
 
 /// What to ask a provider for a place.

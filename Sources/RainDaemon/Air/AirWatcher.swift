@@ -1,0 +1,330 @@
+import Glibc
+import RainCore
+import RainSystem
+
+/// Fetches each saved place's air quality from the air-quality service of
+/// its provider list (`Configuration.airService(for:)`), on its own schedule
+/// (`AirSchedule`: the selected place once per model update, the others
+/// less often, jittered), each request counted in the provider's units
+/// against its budget with the forecasts' needs kept back
+/// (`Refresher.spendBeside`). What arrives is validated, kept in the
+/// `ForecastStore` (served as `Forecast.air`) and in `air/<id>.json` in the
+/// cache, and published as `WeatherUpdated`. A failure keeps the last data,
+/// says why in `AirQuality.problem` and touches nothing of the forecast.
+/// All on the loop.
+final class AirWatcher: DaemonEventObserver {
+    private let context: DaemonContext
+    private let http: any HTTPFetching
+    private let store: ForecastStore
+    private let events: DaemonEvents
+    private let logger: Logger
+    /// Counts a request in its provider's budget (nil) or says which budget refuses it.
+    private let spend: (ProviderName, Double) -> (BudgetPeriod, resetsAt: Double)?
+    /// Gives back what `spend` counted for a request that never reached the provider.
+    private let refund: (ProviderName, Double) -> Void
+    /// Whether the machine has a network route (the refresher's judgement).
+    private let networkUp: () -> Bool
+    private(set) var schedule: AirSchedule
+    private var places: [Location] = []
+    private var selected: LocationID?
+    /// The saved places as last given, for a reload.
+    private var list = LocationList()
+    private var transfers: [LocationID: any HTTPCancellable] = [:]
+    private var timer: EventSource?
+    /// Problems logged once each, until the place answers again.
+    private var loggedProblems: [LocationID: String] = [:]
+    /// For tests: called when a request has been answered (or failed) and its outcome kept.
+    var settled: () -> Void = {}
+
+    static let observedKinds: Set<DaemonEvent.Kind> = [
+        .stateChanged, .configurationReloaded, .becameActive, .networkChanged,
+    ]
+
+    init(
+        context: DaemonContext, http: any HTTPFetching, store: ForecastStore, events: DaemonEvents,
+        spend: @escaping (ProviderName, Double) -> (BudgetPeriod, resetsAt: Double)?,
+        refund: @escaping (ProviderName, Double) -> Void, networkUp: @escaping () -> Bool
+    ) throws(SystemError) {
+        self.context = context
+        self.http = http
+        self.store = store
+        self.events = events
+        self.spend = spend
+        self.refund = refund
+        self.networkUp = networkUp
+        self.logger = context.logger.scoped("air")
+        self.clockWatch = WallClockWatch(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow)
+        // One schedule for every place: the longest update interval and jitter
+        // of the services raind knows (Open-Meteo's alone today), never asking
+        // any of them more often than its model is renewed.
+        let services = WeatherProviders.all.compactMap(\.airQuality)
+        self.schedule = AirSchedule(
+            updateInterval: services.map(\.updateInterval).max() ?? 3600,
+            jitterFraction: services.map(\.jitterFraction).max() ?? 0.1,
+            seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 991)))
+        self.timer = try context.loop.timer(accuracy: 1) { [weak self] in self?.timerFired() }
+    }
+
+    /// The wall-clock time, after following any jump of the clock since the
+    /// last reading: the schedule's times move with it, as the refresher's do.
+    private var now: Double {
+        if let jump = clockWatch.observe(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow) {
+            schedule.clockJumped(by: jump)
+        }
+        return context.clock.wallNow
+    }
+    private var clockWatch: WallClockWatch
+
+    // MARK: Places
+
+    /// Starts watching `list`'s places (at start and after every change):
+    /// the cached data of a new place is loaded, a removed place forgotten.
+    func placesChanged(_ list: LocationList) {
+        let time = now
+        let previous = Set(places.map(\.id))
+        self.list = list
+        places = list.locations.filter { context.configuration.airService(for: $0) != nil }
+        selected = list.selectedID
+        let kept = Set(places.map(\.id))
+        for location in list.locations where !kept.contains(location.id) {
+            stop(location.id)
+            store.setAir(nil, for: location.id)
+            if !list.locations.contains(where: { $0.id == location.id }) { removeFile(location.id) }
+        }
+        for id in previous where list[id] == nil {
+            stop(id)
+            store.setAir(nil, for: id)
+            removeFile(id)
+        }
+        schedule.track(places.map(\.id), selected: selected, now: time)
+        for place in places where !previous.contains(place.id) {
+            let cached = load(place)
+            store.setAir(cached, for: place.id)
+            if let cached { schedule.restored(place.id, fetchedAt: cached.fetchedAt, now: time) }
+        }
+        timerFired()
+    }
+
+    /// A place moved (the following place reached another town): its air is asked anew.
+    private func moved(_ id: LocationID) {
+        stop(id)
+        store.setAir(nil, for: id)
+        schedule.restored(id, fetchedAt: 0, now: now)
+    }
+
+    func observe(_ event: DaemonEvent) {
+        switch event {
+        case .stateChanged(let old, let new):
+            if old.places != new.places {
+                for place in new.places.locations {
+                    guard let before = old.places[place.id] else { continue }
+                    if before.latitude != place.latitude || before.longitude != place.longitude { moved(place.id) }
+                }
+                placesChanged(new.places)
+            }
+        case .configurationReloaded:
+            // Enabled=, the index or the providers may have changed: every place is
+            // taken up anew, its cached air kept while it is on the index now shown.
+            for place in places { stop(place.id) }
+            places = []
+            schedule.track([], selected: nil, now: now)
+            placesChanged(list)
+        case .becameActive, .networkChanged:
+            timerFired()
+        default:
+            break
+        }
+    }
+
+    private func stop(_ id: LocationID) {
+        transfers.removeValue(forKey: id)?.cancel()
+    }
+
+    /// Cancels every request (shutdown).
+    func cancelAll() {
+        for id in Array(transfers.keys) { stop(id) }
+        timer?.disarm()
+    }
+
+    // MARK: Fetching
+
+    /// Asks for what is due and arms the timer for the next.
+    func timerFired() {
+        let time = now
+        if networkUp() {
+            for id in schedule.due(now: time) { ask(id, at: time) }
+        }
+        reschedule(at: time)
+    }
+
+    private func reschedule(at time: Double) {
+        guard networkUp(), let next = schedule.nextWake() else {
+            timer?.disarm()
+            return
+        }
+        let delay = max(0, next - time)
+        timer?.setAccuracy(min(30, max(1, delay / 20)))
+        timer?.arm(after: delay)
+    }
+
+    private func ask(_ id: LocationID, at time: Double) {
+        guard let place = places.first(where: { $0.id == id }),
+            let service = context.configuration.airService(for: place)
+        else { return }
+        let index = context.configuration.airIndex(for: place)
+        let (request, calls) = service.request(for: place, index: index)
+        if let (period, resetsAt) = spend(service.provider, calls) {
+            schedule.deferred(id, until: resetsAt)
+            note(
+                id,
+                "not asked: \(service.provider)'s \(period == .day ? "daily" : "monthly") budget is kept for the forecasts until it renews"
+            )
+            return
+        }
+        schedule.started(id)
+        let base = context.configuration.airBaseURL ?? service.defaultBaseURL
+        var headers = request.headers
+        if let contact = context.configuration.contact {
+            headers["User-Agent"] = RaindVersion.userAgent(contact: contact)
+        }
+        let url = base + request.path
+        let http = HTTPRequest(
+            url: url, redactedURL: url, headers: headers,
+            connectTimeout: .seconds(context.configuration.connectTimeoutSeconds),
+            totalTimeout: .seconds(context.configuration.timeoutSeconds), maxBodyBytes: WeatherSource.maximumBodyBytes)
+        transfers[id] = self.http.fetch(http) { [weak self] result in
+            self?.answered(id, place: place, index: index, service: service, calls: calls, result)
+        }
+    }
+
+    private func answered(
+        _ id: LocationID, place: Location, index: AirQualityIndex, service: any AirQualityService, calls: Double,
+        _ result: Result<HTTPResponse, HTTPFailure>
+    ) {
+        guard transfers.removeValue(forKey: id) != nil else { return }
+        let time = now
+        switch result {
+        case .failure(let failure):
+            if failure.neverSent || failure.kind == .dnsFailed || failure.kind == .connectFailed {
+                refund(service.provider, calls)
+            }
+            failed(id, failure.message, at: time)
+        case .success(let response) where response.status == 200:
+            do {
+                let air = try service.parse(response.body, index: index, fetchedAt: time)
+                if let problem = air.validationProblem() { throw problem }
+                succeeded(id, place: place, air)
+            } catch {
+                failed(id, "\(service.provider) sent air quality raind cannot use: \(error)", at: time)
+            }
+        case .success(let response):
+            let refusal = WeatherProviders.provider(service.provider).refusal(in: response.body, now: time)
+            let retry = response[header: "retry-after"].flatMap {
+                HTTPCachePolicy.retryAfter($0, now: time, serverDate: response[header: "date"])
+            }
+            let reason = refusal.map { ": \($0.reason)" } ?? ""
+            failed(id, "HTTP \(response.status)\(reason)", at: time, retryAfter: retry ?? refusal?.retryAfter)
+        }
+        reschedule(at: now)
+        settled()
+    }
+
+    private func succeeded(_ id: LocationID, place: Location, _ air: AirQuality) {
+        schedule.succeeded(id, now: now)
+        loggedProblems[id] = nil
+        store.setAir(air, for: id)
+        save(air, for: place)
+        publish(id)
+    }
+
+    /// Keeps the last data, with the problem; the forecast is not touched.
+    private func failed(_ id: LocationID, _ problem: String, at time: Double, retryAfter: Double? = nil) {
+        schedule.failed(id, now: time, retryAfter: retryAfter)
+        note(id, problem)
+        guard var kept = store.air(of: id) else { return }
+        kept.problem = String(problem.prefix(400))
+        store.setAir(kept, for: id)
+        publish(id)
+    }
+
+    /// Logs a place's problem once, until it changes or the place answers.
+    private func note(_ id: LocationID, _ problem: String) {
+        guard loggedProblems[id] != problem else { return }
+        loggedProblems[id] = problem
+        logger.warning("\(id): air quality: \(problem)")
+    }
+
+    /// Tells subscribers (and the notifier) of the place's data with its new air.
+    private func publish(_ id: LocationID) {
+        guard let served = store.served(id, at: now) else { return }
+        events.emit(.published(.weatherUpdated(id, served)))
+    }
+
+    // MARK: Cache
+
+    private var directory: String { context.paths.cacheDirectory + "/air" }
+
+    private func path(_ id: LocationID) -> String? {
+        id.isWellFormed ? "\(directory)/\(id.rawValue).json" : nil
+    }
+
+    /// The cached air of a place, when it is usable and for its position;
+    /// a file that is not is discarded with a warning.
+    private func load(_ place: Location) -> AirQuality? {
+        guard let file = path(place.id) else { return nil }
+        guard case .success(let bytes) = FileIO.readFile(file, limit: 1 << 20) else { return nil }
+        do {
+            let cached = try CachedAir(json: try JSON(parsing: bytes), context: "air cache")
+            guard cached.version == CachedAir.currentVersion else { throw CachedAir.otherVersion }
+            if let problem = cached.air.validationProblem() { throw problem }
+            let distance = GeoDistance.kilometres(
+                latitude1: cached.latitude, longitude1: cached.longitude, latitude2: place.latitude,
+                longitude2: place.longitude)
+            guard distance < LocationList.sameplaceKilometres,
+                cached.air.index == context.configuration.airIndex(for: place)
+            else {
+                try? FileIO.removeFile(file)
+                return nil
+            }
+            return cached.air
+        } catch {
+            logger.warning("cache file \(file) is corrupt (\(error)); discarding it, the air will be fetched again")
+            try? FileIO.removeFile(file)
+            return nil
+        }
+    }
+
+    private func save(_ air: AirQuality, for place: Location) {
+        guard let file = path(place.id) else { return }
+        let cached = CachedAir(latitude: place.latitude, longitude: place.longitude, air: air)
+        do {
+            try FileIO.makeDirectories(directory, mode: 0o700)
+            try FileIO.writeAtomically(cached.jsonBytes, to: file, durability: .disposable)
+        } catch {
+            logger.warning("cannot write the air cache for \(place.id): \(error)")
+        }
+    }
+
+    private func removeFile(_ id: LocationID) {
+        guard let file = path(id) else { return }
+        try? FileIO.removeFile(file)
+    }
+}
+
+/// A place's air as kept on disk (`air/<id>.json`).
+struct CachedAir: Codable {
+    var version = Self.currentVersion
+    var latitude: Double
+    var longitude: Double
+    var air: AirQuality
+
+    static let currentVersion = 1
+
+    init(latitude: Double, longitude: Double, air: AirQuality) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.air = air
+    }
+
+    static let otherVersion = WireDecodingError(field: "version", reason: "not version \(currentVersion)")
+}
