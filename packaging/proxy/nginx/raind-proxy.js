@@ -1,12 +1,25 @@
 // raind-proxy.js: what raind-proxy.conf cannot say in nginx's own terms.
 //
+// The front (the server the fleet asks):
 // - age, cacheControl: the Age and Cache-Control headers raind schedules by.
 //   nginx's cache sends no Age of its own, and raind needs it to know how old
 //   a cached (or, with the provider down, stale) copy is: it reports that age.
-// - metnoQuery, nwsPath, brightSkyQuery: the request of a national service,
-//   checked and written the one way raind writes it, coordinates cut to the
-//   0.01° grid, so neighbours share one cache entry; "" for anything else,
-//   which the configuration refuses with 400.
+// - openMeteoQuery, pirateWeatherPath, metnoQuery, nwsPath, brightSkyQuery:
+//   a provider's request, checked and written the one way raind writes it
+//   (its parameters in raind's order, coordinates cut to the 0.01° grid), so
+//   neighbours share one cache entry and nothing else reaches a provider;
+//   "" for anything else, which the configuration refuses with 400.
+// The upstream hop (the server only the front asks, which alone holds the key):
+// - refusal: whether a request may go to the provider now: the site's budget
+//   for the provider (its calls a day and a month) and the back-off of a
+//   cell whose last attempt failed; a refused request costs the provider
+//   nothing and the front serves its last copy.
+// - upstreamHeaders, upstreamBody: what of the provider's answer goes back:
+//   the headers a cache and raind need, never the key; an error's or a web
+//   page's body replaced by the proxy's own short text.
+
+var fs = require("fs");
+var crypto = require("crypto");
 
 // Age is the apparent age of RFC 9111 section 4.2.3: now minus the Date the
 // provider stamped on the response (kept in the cache with it), or the
@@ -67,6 +80,85 @@ function directive(cacheControl, name) {
     return found ? parseInt(found[1], 10) : NaN;
 }
 
+// Open-Meteo: latitude and longitude (required) and the parameters raind
+// sends, each at most once, values checked, written in raind's order
+// (OpenMeteo.forecastPath); "" for anything else.
+var OPEN_METEO_PARAMETERS = [
+    "latitude", "longitude", "current", "hourly", "daily", "minutely_15", "forecast_minutely_15",
+    "forecast_hours", "forecast_days", "past_days", "timezone", "temperature_unit", "wind_speed_unit",
+    "precipitation_unit", "timeformat",
+];
+var OPEN_METEO_VALUES = {
+    forecast_minutely_15: /^[0-9]{1,4}$/, forecast_hours: /^[0-9]{1,3}$/, forecast_days: /^(?:[0-9]|1[0-6])$/,
+    past_days: /^[0-9]{1,2}$/, temperature_unit: /^(?:celsius|fahrenheit)$/,
+    wind_speed_unit: /^(?:kmh|ms|mph|kn)$/, precipitation_unit: /^(?:mm|inch)$/,
+    timeformat: /^(?:iso8601|unixtime)$/,
+};
+
+function openMeteoQuery(r) {
+    var query = parameters(r.variables.args, OPEN_METEO_PARAMETERS, ["latitude", "longitude"]);
+    if (!query) return "";
+    var latitude = coordinate(query.latitude, 90);
+    var longitude = coordinate(query.longitude, 180);
+    if (!latitude || !longitude) return "";
+    var written = ["latitude=" + latitude, "longitude=" + longitude];
+    for (var i = 2; i < OPEN_METEO_PARAMETERS.length; i++) {
+        var name = OPEN_METEO_PARAMETERS[i];
+        if (!query.hasOwnProperty(name)) continue;
+        var value = query[name];
+        if (name == "current" || name == "hourly" || name == "daily" || name == "minutely_15") {
+            value = variables(value);
+        } else if (name == "timezone") {
+            value = value == "auto" ? value : zone(value);
+        } else if (!OPEN_METEO_VALUES[name].test(value)) {
+            value = null;
+        }
+        if (!value) return "";
+        written.push(name + "=" + value);
+    }
+    return written.join("&");
+}
+
+// A list of Open-Meteo variable names (temperature_2m,weather_code), the
+// commas written or percent-encoded; null unless 1 to 50 plain names.
+function variables(text) {
+    var names = text.replace(/%2C/gi, ",").split(",");
+    if (names.length > 50) return null;
+    for (var i = 0; i < names.length; i++) {
+        if (!/^[a-z0-9_]{1,60}$/.test(names[i])) return null;
+    }
+    return names.join(",");
+}
+
+// Pirate Weather: /forecast/LAT,LON with units, exclude and extend at most
+// once each; "/forecast/52.22,6.89?units=si"; "" for anything else (a
+// client's own key in the path, /forecast/KEY/LAT,LON, included).
+function pirateWeatherPath(r) {
+    var place = /^\/forecast\/([^,\/]+),([^,\/]+)$/.exec(r.uri);
+    var query = place && parameters(r.variables.args, ["units", "exclude", "extend"], []);
+    if (!query) return "";
+    var latitude = coordinate(place[1], 90);
+    var longitude = coordinate(place[2], 180);
+    if (!latitude || !longitude) return "";
+    var written = [];
+    if (query.hasOwnProperty("units")) {
+        if (!/^(?:si|us|ca|uk|uk2)$/.test(query.units)) return "";
+        written.push("units=" + query.units);
+    }
+    if (query.hasOwnProperty("exclude")) {
+        var blocks = query.exclude.replace(/%2C/gi, ",").split(",");
+        for (var i = 0; i < blocks.length; i++) {
+            if (!/^(?:currently|minutely|hourly|daily|alerts|flags)$/.test(blocks[i])) return "";
+        }
+        written.push("exclude=" + blocks.join(","));
+    }
+    if (query.hasOwnProperty("extend")) {
+        if (query.extend != "hourly") return "";
+        written.push("extend=hourly");
+    }
+    return "/forecast/" + latitude + "," + longitude + (written.length ? "?" + written.join("&") : "");
+}
+
 // MET Norway: lat and lon, nothing else; "lat=59.91&lon=10.75".
 function metnoQuery(r) {
     var query = parameters(r.variables.args, ["lat", "lon"]);
@@ -112,9 +204,10 @@ function brightSkyQuery(r) {
     return "lat=" + lat + "&lon=" + lon + dates + "&tz=" + tz + "&units=dwd";
 }
 
-// The query's parameters by name: every one of `names` exactly once and no
-// other; null otherwise. Values stay as sent (percent-encoded).
-function parameters(query, names) {
+// The query's parameters by name: each of `names` at most once, every one
+// of `required` (all of `names` when not given), no other; null otherwise.
+// Values stay as sent (percent-encoded).
+function parameters(query, names, required) {
     var found = {};
     var parts = query ? query.split("&") : [];
     for (var i = 0; i < parts.length; i++) {
@@ -123,8 +216,9 @@ function parameters(query, names) {
         if (names.indexOf(name) < 0 || found.hasOwnProperty(name)) return null;
         found[name] = parts[i].slice(equals + 1);
     }
-    for (var j = 0; j < names.length; j++) {
-        if (!found.hasOwnProperty(names[j])) return null;
+    var needed = required || names;
+    for (var j = 0; j < needed.length; j++) {
+        if (!found.hasOwnProperty(needed[j])) return null;
     }
     return found;
 }
@@ -159,4 +253,260 @@ function day(text) {
     return /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$/.test(text);
 }
 
-export default { age, cacheControl, metnoQuery, nwsPath, brightSkyQuery };
+// The upstream hop. Each provider's name as a person reads it.
+var PROVIDER_NAMES = {
+    "open-meteo": "Open-Meteo", pirateweather: "Pirate Weather", metno: "MET Norway", nws: "The NWS",
+    brightsky: "Bright Sky",
+};
+
+// Whether this request may go to the provider now: "" when it may (and its
+// calls are then counted against the site's budgets), else the 503 answer's
+// body, with $raind_refused (why: "budget" or "backoff") and
+// $raind_retry_after (seconds) set for its headers. A state directory nginx
+// cannot write refuses too: a budget that cannot be counted protects nothing.
+function refusal(r) {
+    var provider = r.variables.raind_provider;
+    if (!provider) return "";
+    var name = PROVIDER_NAMES[provider];
+    var now = Date.now() / 1000;
+    var dir = r.variables.raind_state_dir;
+    try {
+        var backoff = readBackoff(dir + "/backoff-" + cellKey(r));
+        if (backoff && backoff.until > now) {
+            var wait = Math.ceil(backoff.until - now);
+            return refuse(r, "backoff", wait, name + " failed at the site proxy's last attempt for this place; "
+                + "the proxy asks it again in " + wait + " s and answers with its last copy meanwhile.");
+        }
+        var cost = calls(r, provider);
+        var day = new Date(now * 1000).toISOString().slice(0, 10);
+        var month = day.slice(0, 7);
+        var periods = [
+            { id: day, budget: r.variables.raind_daily_budget, per: "today", until: nextDay(now), again: "00:00 UTC" },
+            { id: month, budget: r.variables.raind_monthly_budget, per: "this month", until: nextMonth(now),
+              again: "the 1st, 00:00 UTC" },
+        ];
+        for (var i = 0; i < periods.length; i++) {
+            var budget = parseFloat(periods[i].budget);
+            if (!(budget > 0)) continue;
+            var used = spent(dir + "/spent-" + provider + "-" + periods[i].id);
+            if (used + cost > budget) {
+                return refuse(r, "budget", Math.ceil(periods[i].until - now), "The site proxy has spent its budget for "
+                    + name + " " + periods[i].per + " (" + round(used) + " of " + budget + " calls); it asks "
+                    + name + " again after " + periods[i].again + " and answers with its last copies meanwhile.");
+            }
+        }
+        sweep(dir, provider, day, month);
+        for (var j = 0; j < periods.length; j++) {
+            fs.appendFileSync(dir + "/spent-" + provider + "-" + periods[j].id, round(cost) + "\n");
+        }
+    } catch (e) {
+        return refuse(r, "budget", 60, "The site proxy cannot count its budget for " + name + " in " + dir
+            + " (" + e.message + "); create that directory for nginx's user (docs/DEPLOYMENT-PROXY.md).");
+    }
+    return "";
+}
+
+function refuse(r, why, seconds, message) {
+    r.variables.raind_refused = why;
+    r.variables.raind_retry_after = String(seconds);
+    return JSON.stringify({ error: message }) + "\n";
+}
+
+// The calls a request costs in the provider's own counting: Open-Meteo's
+// rule for its forecast (OpenMeteo.countedCalls: variables in tens times
+// fortnights of data, never less than 1), one call a request for the others.
+function calls(r, provider) {
+    if (provider != "open-meteo") return 1;
+    var query = parameters(r.variables.args, OPEN_METEO_PARAMETERS, []) || {};
+    var count = 0;
+    ["current", "hourly", "daily", "minutely_15"].forEach(function (name) {
+        if (query[name]) count += query[name].replace(/%2C/gi, ",").split(",").length;
+    });
+    var days = parseInt(query.forecast_days || "7", 10) || 7;
+    return Math.max(1, count / 10) * Math.max(1, days / 14);
+}
+
+function round(calls) {
+    return Math.round(calls * 100) / 100;
+}
+
+// The calls already counted in one period's file: one line per request.
+function spent(path) {
+    var text;
+    try {
+        text = fs.readFileSync(path, "utf8");
+    } catch (e) {
+        if (e.code == "ENOENT") return 0;
+        throw e;
+    }
+    var total = 0;
+    var lines = text.split("\n");
+    for (var i = 0; i < lines.length; i++) total += parseFloat(lines[i]) || 0;
+    return total;
+}
+
+// The files of days and months that have passed go (checked when a period's
+// file is new, so about once a day).
+function sweep(dir, provider, day, month) {
+    if (exists(dir + "/spent-" + provider + "-" + day)) return;
+    var names = fs.readdirSync(dir);
+    var prefix = "spent-" + provider + "-";
+    for (var i = 0; i < names.length; i++) {
+        var period = names[i].slice(prefix.length);
+        if (names[i].indexOf(prefix) == 0 && period != day && period != month) fs.unlinkSync(dir + "/" + names[i]);
+    }
+}
+
+function exists(path) {
+    try {
+        fs.accessSync(path);
+        return true;
+    } catch (e) {
+        return false;
+    }
+}
+
+function nextDay(now) {
+    var date = new Date(now * 1000);
+    return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1) / 1000;
+}
+
+function nextMonth(now) {
+    var date = new Date(now * 1000);
+    return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / 1000;
+}
+
+// One cache entry's back-off file: the provider and its request (already
+// written as raind writes it by the front, and without the key).
+function cellKey(r) {
+    return crypto.createHash("md5").update(r.variables.raind_provider + " " + r.variables.request_uri).digest("hex");
+}
+
+// "failures until": how many attempts in a row failed, and until when the
+// next one waits.
+function readBackoff(path) {
+    var text;
+    try {
+        text = fs.readFileSync(path, "utf8");
+    } catch (e) {
+        if (e.code == "ENOENT") return null;
+        throw e;
+    }
+    var parts = text.split(" ");
+    return { failures: parseInt(parts[0], 10) || 0, until: parseFloat(parts[1]) || 0 };
+}
+
+// After a failed attempt, the next one for the same entry waits 1 minute,
+// then 2, 4, 8 and at most 15; a success ends the back-off.
+function noteAttempt(r, failed) {
+    var path = r.variables.raind_state_dir + "/backoff-" + cellKey(r);
+    try {
+        if (!failed) {
+            if (exists(path)) fs.unlinkSync(path);
+            return;
+        }
+        var before = readBackoff(path);
+        var failures = (before ? before.failures : 0) + 1;
+        var wait = Math.min(60 * Math.pow(2, failures - 1), 900);
+        fs.writeFileSync(path, failures + " " + (Date.now() / 1000 + wait));
+    } catch (e) {
+        r.error("raind-proxy: cannot note the attempt in " + path + ": " + e.message);
+    }
+}
+
+// The headers of the provider's answer that go on to the front: what a cache
+// and raind need, none that names the key (a provider echoing its request),
+// none that sends a client elsewhere (Location) or sets anything (Set-Cookie).
+var KEPT_HEADERS = [
+    "content-type", "content-length", "content-encoding", "date", "last-modified", "etag", "cache-control",
+    "expires", "age", "x-accel-expires", "retry-after",
+];
+
+// An answer that is not a forecast (an error, a web page such as a captive
+// portal's or a login page) is never cached (no-store) and its body is the
+// proxy's own text (upstreamBody); its status stays, so the front serves its
+// last copy for a 5xx or 429. A failure (5xx, 429, no answer) starts or
+// lengthens the entry's back-off; a forecast ends it.
+function upstreamHeaders(r) {
+    if (r.variables.raind_refused) return;
+    var status = r.status;
+    var type = String(r.headersOut["Content-Type"] || "");
+    var forecast = status == 304 || (status == 200 && /^application\/(?:geo\+)?json\s*(?:;|$)/i.test(type));
+    var key = r.variables.raind_pirateweather_key;
+    var names = Object.keys(r.headersOut);
+    for (var i = 0; i < names.length; i++) {
+        var value = String(r.headersOut[names[i]]);
+        if (KEPT_HEADERS.indexOf(names[i].toLowerCase()) < 0 || (key && value.indexOf(key) >= 0)) {
+            delete r.headersOut[names[i]];
+        }
+    }
+    var encoded = !!r.headersOut["Content-Encoding"];
+    if (!forecast || (r.variables.raind_provider == "pirateweather" && encoded)) {
+        ["Content-Length", "Content-Encoding", "ETag", "Last-Modified", "Expires", "X-Accel-Expires", "Age"].forEach(
+            function (name) { delete r.headersOut[name]; });
+        r.headersOut["Cache-Control"] = "no-store";
+        var page = status == 200 && /html/i.test(type);
+        r.headersOut["Content-Type"] = page ? "text/html; charset=utf-8" : "application/json";
+        r.variables.raind_replaced = page ? "page" : "error";
+    } else if (r.variables.raind_provider == "pirateweather" && status == 200) {
+        // The one provider that gets the key is asked for an unencoded
+        // answer, so its body can be searched for the key.
+        r.variables.raind_replaced = "redact";
+    }
+    if (status >= 500 || status == 429) {
+        noteAttempt(r, true);
+    } else if (forecast) {
+        noteAttempt(r, false);
+    }
+}
+
+var carried = null;
+
+// The body that goes on: the proxy's own text for an answer that is not a
+// forecast; Pirate Weather's with every copy of the key masked (a piece of
+// the key may end one buffer and begin the next, so the last bytes wait).
+function upstreamBody(r, data, flags) {
+    var how = r.variables.raind_replaced;
+    if (how == "error" || how == "page") {
+        if (flags.last) r.sendBuffer(ownText(r, how), flags);
+        return;
+    }
+    var key = r.variables.raind_pirateweather_key;
+    if (how != "redact" || !key) {
+        r.sendBuffer(data, flags);
+        return;
+    }
+    var text = carried ? Buffer.concat([carried, data]) : data;
+    var mask = Buffer.from("*".repeat(key.length));
+    var pieces = [];
+    var start = 0;
+    var at;
+    while ((at = text.indexOf(key, start)) >= 0) {
+        pieces.push(text.slice(start, at), mask);
+        start = at + key.length;
+    }
+    var keep = flags.last ? 0 : Math.min(key.length - 1, text.length - start);
+    pieces.push(text.slice(start, text.length - keep));
+    carried = keep > 0 ? text.slice(text.length - keep) : null;
+    r.sendBuffer(Buffer.concat(pieces), flags);
+}
+
+function ownText(r, how) {
+    var name = PROVIDER_NAMES[r.variables.raind_provider] || "The provider";
+    if (how == "page") {
+        return "<!DOCTYPE html>\n<title>raind-proxy</title>\n<p>" + name + " answered with a web page, not a "
+            + "forecast (a captive portal or a login page?). The site proxy does not pass it on.</p>\n";
+    }
+    var status = r.status;
+    var what = status == 504 ? name + " did not answer in time."
+        : status == 502 && !r.variables.upstream_http_content_type ? name + " could not be reached."
+        : status == 200 ? name + " answered in an encoding the site proxy cannot check for its key."
+        : name + " answered " + status + ".";
+    return JSON.stringify({ error: what + " The site proxy passes on no provider's own error text." }) + "\n";
+}
+
+export default {
+    age, cacheControl, openMeteoQuery, pirateWeatherPath, metnoQuery, nwsPath, brightSkyQuery, refusal,
+    upstreamHeaders, upstreamBody,
+};
+
