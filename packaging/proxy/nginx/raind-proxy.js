@@ -14,9 +14,11 @@
 //   for the provider (its calls a day and a month) and the back-off of a
 //   cell whose last attempt failed; a refused request costs the provider
 //   nothing and the front serves its last copy.
-// - upstreamHeaders, upstreamBody: what of the provider's answer goes back:
-//   the headers a cache and raind need, never the key; an error's or a web
-//   page's body replaced by the proxy's own short text.
+// - upstream: asks the provider (a subrequest to the provider's internal
+//   location) and answers the front anew, so nothing of the provider's
+//   answer goes back but a forecast and the headers a cache and raind need
+//   (not its reason phrase, a Location, nor the key anywhere); an error's or
+//   a web page's body is the proxy's own short text.
 
 var fs = require("fs");
 var crypto = require("crypto");
@@ -42,7 +44,7 @@ function age(r) {
 }
 
 function currentAge(r) {
-    var date = Date.parse(r.variables.upstream_http_date || "");
+    var date = Date.parse(providerDate(r));
     var apparent = isNaN(date) ? 0 : Math.floor((Date.now() - date) / 1000);
     var upstream = parseInt(r.variables.upstream_http_age || "0", 10);
     return Math.max(0, apparent, isNaN(upstream) ? 0 : upstream);
@@ -51,6 +53,12 @@ function currentAge(r) {
 // The lifetime for raind: the provider's Cache-Control when it speaks to
 // clients (Pirate Weather, the NWS), else its Expires as max-age (MET Norway),
 // else the proxy's own ($raind_lifetime, its location's proxy_cache_valid).
+// The provider's Date, which the upstream hop sends as X-Raind-Provider-Date
+// (its own Date is the moment it answered the front).
+function providerDate(r) {
+    return r.variables.upstream_http_x_raind_provider_date || r.variables.upstream_http_date || "";
+}
+
 function cacheControl(r) {
     var given = r.variables.upstream_http_cache_control || "";
     if (/(?:^|,)\s*(?:max-age\s*=|no-store|no-cache|private)/i.test(given)) return given;
@@ -67,7 +75,7 @@ function lifetime(r, shared) {
     if (!isNaN(seconds)) return seconds;
     if (r.variables.upstream_http_expires) {
         var expires = Date.parse(r.variables.upstream_http_expires);
-        var date = Date.parse(r.variables.upstream_http_date || "");
+        var date = Date.parse(providerDate(r));
         // An Expires that is no date has expired (RFC 9111 section 5.3).
         if (isNaN(expires)) return 0;
         return Math.max(0, Math.floor((expires - (isNaN(date) ? Date.now() : date)) / 1000));
@@ -278,24 +286,14 @@ function refusal(r) {
                 + "the proxy asks it again in " + wait + " s and answers with its last copy meanwhile.");
         }
         var cost = calls(r, provider);
-        var day = new Date(now * 1000).toISOString().slice(0, 10);
-        var month = day.slice(0, 7);
-        var periods = [
-            { id: day, budget: r.variables.raind_daily_budget, per: "today", until: nextDay(now), again: "00:00 UTC" },
-            { id: month, budget: r.variables.raind_monthly_budget, per: "this month", until: nextMonth(now),
-              again: "the 1st, 00:00 UTC" },
-        ];
-        for (var i = 0; i < periods.length; i++) {
-            var budget = parseFloat(periods[i].budget);
-            if (!(budget > 0)) continue;
-            var used = spent(dir + "/spent-" + provider + "-" + periods[i].id);
-            if (used + cost > budget) {
-                return refuse(r, "budget", Math.ceil(periods[i].until - now), "The site proxy has spent its budget for "
-                    + name + " " + periods[i].per + " (" + round(used) + " of " + budget + " calls); it asks "
-                    + name + " again after " + periods[i].again + " and answers with its last copies meanwhile.");
-            }
+        var periods = budgetPeriods(r, now);
+        var full = spentPeriod(r, provider, periods, cost);
+        if (full) {
+            return refuse(r, "budget", Math.ceil(full.until - now), "The site proxy has spent its budget for "
+                + name + " " + full.per + " (" + round(full.used) + " of " + full.budget + " calls); it asks "
+                + name + " again after " + full.again + " and answers with its last copies meanwhile.");
         }
-        sweep(dir, provider, day, month);
+        sweep(dir, provider, periods[0].id, periods[1].id);
         for (var j = 0; j < periods.length; j++) {
             fs.appendFileSync(dir + "/spent-" + provider + "-" + periods[j].id, round(cost) + "\n");
         }
@@ -304,6 +302,47 @@ function refusal(r) {
             + " (" + e.message + "); create that directory for nginx's user (docs/DEPLOYMENT-PROXY.md).");
     }
     return "";
+}
+
+// The site's two budget periods for a provider: this UTC day and month.
+function budgetPeriods(r, now) {
+    var day = new Date(now * 1000).toISOString().slice(0, 10);
+    return [
+        { id: day, budget: r.variables.raind_daily_budget, per: "today", until: nextDay(now), again: "00:00 UTC" },
+        { id: day.slice(0, 7), budget: r.variables.raind_monthly_budget, per: "this month", until: nextMonth(now),
+          again: "the 1st, 00:00 UTC" },
+    ];
+}
+
+// The first period whose budget `cost` more calls would pass, with what it
+// has spent; null when the request fits in both.
+function spentPeriod(r, provider, periods, cost) {
+    for (var i = 0; i < periods.length; i++) {
+        var budget = parseFloat(periods[i].budget);
+        if (!(budget > 0)) continue;
+        var used = spent(r.variables.raind_state_dir + "/spent-" + provider + "-" + periods[i].id);
+        if (used + cost > budget) {
+            periods[i].used = used;
+            periods[i].budget = budget;
+            return periods[i];
+        }
+    }
+    return null;
+}
+
+// For the front's X-Raind-Proxy-Refused: "budget" on a last copy served
+// while the site's budget for its provider is spent (the request that would
+// renew it is refused); else what the upstream hop said of a refusal.
+function refusedNow(r) {
+    var status = r.variables.upstream_cache_status;
+    if (status != "STALE" && status != "UPDATING") return r.variables.upstream_http_x_raind_proxy_refused || "";
+    var provider = r.variables.raind_provider;
+    try {
+        return provider && spentPeriod(r, provider, budgetPeriods(r, Date.now() / 1000), calls(r, provider))
+            ? "budget" : "";
+    } catch (e) {
+        return "";
+    }
 }
 
 function refuse(r, why, seconds, message) {
@@ -414,99 +453,106 @@ function noteAttempt(r, failed) {
     }
 }
 
+// The upstream hop's one handler: refused (budget, back-off) or asked, and
+// answered with what may go back.
+async function upstream(r) {
+    var provider = r.variables.raind_provider;
+    if (!provider) return r.return(404, JSON.stringify({ error: "This is not a provider's request." }) + "\n");
+    var refused = refusal(r);
+    if (refused) {
+        r.headersOut["Content-Type"] = "application/json";
+        r.headersOut["Cache-Control"] = "no-store";
+        r.headersOut["Retry-After"] = r.variables.raind_retry_after;
+        r.headersOut["X-Raind-Proxy-Refused"] = r.variables.raind_refused;
+        return r.return(503, refused);
+    }
+    var reply = await r.subrequest("/_/" + provider + r.uri, { args: r.variables.args || "", method: "GET" });
+    r.variables.raind_provider_status = String(reply.status);
+    answer(r, provider, reply);
+}
+
 // The headers of the provider's answer that go on to the front: what a cache
 // and raind need, none that names the key (a provider echoing its request),
 // none that sends a client elsewhere (Location) or sets anything (Set-Cookie).
-var KEPT_HEADERS = [
-    "content-type", "content-length", "content-encoding", "date", "last-modified", "etag", "cache-control",
-    "expires", "age", "x-accel-expires", "retry-after",
-];
+// Its Date goes as X-Raind-Provider-Date: the answer's own is the hop's.
+// X-Accel-Expires comes first: nginx before 1.23 drops an answer whose past
+// Expires it reads before it.
+var KEPT_HEADERS = ["X-Accel-Expires", "Content-Type", "Content-Encoding", "Last-Modified", "ETag", "Cache-Control",
+    "Expires", "Age"];
 
 // An answer that is not a forecast (an error, a web page such as a captive
 // portal's or a login page) is never cached (no-store) and its body is the
-// proxy's own text (upstreamBody); its status stays, so the front serves its
-// last copy for a 5xx or 429. A failure (5xx, 429, no answer) starts or
-// lengthens the entry's back-off; a forecast ends it.
-function upstreamHeaders(r) {
-    if (r.variables.raind_refused) return;
-    var status = r.status;
-    var type = String(r.headersOut["Content-Type"] || "");
-    var forecast = status == 304 || (status == 200 && /^application\/(?:geo\+)?json\s*(?:;|$)/i.test(type));
+// proxy's own text; its status stays, so the front serves its last copy for
+// a 5xx or 429. A failure (5xx, 429, no answer) starts or lengthens the
+// entry's back-off; a forecast ends it.
+function answer(r, provider, reply) {
+    var status = reply.status;
+    var type = String(reply.headersOut["Content-Type"] || "");
     var key = r.variables.raind_pirateweather_key;
-    var names = Object.keys(r.headersOut);
-    for (var i = 0; i < names.length; i++) {
-        var value = String(r.headersOut[names[i]]);
-        if (KEPT_HEADERS.indexOf(names[i].toLowerCase()) < 0 || (key && value.indexOf(key) >= 0)) {
-            delete r.headersOut[names[i]];
-        }
-    }
-    var encoded = !!r.headersOut["Content-Encoding"];
-    if (!forecast || (r.variables.raind_provider == "pirateweather" && encoded)) {
-        ["Content-Length", "Content-Encoding", "ETag", "Last-Modified", "Expires", "X-Accel-Expires", "Age"].forEach(
-            function (name) { delete r.headersOut[name]; });
-        r.headersOut["Cache-Control"] = "no-store";
-        var page = status == 200 && /html/i.test(type);
-        r.headersOut["Content-Type"] = page ? "text/html; charset=utf-8" : "application/json";
-        r.variables.raind_replaced = page ? "page" : "error";
-    } else if (r.variables.raind_provider == "pirateweather" && status == 200) {
-        // The one provider that gets the key is asked for an unencoded
-        // answer, so its body can be searched for the key.
-        r.variables.raind_replaced = "redact";
-    }
+    var body = reply.responseBuffer || Buffer.from("");
+    var encoded = !!reply.headersOut["Content-Encoding"];
+    // An answer cut short (the provider stopped sending: nginx gave up on
+    // it after it had begun) is no answer.
+    var length = reply.headersOut["Content-Length"];
+    if (status == 200 && length !== undefined && parseInt(length, 10) != body.length) status = 504;
+    var forecast = status == 304 || (status == 200 && /^application\/(?:geo\+)?json\s*(?:;|$)/i.test(type));
+    // Pirate Weather, the one provider given the key, is asked for an
+    // unencoded answer, so that its body can be searched for the key.
+    if (provider == "pirateweather" && encoded) forecast = false;
+    // A redirect is not followed (raind's requests have one address) nor passed on: it is a failure.
+    if (status >= 300 && status < 400 && status != 304) status = 502;
     if (status >= 500 || status == 429) {
         noteAttempt(r, true);
     } else if (forecast) {
         noteAttempt(r, false);
     }
+    if (!forecast) {
+        var page = status == 200 && /html/i.test(type);
+        r.headersOut["Content-Type"] = page ? "text/html; charset=utf-8" : "application/json";
+        r.headersOut["Cache-Control"] = "no-store";
+        var retry = String(reply.headersOut["Retry-After"] || "");
+        if ((status == 429 || status == 503) && /^[0-9]{1,6}$/.test(retry)) r.headersOut["Retry-After"] = retry;
+        return r.return(status, ownText(r, provider, status, page, reply));
+    }
+    for (var i = 0; i < KEPT_HEADERS.length; i++) {
+        var value = reply.headersOut[KEPT_HEADERS[i]];
+        if (value !== undefined && !(key && String(value).indexOf(key) >= 0)) r.headersOut[KEPT_HEADERS[i]] = value;
+    }
+    var date = reply.headersOut["Date"];
+    if (date !== undefined) r.headersOut["X-Raind-Provider-Date"] = date;
+    if (status == 304) return r.return(304);
+    r.return(200, provider == "pirateweather" && key ? masked(body, key) : body);
 }
 
-var carried = null;
-
-// The body that goes on: the proxy's own text for an answer that is not a
-// forecast; Pirate Weather's with every copy of the key masked (a piece of
-// the key may end one buffer and begin the next, so the last bytes wait).
-function upstreamBody(r, data, flags) {
-    var how = r.variables.raind_replaced;
-    if (how == "error" || how == "page") {
-        if (flags.last) r.sendBuffer(ownText(r, how), flags);
-        return;
-    }
-    var key = r.variables.raind_pirateweather_key;
-    if (how != "redact" || !key) {
-        r.sendBuffer(data, flags);
-        return;
-    }
-    var text = carried ? Buffer.concat([carried, data]) : data;
-    var mask = Buffer.from("*".repeat(key.length));
+// The body with every copy of the key masked by as many asterisks.
+function masked(body, key) {
     var pieces = [];
     var start = 0;
     var at;
-    while ((at = text.indexOf(key, start)) >= 0) {
-        pieces.push(text.slice(start, at), mask);
+    while ((at = body.indexOf(key, start)) >= 0) {
+        pieces.push(body.slice(start, at), Buffer.from("*".repeat(key.length)));
         start = at + key.length;
     }
-    var keep = flags.last ? 0 : Math.min(key.length - 1, text.length - start);
-    pieces.push(text.slice(start, text.length - keep));
-    carried = keep > 0 ? text.slice(text.length - keep) : null;
-    r.sendBuffer(Buffer.concat(pieces), flags);
+    if (!pieces.length) return body;
+    pieces.push(body.slice(start));
+    return Buffer.concat(pieces);
 }
 
-function ownText(r, how) {
-    var name = PROVIDER_NAMES[r.variables.raind_provider] || "The provider";
-    if (how == "page") {
+function ownText(r, provider, status, page, reply) {
+    var name = PROVIDER_NAMES[provider];
+    if (page) {
         return "<!DOCTYPE html>\n<title>raind-proxy</title>\n<p>" + name + " answered with a web page, not a "
             + "forecast (a captive portal or a login page?). The site proxy does not pass it on.</p>\n";
     }
-    var status = r.status;
     var what = status == 504 ? name + " did not answer in time."
-        : status == 502 && !r.variables.upstream_http_content_type ? name + " could not be reached."
-        : status == 200 ? name + " answered in an encoding the site proxy cannot check for its key."
+        : status == 502 && reply.status != 502 ? name + " answered " + reply.status + ", sending the proxy elsewhere."
+        : status == 502 ? name + " could not be reached, or its answer was broken."
+        : status == 200 ? name + " answered in an encoding the site proxy cannot search for its key."
         : name + " answered " + status + ".";
     return JSON.stringify({ error: what + " The site proxy passes on no provider's own error text." }) + "\n";
 }
 
 export default {
-    age, cacheControl, openMeteoQuery, pirateWeatherPath, metnoQuery, nwsPath, brightSkyQuery, refusal,
-    upstreamHeaders, upstreamBody,
+    age, cacheControl, openMeteoQuery, pirateWeatherPath, metnoQuery, nwsPath, brightSkyQuery, upstream, refusedNow,
 };
 
