@@ -230,6 +230,8 @@ extension WeatherInterface {
           online: bool,
           units: (us, si, ca, uk),
           refreshMinutes: int,
+          # StaleAfterMinutes=: data older than this is stale (GetForecast's stale, the bars).
+          staleAfterMinutes: ?int,
           locations: int,
           selected: ?Location,
           lastRefresh: ?float,

@@ -26,7 +26,8 @@ extension WeatherService {
             dailyBudget: refresher.scheduler.policy.dailyBudget,
             monthlyBudget: refresher.scheduler.policy.monthlyBudget,
             subscribers: publisher.count + joining,
-            nowcast: refresher.nowcastStatus(now: now), providers: refresher.providerStatuses(now: now))
+            nowcast: refresher.nowcastStatus(now: now), providers: refresher.providerStatuses(now: now),
+            staleAfterMinutes: Int((refresher.scheduler.policy.staleAfter / 60).rounded()))
     }
 
     func listLocations(_ parameters: NoParameters, _ responder: Responder<ListLocationsCall.Reply>) throws(MethodError)

@@ -6,6 +6,8 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
     public var online: Bool
     public var units: UnitSystem
     public var refreshMinutes: Int
+    /// `StaleAfterMinutes=`: data older than this is stale, for GetForecast and the bars alike; nil from a raind without it.
+    public var staleAfterMinutes: Int?
     public var locations: Int
     public var selected: Location?
     public var lastRefresh: Double?
@@ -30,8 +32,10 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
         version: String, uptimeSeconds: Double, provider: String, online: Bool, units: UnitSystem,
         refreshMinutes: Int, locations: Int, selected: Location?, lastRefresh: Double?, lastError: RefreshFailure?,
         nextRefresh: Double?, usage: BudgetUsage, dailyBudget: Double, monthlyBudget: Double?,
-        subscribers: Int, nowcast: NowcastStatus? = nil, providers: [ProviderStatus]? = nil
+        subscribers: Int, nowcast: NowcastStatus? = nil, providers: [ProviderStatus]? = nil,
+        staleAfterMinutes: Int? = nil
     ) {
+        self.staleAfterMinutes = staleAfterMinutes
         self.providers = providers
         self.version = version
         self.uptimeSeconds = uptimeSeconds
