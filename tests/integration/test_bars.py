@@ -245,3 +245,19 @@ def test_stale_data_stays_stale_after_a_failure_and_a_bar_started_later_shows_th
     [failure] = [line for line in lines if line.startswith("Last refresh failed")]
     assert not failure.endswith("…") and "( " not in failure, failure
     print("\n" + json.dumps(late, ensure_ascii=False, indent=1))
+
+
+def test_a_failure_is_said_in_a_whole_sentence_with_the_host_not_cut(daemon_factory):
+    # A host that cannot be resolved (.invalid never is): libcurl's words in parentheses.
+    daemon = daemon_factory(config="[Provider]\nName=open-meteo\nBaseURL=http://weather.example.invalid\nTimeoutSec=3\n"
+                                   "[Places]\nOnlineGeocoder=no\n")
+    daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+    bar = waybar(daemon)
+    try:
+        failed = parsed(bar.until(lambda line: "error" in json.loads(line)["class"], what="an error line"))
+    finally:
+        bar.stop()
+    [line] = [line for line in failed["tooltip"].split("\n") if line.startswith("Last refresh failed")]
+    assert "weather.example.invalid" in line and "of (" not in line and not line.endswith("…"), line
+    assert "http://" not in line, line
+    print("\n" + line)

@@ -318,14 +318,17 @@ public struct ForecastPresenter: Sendable {
         var lines: [String] = []
         if case let (current, _)? = forecast.conditions(at: now) {
             let temperature = formatter.spaced(current.temperature, .temperature)
-            lines.append(placeName + ": " + (current.summary.isEmpty ? temperature : temperature + "  " + current.summary))
+            lines.append(
+                placeName + ": " + (current.summary.isEmpty ? temperature : temperature + "  " + current.summary))
             var wind = "wind " + formatter.spaced(current.windSpeed, .windSpeed)
             if let bearing = current.windBearing, current.windSpeed != nil {
                 wind += " " + Self.compassPoint(degrees: bearing)
             }
             lines.append(
-                ["Feels like " + formatter.spaced(current.apparentTemperature, .temperature), wind,
-                 "rain " + UnitFormatter.percent(current.precipProbability)].joined(separator: " · "))
+                [
+                    "Feels like " + formatter.spaced(current.apparentTemperature, .temperature), wind,
+                    "rain " + UnitFormatter.percent(current.precipProbability),
+                ].joined(separator: " · "))
         } else {
             lines.append(placeName + ": nothing in this forecast is for now.")
         }
@@ -342,7 +345,8 @@ public struct ForecastPresenter: Sendable {
             let name =
                 shown.daysSinceEpoch == today
                 ? "Today" : shown.daysSinceEpoch == today + 1 ? "Tomorrow" : shown.shortWeekdayName
-            var text = name + ": " + formatter.temperature(day.temperatureMin) + " to "
+            var text =
+                name + ": " + formatter.temperature(day.temperatureMin) + " to "
                 + formatter.temperature(day.temperatureMax)
             if !day.summary.isEmpty { text += ", " + day.summary }
             lines.append(text + ", rain " + UnitFormatter.percent(day.precipProbability))
