@@ -263,7 +263,7 @@ function day(text) {
 
 // The upstream hop. Each provider's name as a person reads it.
 var PROVIDER_NAMES = {
-    "open-meteo": "Open-Meteo", pirateweather: "Pirate Weather", metno: "MET Norway", nws: "The NWS",
+    "open-meteo": "Open-Meteo", pirateweather: "Pirate Weather", metno: "MET Norway", nws: "the NWS",
     brightsky: "Bright Sky",
 };
 
@@ -282,7 +282,7 @@ function refusal(r) {
         var backoff = readBackoff(dir + "/backoff-" + cellKey(r));
         if (backoff && backoff.until > now) {
             var wait = Math.ceil(backoff.until - now);
-            return refuse(r, "backoff", wait, name + " failed at the site proxy's last attempt for this place; "
+            return refuse(r, "backoff", wait, capitalized(name) + " failed at the site proxy's last attempt for this place; "
                 + "the proxy asks it again in " + wait + " s and answers with its last copy meanwhile.");
         }
         var cost = calls(r, provider);
@@ -343,6 +343,11 @@ function refusedNow(r) {
     } catch (e) {
         return "";
     }
+}
+
+// A sentence's first word: "the NWS" is "The NWS".
+function capitalized(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function refuse(r, why, seconds, message) {
@@ -466,7 +471,18 @@ async function upstream(r) {
         r.headersOut["X-Raind-Proxy-Refused"] = r.variables.raind_refused;
         return r.return(503, refused);
     }
-    var reply = await r.subrequest("/_/" + provider + r.uri, { args: r.variables.args || "", method: "GET" });
+    var reply;
+    try {
+        reply = await r.subrequest("/_/" + provider + r.uri, { args: r.variables.args || "", method: "GET" });
+    } catch (e) {
+        // An answer larger than subrequest_output_buffer_size, or one nginx could not take.
+        noteAttempt(r, true);
+        r.headersOut["Content-Type"] = "application/json";
+        r.headersOut["Cache-Control"] = "no-store";
+        return r.return(502, JSON.stringify({ error: capitalized(PROVIDER_NAMES[provider])
+            + "'s answer could not be taken (larger than 8 MiB, or broken)." })
+            + "\n");
+    }
     r.variables.raind_provider_status = String(reply.status);
     answer(r, provider, reply);
 }
@@ -539,7 +555,7 @@ function masked(body, key) {
 }
 
 function ownText(r, provider, status, page, reply) {
-    var name = PROVIDER_NAMES[provider];
+    var name = capitalized(PROVIDER_NAMES[provider]);
     if (page) {
         return "<!DOCTYPE html>\n<title>raind-proxy</title>\n<p>" + name + " answered with a web page, not a "
             + "forecast (a captive portal or a login page?). The site proxy does not pass it on.</p>\n";
