@@ -313,13 +313,22 @@ public struct ForecastPresenter: Sendable {
     ///     Today: 8° to 13°, Light rain, rain 80%
     ///     Tomorrow: 6° to 11°, Overcast, rain 20%
     ///     Updated 3 h ago (stale)
-    ///     Weather data by Open-Meteo.com (CC BY 4.0)
+    ///     Weather data by Open-Meteo.com (CC BY 4.0) https://open-meteo.com/
+    ///
+    /// The credit line says which provider answered and why when it is not
+    /// the place's first choice, as under every view.
     public func tooltipView(hours: Int = 3, days: Int = 2) -> String {
         var lines: [String] = []
-        if case let (current, _)? = forecast.conditions(at: now) {
+        if case let (current, observed)? = forecast.conditions(at: now) {
             let temperature = formatter.spaced(current.temperature, .temperature)
             lines.append(
                 placeName + ": " + (current.summary.isEmpty ? temperature : temperature + "  " + current.summary))
+            // Without a recent current block, the hour in progress stands in, and says so.
+            if !observed {
+                let start = local(current.time).hourMinute
+                let end = forecast.hourInProgress(at: now).map { local(forecast.stepEnd(ofHourAt: $0)).hourMinute }
+                lines.append("Forecast for " + start + (end.map { "–" + $0 } ?? ""))
+            }
             var wind = "wind " + formatter.spaced(current.windSpeed, .windSpeed)
             if let bearing = current.windBearing, current.windSpeed != nil {
                 wind += " " + Self.compassPoint(degrees: bearing)
@@ -352,7 +361,7 @@ public struct ForecastPresenter: Sendable {
             lines.append(text + ", rain " + UnitFormatter.percent(day.precipProbability))
         }
         lines.append(updatedLine)
-        lines.append(forecast.attribution.text)
+        lines.append(attributionLine)
         return lines.joined(separator: "\n")
     }
 
