@@ -199,3 +199,65 @@ def test_i3blocks_shows_raind_across_set_location_restart_and_failure(weather_da
             "Madrid: no weather yet (refresh failed)"
     finally:
         bar.stop()
+
+
+def test_stale_data_stays_stale_after_a_failure_and_a_bar_started_later_shows_the_same(weather_daemon,
+                                                                                        fixture_server):
+    daemon = weather_daemon()
+    # The provider's copy is three hours old (its Age): stale by raind's one rule.
+    fixture_server.script(path_prefix="/v1/forecast", headers={"Age": "10800"})
+    daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+    wait_for(lambda: daemon.client().call("GetForecast")["parameters"]["forecast"], what="Paris's forecast")
+    assert daemon.client().call("GetForecast")["parameters"]["stale"] is True
+    before = waybar(daemon, "--text", "{temp}")
+    try:
+        line = parsed(before.until(lambda line: "°" in json.loads(line)["text"], what="weather"))
+        assert line["class"][0] == "stale" and line["text"].endswith(" (stale)"), line
+        # raind restarts (its copy kept) and the provider fails: its refresh of the stale copy fails.
+        fixture_server.script(path_prefix="/v1/forecast", count=-1, mode="status", status=500)
+        daemon.stop()
+        daemon.start()
+        refreshed = daemon.ctl("refresh")
+        assert refreshed.returncode != 0, refreshed.stdout
+        failed = parsed(before.until(lambda line: "error" in json.loads(line)["class"], what="an error line"))
+    finally:
+        before.stop()
+    # Both facts, stale first (dimmed), and the marker kept.
+    assert failed["class"][:2] == ["stale", "error"], failed
+    assert failed["text"].endswith(" (stale)"), failed
+    assert "Last refresh failed" in failed["tooltip"] and "(stale)" in failed["tooltip"], failed["tooltip"]
+    now = daemon.ctl("now", check=True).stdout
+    assert "(stale)" in now, now
+    # A bar started after the failure shows what the one running before it showed.
+    after = waybar(daemon, "--text", "{temp}")
+    try:
+        late = parsed(after.until(lambda line: "°" in json.loads(line)["text"], what="weather"))
+    finally:
+        after.stop()
+    assert late["class"] == failed["class"] and late["text"] == failed["text"], (late, failed)
+    assert late["tooltip"] == failed["tooltip"], (late["tooltip"], failed["tooltip"])
+    # The tooltip is short, in lines without padded columns, the credit once.
+    lines = late["tooltip"].split("\n")
+    assert len(lines) <= 14, late["tooltip"]
+    assert late["tooltip"].count("Open-Meteo") == 1, late["tooltip"]
+    assert not any("   " in line for line in lines), late["tooltip"]
+    # The failure is a whole sentence, never cut inside.
+    [failure] = [line for line in lines if line.startswith("Last refresh failed")]
+    assert not failure.endswith("…") and "( " not in failure, failure
+    print("\n" + json.dumps(late, ensure_ascii=False, indent=1))
+
+
+def test_a_failure_is_said_in_a_whole_sentence_with_the_host_not_cut(daemon_factory):
+    # A host that cannot be resolved (.invalid never is): libcurl's words in parentheses.
+    daemon = daemon_factory(config="[Provider]\nName=open-meteo\nBaseURL=http://weather.example.invalid\nTimeoutSec=3\n"
+                                   "[Places]\nOnlineGeocoder=no\n")
+    daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+    bar = waybar(daemon)
+    try:
+        failed = parsed(bar.until(lambda line: "error" in json.loads(line)["class"], what="an error line"))
+    finally:
+        bar.stop()
+    [line] = [line for line in failed["tooltip"].split("\n") if line.startswith("Last refresh failed")]
+    assert "weather.example.invalid" in line and "of (" not in line and not line.endswith("…"), line
+    assert "http://" not in line, line
+    print("\n" + line)

@@ -326,6 +326,70 @@ public struct ForecastPresenter: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    // MARK: - tooltip
+
+    /// A status bar's tooltip: short, and without columns (a bar's tooltip
+    /// font is usually proportional, where padded columns drift), the
+    /// credit once, last:
+    ///
+    ///     Paris: 12 °C  Light rain
+    ///     Feels like 10 °C · wind 5 m/s SW · rain 30%
+    ///     Next hours: 14:00 12°, 20% · 15:00 13°, 40% · 16:00 11°, 10%
+    ///     Today: 8° to 13°, Light rain, rain 80%
+    ///     Tomorrow: 6° to 11°, Overcast, rain 20%
+    ///     Updated 3 h ago (stale)
+    ///     Weather data by Open-Meteo.com (CC BY 4.0) https://open-meteo.com/
+    ///
+    /// The credit line says which provider answered and why when it is not
+    /// the place's first choice, as under every view.
+    public func tooltipView(hours: Int = 3, days: Int = 2) -> String {
+        var lines: [String] = []
+        if case let (current, observed)? = forecast.conditions(at: now) {
+            let temperature = formatter.spaced(current.temperature, .temperature)
+            lines.append(
+                placeName + ": " + (current.summary.isEmpty ? temperature : temperature + "  " + current.summary))
+            // Without a recent current block, the hour in progress stands in, and says so.
+            if !observed {
+                let start = local(current.time).hourMinute
+                let end = forecast.hourInProgress(at: now).map { local(forecast.stepEnd(ofHourAt: $0)).hourMinute }
+                lines.append("Forecast for " + start + (end.map { "–" + $0 } ?? ""))
+            }
+            var wind = "wind " + formatter.spaced(current.windSpeed, .windSpeed)
+            if let bearing = current.windBearing, current.windSpeed != nil {
+                wind += " " + Self.compassPoint(degrees: bearing)
+            }
+            lines.append(
+                [
+                    "Feels like " + formatter.spaced(current.apparentTemperature, .temperature), wind,
+                    "rain " + UnitFormatter.percent(current.precipProbability),
+                ].joined(separator: " · "))
+        } else {
+            lines.append(placeName + ": nothing in this forecast is for now.")
+        }
+        if let nowcast = forecast.nowcast?.at(now) { lines.append(nowcast.summary) }
+        let hourly = forecast.hourly.filter { $0.time > now }.prefix(max(hours, 0)).map { hour in
+            local(hour.time).hourMinute + " " + formatter.temperature(hour.temperature) + ", "
+                + UnitFormatter.percent(hour.precipProbability)
+        }
+        if !hourly.isEmpty { lines.append("Next hours: " + hourly.joined(separator: " · ")) }
+        let today = local(now).daysSinceEpoch
+        let upcoming = forecast.daily.filter { date(of: $0).daysSinceEpoch >= today }.prefix(max(days, 0))
+        for day in upcoming {
+            let shown = date(of: day)
+            let name =
+                shown.daysSinceEpoch == today
+                ? "Today" : shown.daysSinceEpoch == today + 1 ? "Tomorrow" : shown.shortWeekdayName
+            var text =
+                name + ": " + formatter.temperature(day.temperatureMin) + " to "
+                + formatter.temperature(day.temperatureMax)
+            if !day.summary.isEmpty { text += ", " + day.summary }
+            lines.append(text + ", rain " + UnitFormatter.percent(day.precipProbability))
+        }
+        lines.append(updatedLine)
+        lines.append(attributionLine)
+        return lines.joined(separator: "\n")
+    }
+
     // MARK: - one line
 
     /// One line for status bars and `subscribe`: `Paris 12° Light rain, 5m/s, 30%`,

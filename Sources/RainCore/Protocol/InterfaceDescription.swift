@@ -281,6 +281,8 @@ extension WeatherInterface {
           # afford that for every place (backgroundStretched).
           backgroundRefreshMinutes: ?int,
           backgroundStretched: ?bool,
+          # StaleAfterMinutes=: data older than this is stale (GetForecast's stale, the bars).
+          staleAfterMinutes: ?int,
           locations: int,
           selected: ?Location,
           lastRefresh: ?float,

@@ -29,7 +29,8 @@ extension WeatherService {
             nowcast: refresher.nowcastStatus(now: now), providers: refresher.providerStatuses(now: now),
             alertSources: alerts?.sourceStatuses(now: now),
             backgroundRefreshMinutes: Int(refresher.scheduler.backgroundInterval / 60),
-            backgroundStretched: refresher.scheduler.backgroundIntervalStretched)
+            backgroundStretched: refresher.scheduler.backgroundIntervalStretched,
+            staleAfterMinutes: Int((refresher.scheduler.policy.staleAfter / 60).rounded()))
     }
 
     func listLocations(_ parameters: NoParameters, _ responder: Responder<ListLocationsCall.Reply>) throws(MethodError)

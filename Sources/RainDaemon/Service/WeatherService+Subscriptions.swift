@@ -7,6 +7,8 @@ struct SnapshotCache {
     let places: LocationList
     /// The selected place's forecast as `Refresher.forecastVersion` named it.
     let forecast: ForecastVersion?
+    /// The selected place's last refresh failure, until a later success.
+    let failure: RefreshFailure?
     let reply: StatusEncodingCache
 }
 
@@ -33,8 +35,9 @@ extension WeatherService {
         let status = status(joining: 1)
         let places = state.places
         let version = places.selectedID.flatMap { refresher.forecastVersion(for: $0) }
+        let failure = places.selectedID.flatMap { refresher.scheduler.places[$0]?.lastFailure }
         let reply: StatusEncodingCache
-        if let cached = snapshotCache, cached.places == places, cached.forecast == version,
+        if let cached = snapshotCache, cached.places == places, cached.forecast == version, cached.failure == failure,
             cached.reply.matches(status)
         {
             reply = cached.reply
@@ -44,11 +47,12 @@ extension WeatherService {
                 var bytes: [UInt8] = []
                 VarlinkFramer.frameReply(
                     SubscribeReply.snapshot(
-                        status: status, locations: places.locations, selected: places.selectedID, forecast: forecast),
+                        status: status, locations: places.locations, selected: places.selectedID, forecast: forecast,
+                        failure: failure),
                     continues: true, into: &bytes)
                 return bytes
             }
-            snapshotCache = SnapshotCache(places: places, forecast: version, reply: reply)
+            snapshotCache = SnapshotCache(places: places, forecast: version, failure: failure, reply: reply)
         }
         return { frame in reply.write(status, into: &frame) }
     }

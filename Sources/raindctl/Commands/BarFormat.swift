@@ -68,22 +68,47 @@ enum BarFormat: Equatable {
     }
 }
 
-/// A failure as a short sentence for a tooltip: no URLs, at most one line
-/// of about a hundred characters.
+/// A failure as a short sentence for a tooltip: each URL as its host name,
+/// the first sentence only, and never cut inside: past about a hundred
+/// characters a closing parenthesis's detail (libcurl's own words) goes
+/// whole, so "could not resolve the host of api.open-meteo.com (Could not
+/// resolve host: api.open-meteo.com)" stays a sentence.
 enum ShortSentence {
     static let limit = 100
 
     static func of(_ message: String) -> String {
-        let words = message.split(whereSeparator: \.isWhitespace).filter { word in
-            !(word.hasPrefix("http://") || word.hasPrefix("https://") || word.hasPrefix("(http"))
-        }
-        var text = ""
+        let words = message.split(whereSeparator: \.isWhitespace).map { hostOnly(String($0)) }
+        // The first sentence: up to a word that ends in "." or ";" (not "api.example.com").
+        var sentence: [String] = []
         for word in words {
-            if text.count + word.count + 1 > limit {
-                return text + "…"
-            }
-            text += (text.isEmpty ? "" : " ") + word
+            sentence.append(word)
+            if word.hasSuffix(".") || word.hasSuffix(";") { break }
+        }
+        if let last = sentence.last, last.hasSuffix(";") { sentence[sentence.count - 1] = String(last.dropLast()) }
+        var text = sentence.joined(separator: " ")
+        // Too long: a closing parenthesis's detail goes whole.
+        if text.count > limit, let open = sentence.lastIndex(where: { $0.hasPrefix("(") }), open > 0,
+            sentence[sentence.count - 1].hasSuffix(")") || sentence[sentence.count - 1].hasSuffix(").")
+        {
+            text = sentence[..<open].joined(separator: " ") + (text.hasSuffix(".") ? "." : "")
         }
         return text
+    }
+
+    /// `(https://api.example/v1?key=…),` is `(api.example),`.
+    static func hostOnly(_ word: String) -> String {
+        let characters = Array(word)
+        for scheme in ["https://", "http://"] {
+            let pattern = Array(scheme)
+            guard characters.count >= pattern.count else { continue }
+            for start in 0...(characters.count - pattern.count)
+            where Array(characters[start..<start + pattern.count]) == pattern {
+                let rest = characters[(start + pattern.count)...]
+                let host = rest.prefix { !"/?#),;".contains($0) }
+                let closing = characters.reversed().prefix { "),.;:".contains($0) }
+                return String(characters[..<start]) + String(host) + String(closing.reversed())
+            }
+        }
+        return word
     }
 }

@@ -18,6 +18,8 @@ struct SubscriberView {
     /// The selected place's last refresh failure, until a later success.
     var lastFailure: String? { selected.flatMap { failures[$0] } }
     var refreshMinutes = 30
+    /// raind's `StaleAfterMinutes=` (its Status); 15, its default, from a raind that does not say.
+    var staleAfterMinutes = 15
 
     init(iconStyle: IconStyle) {
         self.iconStyle = iconStyle
@@ -36,12 +38,15 @@ struct SubscriberView {
                 units = status.units
                 online = status.online
                 refreshMinutes = status.refreshMinutes
+                staleAfterMinutes = status.staleAfterMinutes ?? 15
             }
             locations = [:]
             for location in reply.locations ?? [] { locations[location.id] = location }
             selected = reply.selected
             failures = [:]
-            if let selected, let failure = reply.status?.lastError, reply.forecast == nil {
+            // The selected place's last failure, until a later success: a bar
+            // started after a failure shows what one running before it shows.
+            if let selected, let failure = reply.failure ?? (reply.forecast == nil ? reply.status?.lastError : nil) {
                 failures[selected] = failure.message
             }
             forecasts = [:]
@@ -99,11 +104,12 @@ struct SubscriberView {
         locations[id].flatMap { PlaceCoordinates(latitude: $0.latitude, longitude: $0.longitude) }
     }
 
-    /// Older than two refresh intervals (and an hour at least): refreshes are
-    /// not arriving; or outdated, every time it holds past, however new it is.
+    /// raind's one rule (GetForecast's `stale`, `raindctl now`): older than
+    /// `StaleAfterMinutes=`, or outdated, every time it holds past, however
+    /// new it is.
     func isStale(_ forecast: Forecast) -> Bool {
         let now = Output.now()
-        return now - forecast.fetchedAt > Double(max(2 * refreshMinutes, 60) * 60) || forecast.outdated(now: now)
+        return now - forecast.fetchedAt >= Double(staleAfterMinutes * 60) || forecast.outdated(now: now)
     }
 
     var values: BarValues {
@@ -115,13 +121,20 @@ struct SubscriberView {
             coordinates: selected.flatMap { coordinates(of: $0) })
     }
 
-    /// The state a bar shows it in: offline, error, stale or ok.
-    var state: String {
-        if disconnection != nil || !online { return "offline" }
-        if lastFailure != nil { return "error" }
-        if let forecast = selected.flatMap({ forecasts[$0] }), isStale(forecast) { return "stale" }
-        return "ok"
+    /// The states a bar shows, each a fact of its own: `stale` (the data
+    /// shown is old), `error` (the last refresh failed), `offline` (no
+    /// network, or raind not running); `ok` when none holds. Stale first, so
+    /// old data stays dimmed whatever else holds.
+    var states: [String] {
+        var states: [String] = []
+        if let forecast = selected.flatMap({ forecasts[$0] }), isStale(forecast) { states.append("stale") }
+        if lastFailure != nil { states.append("error") }
+        if disconnection != nil || !online { states.append("offline") }
+        return states.isEmpty ? ["ok"] : states
     }
+
+    /// The first of `states`, for waybar's `alt`.
+    var state: String { states[0] }
 
     /// The selected place's weather in one line, for status bars.
     func barText() -> String {
@@ -146,16 +159,13 @@ struct SubscriberView {
         if selected == nil { return "no place (raindctl add PLACE)" }
         var line = template.render(values)
         if lastFailure != nil, selected.flatMap({ forecasts[$0] }) == nil { return line + " (refresh failed)" }
-        switch state {
-        case "offline": line += disconnection != nil ? " (raind not running)" : " (offline)"
-        case "stale": line += " (stale)"
-        default: break
-        }
+        if states.contains("stale") { line += " (stale)" }
+        if states.contains("offline") { line += disconnection != nil ? " (raind not running)" : " (offline)" }
         return line
     }
 
     /// waybar's custom module: text, tooltip (the most severe alert in
-    /// effect first, the next hours and days), class (state, condition, and
+    /// effect first, a failure, then `tooltipView`), class (states, condition, and
     /// with an alert in effect `alert` and its highest severity,
     /// `alert-severe`), alt (the condition) and percentage (the chance of
     /// rain). Text and tooltip are Pango markup.
@@ -174,11 +184,9 @@ struct SubscriberView {
             tooltip.append("No network: showing cached data")
         }
         if let selected, let presenter = presenter(for: selected) {
-            tooltip.append(presenter.nowView().trimmingTrailingNewlines())
-            tooltip.append(presenter.hourlyView(hours: 6).trimmingTrailingNewlines())
-            tooltip.append(presenter.dailyView().trimmingTrailingNewlines())
+            tooltip.append(presenter.tooltipView())
         }
-        var classes = [state]
+        var classes = states
         if let condition = values.condition { classes.append(condition) }
         if let alertClass = values.alertClass { classes += ["alert", alertClass] }
         if let airClass = values.airClass { classes.append(airClass) }

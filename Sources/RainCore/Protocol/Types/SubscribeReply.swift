@@ -26,15 +26,18 @@ public struct SubscribeReply: Codable, Sendable, Equatable {
 
     init(event: String) { self.event = event }
 
-    /// The first reply: status, places and the selected place's forecast.
+    /// The first reply: status, places, the selected place's forecast and,
+    /// until it refreshes successfully, its last refresh failure.
     public static func snapshot(
-        status: WeatherStatus, locations: [Location], selected: LocationID?, forecast: Forecast?
+        status: WeatherStatus, locations: [Location], selected: LocationID?, forecast: Forecast?,
+        failure: RefreshFailure? = nil
     ) -> SubscribeReply {
         var reply = SubscribeReply(event: snapshotName)
         reply.status = status
         reply.locations = locations
         reply.selected = selected
         reply.forecast = forecast
+        reply.failure = failure
         return reply
     }
 

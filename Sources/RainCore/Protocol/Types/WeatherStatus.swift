@@ -10,6 +10,8 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
     public var backgroundRefreshMinutes: Int?
     /// Whether that interval is stretched to fit the daily budget.
     public var backgroundStretched: Bool?
+    /// `StaleAfterMinutes=`: data older than this is stale, for GetForecast and the bars alike; nil from a raind without it.
+    public var staleAfterMinutes: Int?
     public var locations: Int
     public var selected: Location?
     public var lastRefresh: Double?
@@ -38,10 +40,11 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
         nextRefresh: Double?, usage: BudgetUsage, dailyBudget: Double, monthlyBudget: Double?,
         subscribers: Int, nowcast: NowcastStatus? = nil, providers: [ProviderStatus]? = nil,
         alertSources: [AlertSourceStatus]? = nil, backgroundRefreshMinutes: Int? = nil,
-        backgroundStretched: Bool? = nil
+        backgroundStretched: Bool? = nil, staleAfterMinutes: Int? = nil
     ) {
         self.backgroundRefreshMinutes = backgroundRefreshMinutes
         self.backgroundStretched = backgroundStretched
+        self.staleAfterMinutes = staleAfterMinutes
         self.providers = providers
         self.alertSources = alertSources
         self.version = version
