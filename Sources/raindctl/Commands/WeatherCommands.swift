@@ -22,8 +22,9 @@ struct ForecastView {
         let location = reply.location
         guard let forecast = reply.forecast else {
             throw .failed(
-                "no weather for \(location.displayName) yet; raind fetches it as soon as it can ('raindctl refresh' to try now, 'raindctl status' for errors)"
-            )
+                tr(
+                    "no weather for {place} yet; raind fetches it as soon as it can ('raindctl refresh' to try now, 'raindctl status' for errors)",
+                    ["place": location.displayName]))
         }
         let status = try client.call(GetStatusCall.self, NoParameters()).status
         let units = status.units
