@@ -1,3 +1,4 @@
+import Glibc
 import RainCore
 import RainSystem
 
@@ -49,6 +50,17 @@ enum Output {
         let environment = ProcessEnvironment.current()
         let color = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         return .blocks(color: color)
+    }
+
+    /// The terminal's width in columns when stdout is one (`TIOCGWINSZ`), or
+    /// `COLUMNS`; nil for a pipe or a file, which take whole lines.
+    static var columns: Int? {
+        if StandardStream.output.isTerminal {
+            var size = winsize()
+            if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        }
+        guard let given = ProcessEnvironment.current()["COLUMNS"].flatMap({ Int($0) }), given > 0 else { return nil }
+        return given
     }
 
     /// Flushes stdout now: a subscriber's reader must see each line at once.

@@ -38,7 +38,8 @@ public struct LocaleConventions: Sendable, Equatable {
 
     /// The conventions of the calling thread's locale.
     public static var current: LocaleConventions {
-        func item(_ value: Int32) -> String { String(cString: nl_langinfo(nl_item(value))) }
+        // Trimmed: Japanese abbreviated months come padded (` 1月`).
+        func item(_ value: Int32) -> String { String(cString: nl_langinfo(nl_item(value))).trimmingSpaces() }
         let timeFormat = item(Int32(T_FMT))
         let weekdays = (0..<7).map { item(Int32(DAY_1) + Int32($0)) }
         let shortWeekdays = (0..<7).map { item(Int32(ABDAY_1) + Int32($0)) }

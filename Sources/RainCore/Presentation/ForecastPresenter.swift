@@ -279,44 +279,57 @@ public struct ForecastPresenter: Sendable {
     /// With block graphics (a terminal), each day's low–high is drawn as a
     /// bar between Low and High on one scale for the whole week, the way
     /// GNOME Weather draws it.
-    public func dailyView(days: Int = 7, graphics: TerminalGraphics = .none) -> String {
+    ///
+    /// With `width` (the terminal's columns), the table fits it: the bars go
+    /// first, then the summaries are cut with `…`, so no row wraps.
+    public func dailyView(days: Int = 7, graphics: TerminalGraphics = .none, width: Int? = nil) -> String {
         let today = local(now).daysSinceEpoch
-        let rows = forecast.daily.filter { date(of: $0).daysSinceEpoch >= today }.prefix(max(days, 0))
+        let rows = Array(forecast.daily.filter { date(of: $0).daysSinceEpoch >= today }.prefix(max(days, 0)))
         var lines = [trn("{place}, next day", "{place}, next {count} days", rows.count, ["place": placeName])]
         if rows.isEmpty {
             lines = [placeName, tr("No daily forecast from today on.")]
         } else {
             let extremes = rows.flatMap { [$0.temperatureMin, $0.temperatureMax] }.compactMap { $0 }.filter(\.isFinite)
             let scale = (extremes.min() ?? 0, extremes.max() ?? 0)
-            let bars = graphics.drawsBlocks && scale.1 > scale.0
-            var table = TextTable(
-                bars
-                    ? [.left, .left, .right, .left, .left, .right, .right, .left]
-                    : [.left, .left, .right, .right, .right, .right, .left])
-            table.append(
-                bars
-                    ? [tr("Day"), tr("Date"), tr("Low"), "", tr("High"), tr("Wind"), tr("Rain"), tr("Summary")]
-                    : [tr("Day"), tr("Date"), tr("Low"), tr("High"), tr("Wind"), tr("Rain"), tr("Summary")])
-            for day in rows {
-                let shown = date(of: day)
-                var row = [
-                    shown.shortWeekdayName, shown.shortDate,
-                    formatter.temperature(day.temperatureMin), formatter.temperature(day.temperatureMax),
-                    formatter.windSpeed(day.windSpeed), UnitFormatter.percent(day.precipProbability),
-                    Localization.translate(day.summary),
-                ]
-                if bars {
-                    let bar = BlockDrawing.range(
-                        day.temperatureMin, day.temperatureMax, lower: scale.0, upper: scale.1, width: 20)
-                    row.insert(graphics.paint(bar, .cyan), at: 3)
-                }
-                table.append(row)
+            var table = dailyTable(rows, graphics: graphics, bars: graphics.drawsBlocks && scale.1 > scale.0, scale)
+            if let width, table.widest > width {
+                table = dailyTable(rows, graphics: graphics, bars: false, scale)
+                table.fitLastColumn(to: width)
             }
             lines += table.lines()
         }
         lines.append(updatedLine)
         lines.append(attributionLine)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func dailyTable(
+        _ rows: [DailyForecast], graphics: TerminalGraphics, bars: Bool, _ scale: (Double, Double)
+    ) -> TextTable {
+        var table = TextTable(
+            bars
+                ? [.left, .left, .right, .left, .left, .right, .right, .left]
+                : [.left, .left, .right, .right, .right, .right, .left])
+        table.append(
+            bars
+                ? [tr("Day"), tr("Date"), tr("Low"), "", tr("High"), tr("Wind"), tr("Rain"), tr("Summary")]
+                : [tr("Day"), tr("Date"), tr("Low"), tr("High"), tr("Wind"), tr("Rain"), tr("Summary")])
+        for day in rows {
+            let shown = date(of: day)
+            var row = [
+                shown.shortWeekdayName, shown.shortDate,
+                formatter.temperature(day.temperatureMin), formatter.temperature(day.temperatureMax),
+                formatter.windSpeed(day.windSpeed), UnitFormatter.percent(day.precipProbability),
+                Localization.translate(day.summary),
+            ]
+            if bars {
+                let bar = BlockDrawing.range(
+                    day.temperatureMin, day.temperatureMax, lower: scale.0, upper: scale.1, width: 20)
+                row.insert(graphics.paint(bar, .cyan), at: 3)
+            }
+            table.append(row)
+        }
+        return table
     }
 
     // MARK: - one line
