@@ -59,6 +59,18 @@ public enum Localization {
         return true
     }
 
+    /// Runs `body` in the environment's locale (`useEnvironmentLocale`) on
+    /// this thread, then returns to the locale before: how the daemon writes
+    /// a notification in its session's language while its logs and replies
+    /// stay in C.
+    public static func inEnvironmentLocale<T>(_ body: () -> T) -> T {
+        guard let locale = raind_environment_locale() else { return body() }
+        defer { freelocale(locale) }
+        let previous = uselocale(locale)
+        defer { _ = uselocale(previous) }
+        return body()
+    }
+
     /// Runs `body` in `locale` (a name such as `de_DE.UTF-8`) on this
     /// thread, then returns to the locale before; nil when it is not installed.
     public static func with<T>(locale name: String, _ body: () -> T) -> T? {
