@@ -17,6 +17,8 @@ public struct WeatherCode: Equatable, Hashable, Sendable {
 
     /// English summary in sentence case (`Light rain`, `Thunderstorm with hail`).
     public var summary: String {
+        // l10n: a forecast's summary travels in English and is translated where
+        // shown (Localization.translate); a code no one documents has no translation.
         Self.descriptions[rawValue]?.summary ?? "Unknown weather (code \(rawValue))"
     }
 
