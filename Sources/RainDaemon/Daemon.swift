@@ -120,7 +120,7 @@ public final class Daemon {
         service = WeatherService(
             context: context, places: places, geocoder: OnlineGeocoder(http: http, logger: logger.scoped("geocoder")),
             geoclue: geoclue, refresher: refresher, state: state, store: store, publisher: publisher,
-            events: events)
+            events: events, alerts: alerts)
         logind = LogindWatcher(
             bus: systemBus,
             session: options.mode == .user ? LogindWatcher.sessionToWatch(environment: options.environment) : nil,

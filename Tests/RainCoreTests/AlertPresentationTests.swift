@@ -73,6 +73,21 @@ import Testing
         #expect(!nowView(forecast([])).contains { $0.contains("alert") }, "not looked yet: nothing said")
     }
 
+    /// MeteoAlarm's French warnings name départements by code only: `now`
+    /// says they exist rather than implying there are none.
+    @Test func now_saysWhenTheRegionsWarningsCannotBePlaced() {
+        let two = nowView(
+            forecast([], service: AlertService(source: "meteoalarm", checkedAt: now - 60, unplaced: 2)))
+        #expect(
+            two.contains(
+                "Official alerts from meteoalarm: 2 warnings for this region name no area raind can place, so they are not shown"
+            ))
+        let one = nowView(forecast([], service: AlertService(source: "meteoalarm", unplaced: 1)))
+        #expect(
+            one.contains { $0.hasSuffix("1 warning for this region names no area raind can place, so it is not shown") }
+        )
+    }
+
     func render(_ template: String, _ alerts: [WeatherAlert], at time: Double? = nil) throws -> String {
         let values = BarValues(
             placeName: "Paris", forecast: forecast(alerts), units: .si, now: time ?? now, iconStyle: .text)

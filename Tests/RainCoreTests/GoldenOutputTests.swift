@@ -74,6 +74,15 @@ final class GoldenOutputTests: XCTestCase {
         return forecast
     }
 
+    /// The place as the recording gives it (its top-level `latitude` and
+    /// `longitude`), for the moon and the day's length in `now`.
+    private func coordinates(of testCase: Case) throws -> PlaceCoordinates {
+        let json = try JSON(parsing: try Fixtures.bytes(testCase.fixture))
+        let latitude = try XCTUnwrap(json["latitude"]?.doubleValue, "\(testCase.fixture) has no latitude")
+        let longitude = try XCTUnwrap(json["longitude"]?.doubleValue, "\(testCase.fixture) has no longitude")
+        return try XCTUnwrap(PlaceCoordinates(latitude: latitude, longitude: longitude))
+    }
+
     private func render(_ presenter: ForecastPresenter) -> String {
         """
         == status line ==
@@ -93,7 +102,7 @@ final class GoldenOutputTests: XCTestCase {
                 let zone = Fixtures.zoneInfo.rules(named: forecast.timeZone)
                 let presenter = ForecastPresenter(
                     forecast: forecast, placeName: testCase.placeName, units: units, now: testCase.now,
-                    isStale: testCase.isStale, zone: zone)
+                    isStale: testCase.isStale, zone: zone, coordinates: try coordinates(of: testCase))
                 let name = "\(testCase.name).\(units.rawValue).txt"
                 try compare(render(presenter), withGolden: name, update: update) { path in
                     "output for \(testCase.name) in \(units.rawValue) differs from \(path); "

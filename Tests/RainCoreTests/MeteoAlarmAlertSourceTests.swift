@@ -187,4 +187,16 @@ import Testing
         #expect(MeteoAlarmSource.placeCodes(for: chambéry).isEmpty)
         #expect(try source.parseDocument(body, for: chambéry, languages: ["fr"], now: feedTime).isEmpty)
     }
+
+    /// …but it is told such warnings exist (`AlertService.unplaced`): the
+    /// French message names no placeable area, the Serbian one does, and
+    /// what is not a CAP message is not counted.
+    @Test func aDocumentWithoutOutlinesIsToldApartFromOneForElsewhere() throws {
+        #expect(source.namesNoPlaceableArea(try Fixtures.bytes("alerts/meteoalarm-cap-france-avalanches.xml")))
+        #expect(!source.namesNoPlaceableArea(try Fixtures.bytes("alerts/meteoalarm-cap-serbia-sumadija.xml")))
+        #expect(!source.namesNoPlaceableArea(try Fixtures.bytes("alerts/meteoalarm-atom-france.xml")))
+        #expect(!source.namesNoPlaceableArea(Array("<alert".utf8)))
+        #expect(
+            !NWSAlertSource().namesNoPlaceableArea(try Fixtures.bytes("alerts/meteoalarm-cap-france-avalanches.xml")))
+    }
 }

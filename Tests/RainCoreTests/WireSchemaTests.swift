@@ -15,6 +15,7 @@ final class WireSchemaTests: XCTestCase {
         ("Failure", RefreshFailure.self), ("Status", WeatherStatus.self), ("Attribution", Attribution.self),
         ("Nowcast", Nowcast.self), ("NowcastStep", NowcastStep.self), ("NowcastStatus", NowcastStatus.self),
         ("ProviderChange", ProviderChange.self), ("ProviderStatus", ProviderStatus.self),
+        ("AlertSourceStatus", AlertSourceStatus.self),
         ("AlertService", AlertService.self),
     ]
 

@@ -89,6 +89,13 @@ def test_a_us_place_gets_the_nws_alerts_with_an_open_meteo_forecast(daemon_facto
     # One request for the feed, with the point on the NWS's grid.
     asked = [target for target in service.stats()["targets"] if target.startswith("/alerts/")]
     assert asked == ["/alerts/active?point=45.52,-122.68"], asked
+    # What the polling costs, beside the forecasts' counts and apart from them.
+    status = daemon.client().call("GetStatus")["parameters"]["status"]
+    [nws] = status["alertSources"]
+    assert nws["name"] == "nws" and nws["places"] == [place_id] and nws["pollingSeconds"] == 300
+    assert nws["requestsPerDay"] == 288 and nws["requestsToday"] == 1 and nws["documentsToday"] == 0
+    shown = daemon.ctl("status", check=True).stdout
+    assert "Alert polling:  nws: 1 place every 5 min, about 288 requests a day; 1 today" in shown, shown
 
 
 def test_a_place_no_service_covers_says_so(daemon_factory, service):
@@ -98,7 +105,7 @@ def test_a_place_no_service_covers_says_so(daemon_factory, service):
     forecast = wait_for(lambda: served(daemon, place_id), what="a forecast")
     assert forecast["alertService"] == {
         "source": None, "attribution": None, "checkedAt": None,
-        "problem": "no official alert service for this place"}
+        "problem": "no official alert service for this place", "unplaced": None}
     assert not any(target.startswith("/alerts/") for target in service.stats()["targets"])
 
 
@@ -116,3 +123,36 @@ def test_a_failing_service_keeps_the_alerts_and_says_why(daemon_factory, service
     forecast = wait_for(failed, what="the failed poll")
     assert forecast["alertService"]["problem"] == "HTTP 503"
     assert [alert["id"] for alert in forecast["alerts"]] == ["NWS-TEST-1", "NWS-TEST-2"]
+
+
+def test_after_a_restart_the_alerts_in_force_are_served_before_the_service_answers(daemon_factory, service):
+    """What the service said is kept in the cache (alerts/<id>.json): a raind
+    restarted while the service fails serves the warnings at once; a file
+    that breaks the rules is discarded with a warning, never served."""
+    daemon = start(daemon_factory, service)
+    daemon.ctl("add", "--coords", "45.52,-122.68", "--name", "Portland", check=True)
+    place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+    wait_for(lambda: (served(daemon, place_id) or {}).get("alerts"), what="the alerts")
+    kept = daemon.cache_home / "raind" / "alerts" / f"{place_id}.json"
+    saved = json.loads(kept.read_text())
+    assert saved["version"] == 1 and saved["service"]["source"] == "nws"
+    assert [message["id"] for message in saved["messages"]] == ["NWS-TEST-1", "NWS-TEST-2", "NWS-TEST-0"]
+
+    daemon.stop()
+    service.script(path_prefix="/alerts/", count=-1, mode="status", status=503)
+    daemon.start()
+    forecast = served(daemon, place_id)
+    assert [alert["id"] for alert in forecast["alerts"]] == ["NWS-TEST-1", "NWS-TEST-2"], forecast["alerts"]
+    assert forecast["alertService"]["source"] == "nws"
+    failed = wait_for(lambda: (served(daemon, place_id)["alertService"]["problem"] and served(daemon, place_id)),
+                      what="the failed poll")
+    assert [alert["id"] for alert in failed["alerts"]] == ["NWS-TEST-1", "NWS-TEST-2"]
+
+    daemon.stop()
+    saved["messages"][0]["end"] = 1e300
+    kept.write_text(json.dumps(saved))
+    daemon.start()
+    assert served(daemon, place_id)["alerts"] == [], "a file that breaks the rules is not served"
+    assert not kept.exists()
+    log = daemon.read_log()
+    assert f"alerts cache file {kept} is corrupt (messages[0].end: " in log, log

@@ -25,6 +25,8 @@ PEOPLE_TEXT = [
     "Sources/RainCore/Presentation/AgeText.swift",
     "Sources/RainCore/Presentation/AlertWording.swift",
     "Sources/RainCore/Presentation/CivilDateTime.swift",
+    "Sources/RainCore/Presentation/SkyWording.swift",
+    "Sources/RainCore/Presentation/ForecastPresenter+Sky.swift",
     "Sources/RainCore/Weather/Nowcast.swift",
     "Sources/RainCore/Weather/RainIntensity.swift",
     "Sources/RainCore/Weather/WeatherCode.swift",

@@ -12,12 +12,19 @@ public struct AlertService: Equatable, Sendable, Codable {
     /// Why the last poll failed ("HTTP 503"), or why the place is not
     /// covered; nil when it answered.
     public var problem: String?
+    /// How many of the region's warnings name no area raind can place (no
+    /// outline, codes it cannot tell), which are not shown; nil when none.
+    public var unplaced: Int?
 
-    public init(source: String?, attribution: Attribution? = nil, checkedAt: Double? = nil, problem: String? = nil) {
+    public init(
+        source: String?, attribution: Attribution? = nil, checkedAt: Double? = nil, problem: String? = nil,
+        unplaced: Int? = nil
+    ) {
         self.source = source
         self.attribution = attribution
         self.checkedAt = checkedAt
         self.problem = problem
+        self.unplaced = unplaced
     }
 
     /// A place no official alert service covers.

@@ -38,6 +38,10 @@ public protocol AlertSource: Sendable {
     func parseDocument(
         _ body: [UInt8], for place: Location, languages: [String], now: Double
     ) throws(ProviderParseError) -> [WeatherAlert]
+    /// Whether a document that gave the place no alert names no area raind
+    /// could place at all (no outline, only codes it cannot tell), so that
+    /// people are told such warnings exist instead of seeing none.
+    func namesNoPlaceableArea(_ document: [UInt8]) -> Bool
 }
 
 extension AlertSource {
@@ -47,6 +51,9 @@ extension AlertSource {
     ) throws(ProviderParseError) -> [WeatherAlert] {
         throw ProviderParseError(provider: name, field: "", problem: .invalidValue("no documents are fetched"))
     }
+
+    /// A source whose documents all carry outlines.
+    public func namesNoPlaceableArea(_ document: [UInt8]) -> Bool { false }
 }
 
 /// What to ask an alert source for a place.

@@ -139,6 +139,15 @@ public struct MeteoAlarmSource: AlertSource {
             placeCodes: Self.placeCodes(for: place), languages: languages)
     }
 
+    /// A message whose areas have neither polygon nor circle (France's:
+    /// NUTS3 codes only), which no place of raind's can be matched to.
+    public func namesNoPlaceableArea(_ document: [UInt8]) -> Bool {
+        guard let root = try? XMLReader.parse(document), root.localName == "alert" else { return false }
+        let areas = root.children("info").flatMap { $0.children("area") }
+        return !areas.isEmpty
+            && areas.allSatisfy { $0.children("polygon").isEmpty && $0.children("circle").isEmpty }
+    }
+
     /// The MeteoAlarm geocodes ("EMMA_ID:FR035", "NUTS3:FR718") the place is
     /// known to lie in: none, as raind's place data has GeoNames codes only
     /// (docs/PLACES.md). A table from GeoNames' divisions to NUTS would go here.

@@ -206,6 +206,11 @@ public enum FuzzTargets {
             id, fetchedAt: forecast.fetchedAt, expiresAt: forecast.expiresAt, selected: true, now: 1_790_000_000)
         _ = scheduler.nextWake([id], now: 1_790_000_000)
         _ = try? Forecast(json: forecast.json)
+        // The sky (`now`'s Day length, from the forecast's sunrise and sunset) once: it needs no units.
+        let sky = ForecastPresenter(
+            forecast: forecast, placeName: "Fuzz", units: .si, now: 1_790_000_000,
+            coordinates: PlaceCoordinates(latitude: 69.65, longitude: 18.96))
+        _ = sky.nowView()
         for units in UnitSystem.allCases {
             let presenter = ForecastPresenter(forecast: forecast, placeName: "Fuzz", units: units, now: 1_790_000_000)
             _ = presenter.nowView()

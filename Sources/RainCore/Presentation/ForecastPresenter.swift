@@ -18,11 +18,14 @@ public struct ForecastPresenter: Sendable {
     public var isStale: Bool
     /// The rules of the forecast's time zone (`ZoneInfo.rules(named:)` of `forecast.timeZone`); nil when unknown.
     public var zone: TimeZoneRules?
+    /// Where the place is, for the moon and the length of the day in `now`; nil leaves them out.
+    public var coordinates: PlaceCoordinates?
 
     public init(
         forecast: Forecast, placeName: String, units: UnitSystem, now: Double, isStale: Bool = false,
-        zone: TimeZoneRules? = nil
+        zone: TimeZoneRules? = nil, coordinates: PlaceCoordinates? = nil
     ) {
+        self.coordinates = coordinates
         self.forecast = forecast
         self.placeName = placeName
         self.units = units
@@ -74,6 +77,9 @@ public struct ForecastPresenter: Sendable {
     ///     Wind            3m/s SW
     ///     Chance of rain  5%
     ///     Sun             rises 08:40, sets 17:15
+    ///     Day length      8 h 35 min, 2 min shorter
+    ///     Moon            Waxing gibbous, 78% illuminated
+    ///                     rises 14:02, sets 03:41
     ///     Updated 12 min ago
     ///     Weather data by Open-Meteo.com (CC BY 4.0) https://open-meteo.com/
     ///
@@ -81,8 +87,10 @@ public struct ForecastPresenter: Sendable {
     /// a recent current block, the hour in progress stands in, and says so:
     /// `Forecast for Thursday 15 January 2026, 10:00–11:00` (`Forecast.conditions(at:)`).
     /// Today's sunrise and sunset follow (or `no sunrise (polar night)`, `no
-    /// sunset (polar day)`). The alerts come first, under the name: those in
-    /// effect (most severe first, "until" their end), then those that begin
+    /// sunset (polar day)`), then the length of the day and the moon when
+    /// the place's coordinates are known (`skyRows`). The alerts come
+    /// first, under the name: those in effect (most severe first, "until"
+    /// their end), then those that begin
     /// later (soonest first, "from" their onset), each with its source and
     /// whether it was matched by region only (`alertLines`). A place no
     /// official alert service covers says so before the age, and so does a
@@ -134,6 +142,7 @@ public struct ForecastPresenter: Sendable {
         // The rain outlook and today's sun stand without the conditions.
         if let nowcast = forecast.nowcast?.at(now) { table.append([tr("Next hour"), nowcast.summary]) }
         if let today = forecast.today(at: now, zone: zone), let sun = sunText(today) { table.append([tr("Sun"), sun]) }
+        for row in skyRows() { table.append(row) }
         lines += table.lines()
         if let service = alertServiceLine { lines.append(service) }
         lines.append(updatedLine)
@@ -169,9 +178,19 @@ public struct ForecastPresenter: Sendable {
             }
             return tr("No official alert service for this place ({problem})", ["problem": problem])
         }
-        guard !problem.isEmpty else { return nil }
+        guard !problem.isEmpty else { return Self.unplacedLine(service) }
         return tr(
             "Official alerts from {source}: last check failed ({problem})", ["source": source, "problem": problem])
+    }
+
+    /// "Official alerts from meteoalarm: 2 warnings for this region name no
+    /// area raind can place, so they are not shown", or nil.
+    static func unplacedLine(_ service: AlertService) -> String? {
+        guard let source = service.source, let count = service.unplaced, count > 0 else { return nil }
+        return trn(
+            "Official alerts from {source}: {count} warning for this region names no area raind can place, so it is not shown",
+            "Official alerts from {source}: {count} warnings for this region name no area raind can place, so they are not shown",
+            count, ["source": source])
     }
 
     /// A problem's first clause, at most 60 characters (an alert service's

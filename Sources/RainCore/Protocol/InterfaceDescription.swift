@@ -186,13 +186,15 @@ extension WeatherInterface {
         # The official alert service responsible for the place (source, null when
         # none covers it: then there is "no official alert service for this
         # place", which is not the same as no alerts), its credit, when it last
-        # answered (checkedAt) and why its last poll failed or why the place is
-        # not covered (problem).
+        # answered (checkedAt), why its last poll failed or why the place is not
+        # covered (problem), and how many of its region's warnings name no area raind
+        # can place (unplaced: MeteoAlarm's by NUTS code only), which are not shown.
         type AlertService (
           source: ?string,
           attribution: ?Attribution,
           checkedAt: ?float,
-          problem: ?string
+          problem: ?string,
+          unplaced: ?int
         )
 
         # Which provider serves a place now (provider), the one that did before
@@ -245,7 +247,9 @@ extension WeatherInterface {
           subscribers: int,
           nowcast: ?NowcastStatus,
           # Each provider the places can be served by, in the order of the table.
-          providers: ?[]ProviderStatus
+          providers: ?[]ProviderStatus,
+          # Each official alert service polled for the places, and what it costs.
+          alertSources: ?[]AlertSourceStatus
         )
 
         # One provider in GetStatus: the places it serves now, whether it may be asked
@@ -266,6 +270,26 @@ extension WeatherInterface {
           requestsThisMonth: int,
           callsThisMonth: float,
           monthlyBudget: ?float
+        )
+
+        # One official alert service in GetStatus: the places it is polled for, every
+        # how many seconds (pollingSeconds, the service's terms, before jitter), the
+        # feed requests that makes a day (requestsPerDay: one a round for each
+        # distinct question, shared by the places asking it), and the requests made today
+        # and this month (UTC; feeds and CAP documents) with the calls the service
+        # counts for them; of today's, those answered "not modified" (unchangedToday)
+        # and those for CAP documents (documentsToday).
+        type AlertSourceStatus (
+          name: string,
+          places: []string,
+          pollingSeconds: float,
+          requestsPerDay: float,
+          requestsToday: int,
+          callsToday: float,
+          requestsThisMonth: int,
+          callsThisMonth: float,
+          unchangedToday: int,
+          documentsToday: int
         )
 
         # Version, uptime, provider, reachability, units, the selected place, refresh

@@ -13,7 +13,8 @@ import RainSystem
 /// says what went wrong in `Forecast.alertService.problem`. All on the loop.
 final class AlertWatcher: DaemonEventObserver {
     private let context: DaemonContext
-    private let http: any HTTPFetching
+    /// Every request goes through it: places asking the same question share one answer.
+    private let answers: SharedAnswers
     private let store: ForecastStore
     private let events: DaemonEvents
     private let logger: Logger
@@ -26,14 +27,37 @@ final class AlertWatcher: DaemonEventObserver {
         var source: any AlertSource
         var nextPoll: Double
         var transfers: [any HTTPCancellable] = []
-        /// The last feed's alerts, for an answer of 304.
+        /// The last feed's alerts.
         var feedAlerts: [WeatherAlert] = []
-        var validators: (etag: String?, lastModified: String?) = (nil, nil)
         /// CAP documents by URL, with the alerts they hold for the place.
         var documents: [String: [WeatherAlert]] = [:]
+        /// The documents that gave no alert and name no area raind can place.
+        var unplaced: Set<String> = []
+        /// The URLs of the last poll's plan (feeds; none when not covered):
+        /// places with the same URLs share their requests.
+        var requestURLs: [String] = []
     }
 
-    static let observedKinds: Set<DaemonEvent.Kind> = [.stateChanged, .configurationReloaded, .becameActive]
+    static let observedKinds: Set<DaemonEvent.Kind> = [
+        .stateChanged, .configurationReloaded, .becameActive, .published,
+    ]
+
+    /// What one service's requests cost: only those it answered count (a
+    /// lookup or connection that failed reached nobody).
+    struct Usage {
+        var budget = BudgetUsage()
+        /// Of today's (`budget.day`): answered 304, and for CAP documents.
+        var unchanged = 0
+        var documents = 0
+    }
+
+    private var usage: [String: Usage] = [:]
+    /// Whether no poll or document is being fetched.
+    var isIdle: Bool { watches.values.allSatisfy { $0.transfers.isEmpty } }
+    /// For tests: called when a poll's outcome has been kept and published.
+    var recorded: (LocationID) -> Void = { _ in }
+    /// Moves whenever a count or a place's service changes (`StatusVersion`).
+    private(set) var changes = 0
 
     init(
         context: DaemonContext, http: any HTTPFetching, store: ForecastStore, events: DaemonEvents
@@ -41,7 +65,9 @@ final class AlertWatcher: DaemonEventObserver {
         throws(SystemError)
     {
         self.context = context
-        self.http = http
+        let clock = context.clock
+        self.answers = SharedAnswers(
+            http: http, later: { [loop = context.loop] in loop.later($0) }, clock: { clock.wallNow })
         self.store = store
         self.events = events
         self.logger = context.logger.scoped("alerts")
@@ -69,6 +95,7 @@ final class AlertWatcher: DaemonEventObserver {
     /// Starts watching `places` (at start and after every change to the list).
     func placesChanged(_ list: [Location]) {
         places = list
+        changes += 1
         let time = now
         for id in Array(watches.keys) where !list.contains(where: { $0.id == id }) {
             stop(id)
@@ -87,7 +114,9 @@ final class AlertWatcher: DaemonEventObserver {
             if let watch = watches[place.id], watch.source.name == source.name { continue }
             stop(place.id)
             watches[place.id] = Watch(source: source, nextPoll: time)
-            if store.officialAlerts(of: place.id) == nil {
+            if store.officialAlerts(of: place.id) == nil,
+                store.restoreOfficialAlerts(of: place.id, source: source.name) == nil
+            {
                 store.setOfficialAlerts(
                     OfficialAlerts(
                         messages: [], service: AlertService(source: source.name, attribution: source.attribution)),
@@ -103,12 +132,17 @@ final class AlertWatcher: DaemonEventObserver {
             if old.places != new.places { placesChanged(new.places.locations) }
         case .configurationReloaded:
             // The sources, their base URL or the contact may have changed: ask again.
+            answers.expireAll()
             let time = now
             for id in Array(watches.keys) { watches[id]?.nextPoll = time }
             placesChanged(places)
         case .becameActive:
             // After a resume, alerts may have begun or ended while asleep.
             publishChanges(at: now)
+        case .published(.alertsChanged(let id, let alerts)):
+            // Published by the refresher with a new forecast, or by this
+            // watcher: either way what clients were last sent.
+            lastPublished[id] = alerts
         default:
             break
         }
@@ -207,18 +241,20 @@ final class AlertWatcher: DaemonEventObserver {
         case .requests(let requests):
             asked = requests
         case .notCovered(let reason):
+            watch.requestURLs = []
             watches[id] = watch
             return record(id, messages: nil, problem: reason, checked: nil)
         }
-        var results: [Result<HTTPResponse, HTTPFailure>?] = Array(repeating: nil, count: asked.count)
+        watch.requestURLs = asked.map { baseURL(source) + $0.path }
+        var results: [Result<SharedAnswers.Answer, HTTPFailure>?] = Array(repeating: nil, count: asked.count)
         for (index, request) in asked.enumerated() {
-            var headers = request.headers
-            if source.terms.conditionalRequests, asked.count == 1 {
-                if let etag = watch.validators.etag { headers["If-None-Match"] = etag }
-                if let lastModified = watch.validators.lastModified { headers["If-Modified-Since"] = lastModified }
-            }
-            let transfer = http.fetch(httpRequest(baseURL(source) + request.path, headers: headers)) {
-                [weak self] result in
+            // Half an interval: the places of one feed polled in the same round share its answer.
+            let transfer = answers.fetch(
+                httpRequest(baseURL(source) + request.path, headers: request.headers),
+                conditional: source.terms.conditionalRequests && asked.count == 1,
+                freshFor: source.terms.pollingInterval / 2,
+                counted: { [weak self] response in self?.count(source, unchanged: response.status == 304) }
+            ) { [weak self] result in
                 results[index] = result
                 guard results.allSatisfy({ $0 != nil }) else { return }
                 self?.answered(id, results.compactMap { $0 }, place: place)
@@ -228,43 +264,38 @@ final class AlertWatcher: DaemonEventObserver {
         watches[id] = watch
     }
 
-    private func answered(_ id: LocationID, _ results: [Result<HTTPResponse, HTTPFailure>], place: Location) {
+    private func answered(
+        _ id: LocationID, _ results: [Result<SharedAnswers.Answer, HTTPFailure>], place: Location
+    ) {
         guard var watch = watches[id] else { return }
         watch.transfers = []
         watches[id] = watch
         let time = now
         var bodies: [[UInt8]] = []
-        var notModified = false
         for result in results {
             switch result {
             case .failure(let failure):
                 return failed(id, failure.message)
-            case .success(let response) where response.status == 304 && results.count == 1:
-                notModified = true
-            case .success(let response) where response.status == 200 || response.status == 203:
-                bodies.append(response.body)
-                if results.count == 1 {
-                    watch.validators = (response[header: "etag"], response[header: "last-modified"])
-                }
-            case .success(let response):
-                return failed(id, "HTTP \(response.status)")
+            case .success(let answer) where answer.response.status == 200 || answer.response.status == 203:
+                bodies.append(answer.response.body)
+            case .success(let answer):
+                return failed(id, "HTTP \(answer.response.status)")
             }
         }
         let source = watch.source
-        if !notModified {
-            do {
-                let feed = try source.parseFeed(bodies, for: place, languages: languages, now: time)
-                watch.feedAlerts = Self.checked(feed.alerts, source: source.name)
-                // Documents the feed no longer names are forgotten; new ones are fetched.
-                watch.documents = watch.documents.filter { feed.documents.contains($0.key) }
-                watches[id] = watch
-                let missing = feed.documents.filter { watch.documents[$0] == nil }
-                if !missing.isEmpty {
-                    return fetchDocuments(id, Array(missing.prefix(AlertLimits.documentsPerFeed)), place: place)
-                }
-            } catch {
-                return failed(id, "\(source.name) sent an answer raind cannot read: \(error)")
+        do {
+            let feed = try source.parseFeed(bodies, for: place, languages: languages, now: time)
+            watch.feedAlerts = Self.checked(feed.alerts, source: source.name)
+            // Documents the feed no longer names are forgotten; new ones are fetched.
+            watch.documents = watch.documents.filter { feed.documents.contains($0.key) }
+            watch.unplaced = watch.unplaced.filter { feed.documents.contains($0) }
+            watches[id] = watch
+            let missing = feed.documents.filter { watch.documents[$0] == nil }
+            if !missing.isEmpty {
+                return fetchDocuments(id, Array(missing.prefix(AlertLimits.documentsPerFeed)), place: place)
             }
+        } catch {
+            return failed(id, "\(source.name) sent an answer raind cannot read: \(error)")
         }
         watches[id] = watch
         record(id, messages: Self.messages(watch), problem: nil, checked: time)
@@ -273,15 +304,25 @@ final class AlertWatcher: DaemonEventObserver {
     private func fetchDocuments(_ id: LocationID, _ urls: [String], place: Location) {
         guard var watch = watches[id] else { return }
         var left = urls.count
+        let source = watch.source
         for url in urls {
-            let transfer = http.fetch(httpRequest(url, headers: [:])) { [weak self] result in
+            // A message does not change (an update is a new one): kept as long as the answers are.
+            let transfer = answers.fetch(
+                httpRequest(url, headers: [:]), conditional: false, freshFor: .infinity,
+                counted: { [weak self] _ in self?.count(source, document: true) }
+            ) { [weak self] result in
                 guard let self, var watch = self.watches[id] else { return }
-                switch result {
+                switch result.map(\.response) {
                 case .success(let response) where response.status == 200:
                     do {
                         let alerts = try watch.source.parseDocument(
                             response.body, for: place, languages: self.languages, now: self.now)
                         watch.documents[url] = Self.checked(alerts, source: watch.source.name)
+                        if alerts.isEmpty, watch.source.namesNoPlaceableArea(response.body) {
+                            watch.unplaced.insert(url)
+                        } else {
+                            watch.unplaced.remove(url)
+                        }
                     } catch {
                         self.logger.warning("\(id): \(url): \(error)")
                     }
@@ -331,12 +372,55 @@ final class AlertWatcher: DaemonEventObserver {
         let previous = store.officialAlerts(of: id)
         let service = AlertService(
             source: watch.source.name, attribution: watch.source.attribution,
-            checkedAt: checked ?? previous?.service.checkedAt, problem: problem)
+            checkedAt: checked ?? previous?.service.checkedAt, problem: problem,
+            unplaced: watch.unplaced.isEmpty ? nil : watch.unplaced.count)
         store.setOfficialAlerts(
             OfficialAlerts(messages: messages ?? previous?.messages ?? [], service: service), for: id)
         let time = now
         publishChanges(at: time)
         reschedule(at: time)
+        recorded(id)
+    }
+
+    /// One request `source` answered.
+    private func count(_ source: any AlertSource, unchanged: Bool = false, document: Bool = false) {
+        let time = now
+        var entry = usage[source.name] ?? Usage()
+        let day = entry.budget.day
+        entry.budget.add(calls: source.terms.quota.callsPerRequest, now: time)
+        if entry.budget.day != day { (entry.unchanged, entry.documents) = (0, 0) }
+        if unchanged { entry.unchanged += 1 }
+        if document { entry.documents += 1 }
+        usage[source.name] = entry
+        changes += 1
+    }
+
+    /// Each service polled for a place, or that was today, by name: its
+    /// places, interval and counts as they stand at `time`.
+    func sourceStatuses(now time: Double) -> [AlertSourceStatus] {
+        var places: [String: (source: any AlertSource, ids: [LocationID], urls: Set<String>)] = [:]
+        for place in self.places {
+            guard let watch = watches[place.id] else { continue }
+            places[watch.source.name, default: (watch.source, [], [])].ids.append(place.id)
+            places[watch.source.name]?.urls.formUnion(watch.requestURLs)
+        }
+        let names = Set(places.keys).union(usage.keys)
+        return names.sorted().compactMap { name in
+            guard let source = places[name]?.source ?? AlertSources.all.first(where: { $0.name == name }) else {
+                return nil
+            }
+            let ids = places[name]?.ids ?? []
+            let entry = usage[name] ?? Usage()
+            let current = entry.budget.current(now: time)
+            let sameDay = current.day == entry.budget.day
+            let interval = source.terms.pollingInterval
+            // One request a round for each distinct question (shared by the places asking it).
+            let requests = Double(places[name]?.urls.count ?? 0)
+            return AlertSourceStatus(
+                name: name, places: ids, pollingSeconds: interval,
+                requestsPerDay: requests * 86_400 / interval, usage: current,
+                unchangedToday: sameDay ? entry.unchanged : 0, documentsToday: sameDay ? entry.documents : 0)
+        }
     }
 
     /// Cancels every poll (shutdown).

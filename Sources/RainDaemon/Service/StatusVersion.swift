@@ -15,12 +15,15 @@ struct StatusVersion: Equatable {
     var events: Int
     /// `Refresher.changes`.
     var refresher: Int
+    /// `AlertWatcher.changes`.
+    var alerts: Int
     /// The wall-clock second (Unix seconds, rounded down) the status was built in.
     var second: Double
 
-    init(events: Int, refresher: Int, now: Double) {
+    init(events: Int, refresher: Int, alerts: Int = 0, now: Double) {
         self.events = events
         self.refresher = refresher
+        self.alerts = alerts
         second = now.rounded(.down)
     }
 }

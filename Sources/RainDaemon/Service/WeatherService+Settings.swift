@@ -26,7 +26,8 @@ extension WeatherService {
             dailyBudget: refresher.scheduler.policy.dailyBudget,
             monthlyBudget: refresher.scheduler.policy.monthlyBudget,
             subscribers: publisher.count + joining,
-            nowcast: refresher.nowcastStatus(now: now), providers: refresher.providerStatuses(now: now))
+            nowcast: refresher.nowcastStatus(now: now), providers: refresher.providerStatuses(now: now),
+            alertSources: alerts?.sourceStatuses(now: now))
     }
 
     func listLocations(_ parameters: NoParameters, _ responder: Responder<ListLocationsCall.Reply>) throws(MethodError)

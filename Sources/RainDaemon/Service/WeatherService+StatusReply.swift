@@ -23,7 +23,7 @@ extension WeatherService {
     }
 
     private func statusVersion(now: Double) -> StatusVersion {
-        StatusVersion(events: events.emitted, refresher: refresher.changes, now: now)
+        StatusVersion(events: events.emitted, refresher: refresher.changes, alerts: alerts?.changes ?? 0, now: now)
     }
 
     /// In whole microseconds: plenty, and a number written without converting a float to text.

@@ -80,6 +80,8 @@ public final class WeatherService {
     let geocoder: OnlineGeocoder
     let geoclue: GeoClueClient
     let refresher: Refresher
+    /// The official alert services' polling, for GetStatus; nil in tests without it.
+    let alerts: AlertWatcher?
     public private(set) var state: PersistentState
     let store: StateStore
     /// Told of subscribers; counted in the status.
@@ -95,10 +97,12 @@ public final class WeatherService {
     /// The method the last call found (`method(named:)`).
     var lastMethod: (name: String, method: Method)?
 
-    public init(
+    init(
         context: DaemonContext, places: PlaceLookup, geocoder: OnlineGeocoder, geoclue: GeoClueClient,
-        refresher: Refresher, state: PersistentState, store: StateStore, publisher: Publisher, events: DaemonEvents
+        refresher: Refresher, state: PersistentState, store: StateStore, publisher: Publisher, events: DaemonEvents,
+        alerts: AlertWatcher? = nil
     ) {
+        self.alerts = alerts
         self.context = context
         self.places = places
         self.geocoder = geocoder

@@ -27,15 +27,7 @@ public struct CachedForecast: Equatable, Codable {
     }
 
     init(bytes: [UInt8]) throws(WireDecodingError) {
-        let value: JSON
-        do {
-            value = try JSON(parsing: bytes)
-        } catch {
-            throw WireDecodingError(field: "cache", reason: error.description)
-        }
-        guard value["version"]?.intValue == Self.currentVersion else {
-            throw WireDecodingError(field: "cache.version", reason: "not version \(Self.currentVersion)")
-        }
-        self = try CachedForecast(json: value, context: "cache")
+        self = try ForecastCache.decode(
+            CachedForecast.self, from: bytes, version: Self.currentVersion, context: "cache")
     }
 }

@@ -28,7 +28,7 @@ public final class ForecastCache {
 
     /// Removes the temporary files a killed raind left in the cache.
     func removeLeftovers() {
-        for folder in [directory, forecastDirectory] {
+        for folder in [directory, forecastDirectory, alertsDirectory] {
             for name in FileIO.removeLeftoverTemporaries(in: folder) {
                 logger.info("removed \(folder)/\(name), left over from an interrupted write")
             }
@@ -55,15 +55,7 @@ public final class ForecastCache {
     func load(_ location: Location) -> CachedForecast? {
         guard let file = path(for: location.id) else { return nil }
         if !FileIO.exists(file) { migrateLegacyFile(of: location.id, to: file) }
-        let bytes: [UInt8]
-        switch FileIO.readFile(file, limit: 8 << 20) {
-        case .success(let content): bytes = content
-        case .failure(let error) where error.errno == ENOENT: return nil
-        case .failure(let error):
-            logger.warning("cache file \(file) unreadable (\(error)); discarding it")
-            try? FileIO.removeFile(file)
-            return nil
-        }
+        guard let bytes = read(file, limit: 8 << 20, what: "cache file") else { return nil }
         do {
             let cached = try CachedForecast(bytes: bytes)
             if let problem = cached.validationProblem() { throw problem }
@@ -81,6 +73,35 @@ public final class ForecastCache {
             try? FileIO.removeFile(file)
             return nil
         }
+    }
+
+    /// A cache file's bytes; nil when there is none, or when it cannot be
+    /// read, which is then discarded with a warning (`what` names it).
+    func read(_ file: String, limit: Int, what: String) -> [UInt8]? {
+        switch FileIO.readFile(file, limit: limit) {
+        case .success(let content): return content
+        case .failure(let error) where error.errno == ENOENT: return nil
+        case .failure(let error):
+            logger.warning("\(what) \(file) unreadable (\(error)); discarding it")
+            try? FileIO.removeFile(file)
+            return nil
+        }
+    }
+
+    /// A cache file's value of type `T`, whose `version` field must be `version`.
+    static func decode<T: Decodable>(
+        _ type: T.Type, from bytes: [UInt8], version: Int, context: String
+    ) throws(WireDecodingError) -> T {
+        let value: JSON
+        do {
+            value = try JSON(parsing: bytes)
+        } catch {
+            throw WireDecodingError(field: context, reason: error.description)
+        }
+        guard value["version"]?.intValue == version else {
+            throw WireDecodingError(field: "\(context).version", reason: "not version \(version)")
+        }
+        return try T(json: value, context: context)
     }
 
     /// Writes a place's forecast. A failure is logged: the data stays in memory and is served.
@@ -159,5 +180,6 @@ public final class ForecastCache {
     func remove(_ id: LocationID) {
         guard let file = path(for: id) else { return }
         try? FileIO.removeFile(file)
+        storeOfficialAlerts(nil, for: id)
     }
 }

@@ -31,9 +31,29 @@ public final class ForecastStore {
 
     init(cache: ForecastCache) { self.cache = cache }
 
-    /// Keeps what the place's official alert service last said (nil: forget it).
+    /// Keeps what the place's official alert service last said (nil: forget
+    /// it), in memory, and in the cache when its messages changed.
     func setOfficialAlerts(_ alerts: OfficialAlerts?, for id: LocationID) {
+        let previous = official[id]
         official[id] = alerts
+        if alerts?.service.source == nil {
+            // Nothing to keep: a file left from before goes.
+            if previous == nil || previous?.service.source != nil { cache.storeOfficialAlerts(nil, for: id) }
+        } else if (alerts?.messages ?? []) != (previous?.messages ?? []) {
+            cache.storeOfficialAlerts(alerts, for: id)
+        }
+    }
+
+    /// Loads what the place's official alert service said before a restart,
+    /// when `source` is still the place's service; nil otherwise.
+    func restoreOfficialAlerts(of id: LocationID, source: String) -> OfficialAlerts? {
+        guard let saved = cache.loadOfficialAlerts(of: id) else { return nil }
+        guard saved.service.source == source else {
+            cache.storeOfficialAlerts(nil, for: id)
+            return nil
+        }
+        official[id] = saved
+        return saved
     }
 
     /// What the place's official alert service last said.
@@ -156,7 +176,7 @@ struct ForecastVersion: Equatable {
 /// What a place's official alert service said at its last answer: every
 /// message it holds for the place (alerts, updates, cancellations, as
 /// `AlertLifecycle` reads them) and the service with how the last poll went.
-struct OfficialAlerts: Equatable {
+struct OfficialAlerts: Equatable, Codable {
     var messages: [WeatherAlert]
     var service: AlertService
 }

@@ -45,7 +45,14 @@ struct StatusCommand: ClientCommand {
             return "none (" + (problem.isEmpty ? "no official alert service for this place" : problem) + ")"
         }
         if !problem.isEmpty { return source + ", last check failed (\(problem))" }
-        return source + (service.checkedAt.map { ", checked " + Durations.ago(now - $0) } ?? "")
+        var text = source + (service.checkedAt.map { ", checked " + Durations.ago(now - $0) } ?? "")
+        if let count = service.unplaced, count > 0 {
+            text +=
+                count == 1
+                ? "; 1 warning names no area raind can place, not shown"
+                : "; \(count) warnings name no area raind can place, not shown"
+        }
+        return text
     }
 
     /// "every 15 min while in use (now), +48 requests = 148.8 calls a day at most".
@@ -54,6 +61,28 @@ struct StatusCommand: ClientCommand {
         let requests = Int(nowcast.requestsPerDay.rounded())
         return "every \(nowcast.intervalMinutes) min while in use (\(nowcast.active ? "now" : "not now")), "
             + "+\(requests) request\(requests == 1 ? "" : "s") = \(BudgetUsage.text(calls: nowcast.callsPerDay)) calls a day at most"
+    }
+
+    /// "nws: 2 places every 5 min, about 576 requests a day; 34 today (20 unchanged, 3 CAP documents)".
+    static func describe(_ source: AlertSourceStatus) -> String {
+        let places = source.places.count
+        var text = source.name + ": "
+        if places > 0 {
+            let perDay = source.requestsPerDay.isFinite ? Int(min(max(0, source.requestsPerDay), 1e9).rounded()) : 0
+            text +=
+                "\(places) place\(places == 1 ? "" : "s") every \(Durations.span(source.pollingSeconds)), "
+                + "about \(perDay) request\(perDay == 1 ? "" : "s") a day; "
+        } else {
+            text += "no places now; "
+        }
+        text += "\(source.requestsToday) today"
+        var details: [String] = []
+        if source.unchangedToday > 0 { details.append("\(source.unchangedToday) unchanged") }
+        if source.documentsToday > 0 {
+            details.append("\(source.documentsToday) CAP document\(source.documentsToday == 1 ? "" : "s")")
+        }
+        if !details.isEmpty { text += " (" + details.joined(separator: ", ") + ")" }
+        return text
     }
 
     /// "metno: ok, serves oslo-no; 12 of 96 calls today" or
@@ -128,6 +157,9 @@ struct StatusCommand: ClientCommand {
         }
         for (index, (id, service)) in alertServices.enumerated() {
             rows.append([index == 0 ? "Alert services:" : "", "\(id): " + Self.describe(service, now: now)])
+        }
+        for (index, source) in (status.alertSources ?? []).enumerated() {
+            rows.append([index == 0 ? "Alert polling:" : "", Self.describe(source)])
         }
         rows.append(["Subscribers:", "\(status.subscribers)"])
         lines += Output.table(rows, separator: " ")

@@ -86,12 +86,17 @@ struct SubscriberView {
         let name = locations[id]?.name ?? id.rawValue
         return ForecastPresenter(
             forecast: forecast, placeName: name, units: units, now: Output.now(), isStale: isStale(forecast),
-            zone: zone(of: forecast, at: id))
+            zone: zone(of: forecast, at: id), coordinates: coordinates(of: id))
     }
 
     /// The rules of the forecast's zone, else of the place's.
     func zone(of forecast: Forecast, at id: LocationID) -> TimeZoneRules? {
         ZoneInfo.system.rules(named: forecast.timeZone.isEmpty ? locations[id]?.timeZone ?? "" : forecast.timeZone)
+    }
+
+    /// The saved place's coordinates, for the moon and the day's length.
+    func coordinates(of id: LocationID) -> PlaceCoordinates? {
+        locations[id].flatMap { PlaceCoordinates(latitude: $0.latitude, longitude: $0.longitude) }
     }
 
     /// Older than two refresh intervals (and an hour at least): refreshes are
@@ -106,7 +111,8 @@ struct SubscriberView {
         let name = selected.map { locations[$0]?.name ?? $0.rawValue } ?? "no place"
         return BarValues(
             placeName: name, forecast: forecast, units: units, now: Output.now(), iconStyle: iconStyle,
-            zone: selected.flatMap { id in forecast.flatMap { zone(of: $0, at: id) } })
+            zone: selected.flatMap { id in forecast.flatMap { zone(of: $0, at: id) } },
+            coordinates: selected.flatMap { coordinates(of: $0) })
     }
 
     /// The state a bar shows it in: offline, error, stale or ok.

@@ -48,7 +48,8 @@ struct ForecastView {
         let presenter = ForecastPresenter(
             forecast: forecast.withPlainText(), placeName: location.displayName.strippingControlCharacters(),
             units: units, now: Output.now(), isStale: reply.stale,
-            zone: ZoneInfo.system.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone))
+            zone: ZoneInfo.system.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone),
+            coordinates: PlaceCoordinates(latitude: location.latitude, longitude: location.longitude))
         let graphics = Output.graphics
         let text: String
         switch kind {
@@ -81,8 +82,10 @@ struct NowCommand: ClientCommand {
             Shows the current conditions for PLACE (a saved place's id or name; the
             selected place by default) in the chosen units and the place's local
             time (by its zone's rules in /usr/share/zoneinfo), with today's sunrise
-            and sunset, active alerts and how old the data is. Unknown values
-            show as – (an en dash).
+            and sunset, the length of the day and its change since yesterday,
+            the moon's phase, rising and setting (computed by raindctl for the
+            place's coordinates), active alerts and how old the data is.
+            Unknown values show as – (an en dash).
             """,
         options: [
             OptionSpec(

@@ -12,6 +12,12 @@ public struct BarTemplate: Equatable, Sendable {
         case alertSeverity = "alert_severity"
         /// When the most severe alert in effect ends, as a short local time; empty when unknown.
         case alertUntil = "alert_until"
+        /// The moon's phase as a glyph in the `--icons` style.
+        case moon
+        /// The moon's phase by name (`Waxing gibbous`).
+        case moonPhase = "moon_phase"
+        /// How long the sun is up today (`9 h 12 min`).
+        case daylength
     }
 
     enum Piece: Equatable, Sendable {
@@ -72,13 +78,16 @@ public struct BarTemplate: Equatable, Sendable {
     }
 
     /// Whether the line changes with time alone (`{updated}`, `{nowcast}`,
-    /// the alert fields: an alert begins and ends by the clock), so it is
+    /// the alert fields: an alert begins and ends by the clock; the moon
+    /// and the day's length), so it is
     /// redrawn on a timer.
     public var dependsOnTime: Bool {
         pieces.contains { piece in
             guard case .field(let field, _) = piece else { return false }
             switch field {
             case .updated, .nowcast, .alert, .alertCount, .alertSeverity, .alertUntil: return true
+            // The phase and the day change at the place's midnight.
+            case .moon, .moonPhase, .daylength: return true
             default: return false
             }
         }

@@ -9,11 +9,14 @@ public struct BarValues: Sendable {
     /// The rules of the place's time zone, for sunrise and sunset; nil when
     /// unknown (the forecast's `utcOffsetSeconds` is used).
     public var zone: TimeZoneRules?
+    /// Where the place is, for `{moon}`, `{moon_phase}` and `{daylength}`; nil when unknown.
+    public var coordinates: PlaceCoordinates?
 
     public init(
         placeName: String, forecast: Forecast?, units: UnitSystem, now: Double, iconStyle: IconStyle,
-        zone: TimeZoneRules? = nil
+        zone: TimeZoneRules? = nil, coordinates: PlaceCoordinates? = nil
     ) {
+        self.coordinates = coordinates
         self.placeName = placeName
         self.forecast = forecast
         self.units = units
@@ -95,6 +98,7 @@ public struct BarValues: Sendable {
             return AlertWording.shortMoment(
                 forecast.local(end, zone: zone), now: forecast.local(self.now, zone: zone))
         case .nowcast: return forecast?.nowcast?.at(self.now)?.summary ?? ""
+        case .moon, .moonPhase, .daylength: return skyText(field, bare: bare)
         }
     }
 
@@ -102,5 +106,30 @@ public struct BarValues: Sendable {
     private func clock(_ unixSeconds: Double?) -> String {
         guard let unixSeconds, let forecast else { return UnitFormatter.missing }
         return forecast.local(unixSeconds, zone: zone).hourMinute
+    }
+
+    /// The sky at the place today (`LocalSky`), in its own days: by the
+    /// zone's rules, else the forecast's offset; nil without coordinates.
+    public var sky: LocalSky? {
+        guard let coordinates else { return nil }
+        let offset = forecast?.utcOffsetSeconds ?? 0
+        let today = (zone?.local(now) ?? CivilDateTime(unixSeconds: now, utcOffsetSeconds: offset)).daysSinceEpoch
+        return LocalSky(coordinates: coordinates, now: now, today: today) { [zone] day in
+            zone?.startOfDay(day) ?? Double(day * 86_400 - offset)
+        }
+    }
+
+    /// `{moon}` (the phase's glyph), `{moon_phase}` (its name) and
+    /// `{daylength}` (`9 h 12 min`; with `:value`, whole minutes), the same
+    /// length as `now` shows (`LocalSky.shownDaylight`).
+    private func skyText(_ field: BarTemplate.Field, bare: Bool) -> String {
+        guard let sky else { return field == .moon ? "" : UnitFormatter.missing }
+        switch field {
+        case .moon: return MoonIcon.glyph(sky.moon, style: iconStyle)
+        case .moonPhase: return SkyWording.phaseName(sky.moon.phase)
+        default:
+            let seconds = sky.shownDaylight(given: today).seconds
+            return bare ? String(Int((seconds / 60).rounded())) : SkyWording.duration(seconds)
+        }
     }
 }

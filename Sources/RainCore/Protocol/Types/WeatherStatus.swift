@@ -25,14 +25,18 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
     public var nowcast: NowcastStatus?
     /// Each provider the places can be served by: health and budget; nil from a raind without them.
     public var providers: [ProviderStatus]?
+    /// Each official alert service polled and what it costs; nil from a raind without them.
+    public var alertSources: [AlertSourceStatus]?
 
     public init(
         version: String, uptimeSeconds: Double, provider: String, online: Bool, units: UnitSystem,
         refreshMinutes: Int, locations: Int, selected: Location?, lastRefresh: Double?, lastError: RefreshFailure?,
         nextRefresh: Double?, usage: BudgetUsage, dailyBudget: Double, monthlyBudget: Double?,
-        subscribers: Int, nowcast: NowcastStatus? = nil, providers: [ProviderStatus]? = nil
+        subscribers: Int, nowcast: NowcastStatus? = nil, providers: [ProviderStatus]? = nil,
+        alertSources: [AlertSourceStatus]? = nil
     ) {
         self.providers = providers
+        self.alertSources = alertSources
         self.version = version
         self.uptimeSeconds = uptimeSeconds
         self.provider = provider

@@ -1,0 +1,148 @@
+import RainCore
+
+/// The alert services' answers by URL, shared by the places that ask the
+/// same question: MeteoAlarm's feed of a country, a CAP document that
+/// every place of a feed names, neighbours on the request grid. One
+/// request is in flight per URL, whoever asks; an answer is reused while
+/// it is fresh (`freshFor`); with `conditional`, the last answer's
+/// validators go with the next request, and a 304 gives its body again,
+/// so every caller reads a whole answer. What is not asked for within
+/// `keptFor` is forgotten. All on the loop.
+final class SharedAnswers {
+    /// An answer, and whether it came over the network now (counted by the
+    /// caller whose request made it) and unchanged (a 304).
+    struct Answer {
+        var response: HTTPResponse
+        var unchanged: Bool
+    }
+
+    typealias Completion = (Result<Answer, HTTPFailure>) -> Void
+
+    private let http: any HTTPFetching
+    private let later: (@escaping () -> Void) -> Void
+    private let clock: () -> Double
+    private let keptFor: Double
+    /// The last 200 of each URL, and when it was last answered or confirmed.
+    private var kept: [String: (response: HTTPResponse, at: Double)] = [:]
+    /// The requests in flight by URL, with the callers waiting for them.
+    private var inFlight: [String: Flight] = [:]
+    private var nextTicket = 0
+
+    final class Flight {
+        var transfer: (any HTTPCancellable)?
+        var waiting: [Int: Completion] = [:]
+    }
+
+    /// A caller's wait; cancelling it drops its completion, and the request
+    /// when nobody else waits for it.
+    final class Ticket: HTTPCancellable {
+        weak var owner: SharedAnswers?
+        let url: String
+        let number: Int
+
+        init(owner: SharedAnswers, url: String, number: Int) {
+            self.owner = owner
+            self.url = url
+            self.number = number
+        }
+
+        func cancel() { owner?.drop(self) }
+    }
+
+    /// - Parameters:
+    ///   - later: runs a closure on the loop after the current one (a reused answer is never given inside `fetch`).
+    ///   - clock: the wall clock, Unix seconds.
+    ///   - keptFor: seconds an answer is kept after it was last answered or confirmed.
+    init(
+        http: any HTTPFetching, later: @escaping (@escaping () -> Void) -> Void, clock: @escaping () -> Double,
+        keptFor: Double = 2 * 3600
+    ) {
+        self.http = http
+        self.later = later
+        self.clock = clock
+        self.keptFor = keptFor
+    }
+
+    /// The answer to `request`: one kept less than `freshFor`
+    /// seconds ago, the one in flight, or a new request's. `counted` is
+    /// called once for a request that was answered (any status), for the
+    /// caller whose request it was.
+    func fetch(
+        _ request: HTTPRequest, conditional: Bool, freshFor: Double,
+        counted: @escaping (HTTPResponse) -> Void, completion: @escaping Completion
+    ) -> any HTTPCancellable {
+        let now = clock()
+        kept = kept.filter { now - $0.value.at < keptFor }
+        let url = request.url
+        nextTicket += 1
+        let ticket = Ticket(owner: self, url: url, number: nextTicket)
+        if let answer = kept[url], now - answer.at < freshFor, answer.at > staleBefore {
+            let flight = Flight()
+            flight.waiting[ticket.number] = completion
+            // Delivered like an answer: after this call, unless cancelled first.
+            pendingReuse[ticket.number] = flight
+            later { [weak self] in
+                guard let self, let flight = self.pendingReuse.removeValue(forKey: ticket.number) else { return }
+                flight.waiting[ticket.number]?(.success(Answer(response: answer.response, unchanged: true)))
+            }
+            return ticket
+        }
+        if let flight = inFlight[url] {
+            flight.waiting[ticket.number] = completion
+            return ticket
+        }
+        let flight = Flight()
+        flight.waiting[ticket.number] = completion
+        inFlight[url] = flight
+        var asked = request
+        if conditional, let last = kept[url]?.response {
+            if let etag = last[header: "etag"] { asked.headers["If-None-Match"] = etag }
+            if let modified = last[header: "last-modified"] { asked.headers["If-Modified-Since"] = modified }
+        }
+        flight.transfer = http.fetch(asked) { [weak self] result in
+            self?.answered(url, result, counted: counted)
+        }
+        return ticket
+    }
+
+    /// Reused answers not yet delivered, by ticket.
+    private var pendingReuse: [Int: Flight] = [:]
+
+    private func answered(_ url: String, _ result: Result<HTTPResponse, HTTPFailure>, counted: (HTTPResponse) -> Void) {
+        guard let flight = inFlight.removeValue(forKey: url) else { return }
+        var outcome = result.map { Answer(response: $0, unchanged: false) }
+        if case .success(let response) = result {
+            counted(response)
+            if response.status == 200 {
+                kept[url] = (response, clock())
+            } else if response.status == 304, let last = kept[url] {
+                kept[url] = (last.response, clock())
+                outcome = .success(Answer(response: last.response, unchanged: true))
+            }
+        }
+        for number in flight.waiting.keys.sorted() { flight.waiting[number]?(outcome) }
+    }
+
+    private func drop(_ ticket: Ticket) {
+        if let flight = pendingReuse.removeValue(forKey: ticket.number) {
+            flight.waiting[ticket.number] = nil
+            return
+        }
+        guard let flight = inFlight[ticket.url] else { return }
+        flight.waiting[ticket.number] = nil
+        if flight.waiting.isEmpty {
+            flight.transfer?.cancel()
+            inFlight[ticket.url] = nil
+        }
+    }
+
+    /// Answers before this are not reused (their validators still are).
+    private var staleBefore = -Double.infinity
+
+    /// Makes every answer kept so far stale: the next question of each is
+    /// asked (a reload asks every place again).
+    func expireAll() { staleBefore = clock() }
+
+    /// How many answers are kept (for tests and the bound).
+    var keptCount: Int { kept.count }
+}
