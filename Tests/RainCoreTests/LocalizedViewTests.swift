@@ -47,7 +47,8 @@ final class LocalizedViewTests: XCTestCase {
         let zone = Fixtures.zoneInfo.rules(named: forecast.timeZone)
         let rendered = Localization.with(locale: locale) {
             let presenter = ForecastPresenter(
-                forecast: forecast, placeName: "Paris", units: .si, now: 1_768_467_600, zone: zone)
+                forecast: forecast, placeName: "Paris", units: .si, now: 1_768_467_600, zone: zone,
+                coordinates: PlaceCoordinates(latitude: 48.8534, longitude: 2.3488))
             let stale = ForecastPresenter(
                 forecast: forecast, placeName: "Paris", units: .si, now: 1_768_467_600 + 3 * 86_400, isStale: true,
                 zone: zone)
