@@ -17,20 +17,7 @@ final class LocalizedViewTests: XCTestCase {
 
     /// Compiles every catalogue once and points the text domain at them.
     static let catalogues: String? = {
-        let directory = NSTemporaryDirectory() + "raind-locale-\(getpid())"
-        let po = Repository.path("po")
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: po) else { return nil }
-        for name in names where name.hasSuffix(".po") {
-            let language = String(name.dropLast(3))
-            let target = directory + "/\(language)/LC_MESSAGES"
-            try? FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
-            let msgfmt = Process()
-            msgfmt.executableURL = URL(fileURLWithPath: "/usr/bin/msgfmt")
-            msgfmt.arguments = ["--check", "-o", target + "/raind.mo", po + "/" + name]
-            guard (try? msgfmt.run()) != nil else { return nil }
-            msgfmt.waitUntilExit()
-            guard msgfmt.terminationStatus == 0 else { return nil }
-        }
+        guard let directory = Catalogues.compiled else { return nil }
         Localization.bind(environment: ["RAIND_LOCALE_DIR": directory], executablePath: nil)
         return directory
     }()
