@@ -5,8 +5,9 @@
 /// the output is the same on every machine. Times are shown in the place's
 /// local time by its zone's rules (`zone`, daylight-saving changes included),
 /// or by the forecast's `utcOffsetSeconds` when the zone is unknown; words,
-/// names, clock and numbers are the reader's locale's (po/README.md). Values the provider did not give show as `–`. Multi-line
-/// views end with a newline; the status line does not.
+/// names, clock and numbers are the reader's locale's (po/README.md). Values
+/// the provider did not give show as `–`. Multi-line views end with a
+/// newline; the status line does not.
 public struct ForecastPresenter: Sendable {
     public var forecast: Forecast
     /// The place's name as the person saved it (`Paris`).
