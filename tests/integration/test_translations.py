@@ -92,6 +92,7 @@ def bypassing(path):
     found = []
     lines = (ROOT / path).read_text().splitlines()
     inside_doc = False
+    carried = False  # the line before ended with an accepted literal and a comma (trn's plural follows)
     for number, line in enumerate(lines, 1):
         code = line.split("//", 1)[0] if not line.strip().startswith('"') else line
         if line.strip().startswith("///") or line.strip().startswith("//") or "// l10n:" in line:
@@ -106,7 +107,12 @@ def bypassing(path):
         accepted_end = None
         for match in LITERAL.finditer(code):
             text = match.group(1)
-            # trn's plural, after its singular on the same line.
+            # trn's plural, after its singular on this line or the line before.
+            if carried and not code[:match.start()].strip():
+                carried = False
+                accepted_end = match.end()
+                continue
+            carried = False
             if accepted_end is not None and re.fullmatch(r",\s*", code[accepted_end:match.start()]):
                 accepted_end = match.end()
                 continue
@@ -119,6 +125,7 @@ def bypassing(path):
                 accepted_end = match.end()
                 continue
             found.append(f"{path}:{number}: {text}")
+        carried = accepted_end is not None and code[accepted_end:].strip() == ","
     return found
 
 
