@@ -182,6 +182,8 @@ def test_raindctl_speaks_the_locale(weather_daemon, fixture_server, tmp_path, la
         assert "Gefühlt" in text and "Aktualisiert gerade eben" in text, text
         assert re.search(r"\n\w+, \d+\. \w+ \d{4}, \d\d:\d\d\n", text), text
         assert "nächste 7 Tage" in daily.decode() and "nächste 3 Stunden" in hourly.decode()
+        status = run("status").stdout.decode()
+        assert "Orte:" in status and "Abonnenten:" in status and ", online" in status, status
         # The waybar tooltip speaks it too; its class names do not change.
         waybar = json.loads(run("now", "--format", "waybar").stdout)
         assert "nächste 6 Stunden" in waybar["tooltip"] and "Aktualisiert" in waybar["tooltip"], waybar
@@ -191,6 +193,7 @@ def test_raindctl_speaks_the_locale(weather_daemon, fixture_server, tmp_path, la
     elif lang == "pl_PL.UTF-8":
         assert "najbliższe 7 dni" in daily.decode() and "najbliższe 3 godziny" in hourly.decode()
         assert "Odczuwalna" in now.decode()
+        assert "Subskrybenci:" in run("status").stdout.decode()
     elif lang == "en_US.UTF-8":
         assert re.search(r"\d{1,2}(:\d\d)? [AP]M", now.decode()), now.decode()
         assert "Feels like" in now.decode()
