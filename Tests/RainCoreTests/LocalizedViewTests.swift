@@ -33,6 +33,8 @@ final class LocalizedViewTests: XCTestCase {
     private func render(_ forecast: Forecast, locale: String) throws -> String {
         let zone = Fixtures.zoneInfo.rules(named: forecast.timeZone)
         let rendered = Localization.with(locale: locale) {
+            // As raindctl draws: no block graphics where the terminal is not UTF-8.
+            let blocks: TerminalGraphics = LocaleConventions.current.utf8 ? .blocks(color: false) : .none
             let presenter = ForecastPresenter(
                 forecast: forecast, placeName: "Paris", units: .si, now: 1_768_467_600, zone: zone,
                 coordinates: PlaceCoordinates(latitude: 48.8534, longitude: 2.3488))
@@ -44,11 +46,11 @@ final class LocalizedViewTests: XCTestCase {
                 \(presenter.statusLine())
                 == now ==
                 \(presenter.nowView())== hourly --hours 12 ==
-                \(presenter.hourlyView(hours: 12, graphics: .blocks(color: false)))== hourly --hours 3 ==
+                \(presenter.hourlyView(hours: 12, graphics: blocks))== hourly --hours 3 ==
                 \(presenter.hourlyView(hours: 3))== hourly --hours 1 ==
                 \(presenter.hourlyView(hours: 1))== daily ==
-                \(presenter.dailyView(graphics: .blocks(color: false)))== daily, 48 columns ==
-                \(presenter.dailyView(graphics: .blocks(color: false), width: 48))== daily --days 1 ==
+                \(presenter.dailyView(graphics: blocks))== daily, 48 columns ==
+                \(presenter.dailyView(graphics: blocks, width: 48))== daily --days 1 ==
                 \(presenter.dailyView(days: 1))== three days later ==
                 \(stale.statusLine())
                 population \(PopulationText.grouped(1_505_005)), \(AgeText.describe(ageSeconds: 2 * 86_400)), \
