@@ -208,3 +208,7 @@ def test_raindctl_speaks_the_locale(weather_daemon, fixture_server, tmp_path, la
     assert errors.returncode == 64
     if lang == "de_DE.UTF-8":
         assert "unbekannter Befehl 'frobnicate'" in errors.stderr.decode()
+        nowhere = subprocess.run([RAINDCTL, "--socket", str(tmp_path / "none.sock"), "status"],
+                                 env={**daemon.env, **env}, capture_output=True, timeout=20)
+        assert nowhere.returncode == 2
+        assert "raind ist nicht erreichbar: nichts unter " + str(tmp_path / "none.sock") in nowhere.stderr.decode()
