@@ -58,7 +58,9 @@ let package = Package(
         // The name service (getgrnam_r), for raind alone: a static raindctl linking it would
         // depend on the glibc it was built with (docs/DECISIONS.md).
         .target(name: "RainNameService", dependencies: ["RainSystem"], swiftSettings: startSettings),
-        .target(name: "RainCore", swiftSettings: startSettings),
+        // glibc's gettext and locale calls (dngettext, newlocale's masks), hidden from Swift's Glibc module.
+        .target(name: "CLocale"),
+        .target(name: "RainCore", dependencies: ["CLocale"], swiftSettings: startSettings),
         .target(name: "RainPlaces", dependencies: ["RainCore", "RainSystem"], swiftSettings: startSettings),
         .target(
             name: "RainDaemon",

@@ -53,6 +53,10 @@ public final class Daemon {
     static let handledSignals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGPIPE]
 
     public init(options: DaemonOptions) throws(StartupError) {
+        // Notifications are written in the session's language (DesktopNotifier);
+        // nothing else the daemon writes is translated.
+        Localization.bind(
+            environment: options.environment, executablePath: try? FileIO.symbolicLinkTarget(of: "/proc/self/exe"))
         // Blocked before the socket exists: a signal sent as soon as a client can
         // connect waits for the loop's handler instead of killing the process.
         do {

@@ -32,36 +32,38 @@ struct DaemonSocket: Equatable {
     /// raindctl looked, why each failed, and how to start what it looked for.
     static func unreachableMessage(_ failures: [(socket: DaemonSocket, errno: Int32)]) -> String {
         let reasons = failures.map { failure in
-            let what: String
+            let path = failure.socket.path
+            let error = SystemError("connect", errno: failure.errno).message
             switch failure.socket.instance {
-            case .user: what = "no user instance at "
-            case .system: what = "no system instance at "
-            case .named: what = "nothing at "
+            case .user: return tr("no user instance at {path} ({error})", ["path": path, "error": error])
+            case .system: return tr("no system instance at {path} ({error})", ["path": path, "error": error])
+            case .named: return tr("nothing at {path} ({error})", ["path": path, "error": error])
             }
-            return what + failure.socket.path + " (" + SystemError("connect", errno: failure.errno).message + ")"
         }
         var advice: [String] = []
         for failure in failures {
             switch (failure.socket.instance, failure.errno) {
             case (.system, EACCES):
                 advice.append(
-                    "the system socket should let everyone connect (SocketMode=0666 in raind.socket); "
-                        + "check 'systemctl cat raind.socket' for an override")
+                    tr(
+                        "the system socket should let everyone connect (SocketMode=0666 in raind.socket); check 'systemctl cat raind.socket' for an override"
+                    ))
             case (.user, EACCES), (.named, EACCES):
                 advice.append(
-                    "\(failure.socket.path) is not yours to use; run your own raind with 'systemctl --user start raind'"
-                )
+                    tr(
+                        "{path} is not yours to use; run your own raind with 'systemctl --user start raind'",
+                        ["path": failure.socket.path]))
             case (.user, _):
-                advice.append("start your own with 'systemctl --user start raind' (or 'raind' in a terminal)")
+                advice.append(tr("start your own with 'systemctl --user start raind' (or 'raind' in a terminal)"))
             case (.system, _):
-                advice.append("start the machine's with 'sudo systemctl start raind'")
+                advice.append(tr("start the machine's with 'sudo systemctl start raind'"))
             case (.named, _):
-                advice.append("start one there with 'raind --socket \(failure.socket.path)'")
+                advice.append(tr("start one there with 'raind --socket {path}'", ["path": failure.socket.path]))
             }
         }
-        let alternatives = failures.count > 1 ? "; or name a socket with --socket PATH or RAIND_SOCKET." : "."
+        let alternatives = failures.count > 1 ? tr("; or name a socket with --socket PATH or RAIND_SOCKET.") : "."
         let nextSteps = advice.joined(separator: "; ") + alternatives
-        return "cannot reach raind: " + reasons.joined(separator: ", ") + ".\n"
+        return tr("cannot reach raind: {reasons}.", ["reasons": reasons.joined(separator: ", ")]) + "\n"
             + nextSteps.prefix(1).uppercased() + nextSteps.dropFirst()
     }
 }

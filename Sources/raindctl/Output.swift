@@ -1,3 +1,4 @@
+import Glibc
 import RainCore
 import RainSystem
 
@@ -9,8 +10,15 @@ import RainSystem
 /// ESC sequence, a BEL, a CR overwriting the line).
 enum Output {
     static func line(_ text: String) {
-        print(text.strippingControlCharacters(keepingLineBreaks: true))
+        print(forTerminal(text.strippingControlCharacters(keepingLineBreaks: true)))
     }
+
+    /// Whether the locale's character set is UTF-8; when it is not (`LANG=C`,
+    /// Latin-1), everything printed for people is plain ASCII (`AsciiText`).
+    nonisolated(unsafe) static var utf8 = true
+
+    /// `text` as this terminal can show it.
+    static func forTerminal(_ text: String) -> String { utf8 ? text : AsciiText.degrade(text) }
 
     /// A reply as one line of JSON (`--json`), straight from its encoding.
     static func json(_ value: some Encodable) {
@@ -20,7 +28,7 @@ enum Output {
     /// A forecast view made from text already made plain (`Forecast.withPlainText`),
     /// printed as it is so raindctl's own colour codes reach the terminal.
     static func viewLine(_ text: String) {
-        print(text)
+        print(forTerminal(text))
     }
 
     static func error(_ text: String) {
@@ -32,16 +40,27 @@ enum Output {
     static func standardError(_ text: String) {
         flush()
         // Nowhere left to report a failure to report.
-        try? StandardStream.error.write(text)
+        try? StandardStream.error.write(forTerminal(text))
     }
 
     /// Block graphics when stdout is a terminal; colour too, unless `NO_COLOR`
     /// is set (no-color.org) or the terminal is `dumb`.
     static var graphics: TerminalGraphics {
-        guard StandardStream.output.isTerminal else { return .none }
+        guard StandardStream.output.isTerminal, utf8 else { return .none }
         let environment = ProcessEnvironment.current()
         let color = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         return .blocks(color: color)
+    }
+
+    /// The terminal's width in columns when stdout is one (`TIOCGWINSZ`), or
+    /// `COLUMNS`; nil for a pipe or a file, which take whole lines.
+    static var columns: Int? {
+        if StandardStream.output.isTerminal {
+            var size = winsize()
+            if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        }
+        guard let given = ProcessEnvironment.current()["COLUMNS"].flatMap({ Int($0) }), given > 0 else { return nil }
+        return given
     }
 
     /// Flushes stdout now: a subscriber's reader must see each line at once.

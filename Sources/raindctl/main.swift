@@ -21,6 +21,13 @@ func exitWith(_ error: ClientError) -> Never {
 /// declares them), picks the command, lets its declaration read the rest and
 /// runs it; every way out exits.
 func main(_ arguments: [String]) -> Never {
+    // The reader's language and conventions (docs/TRANSLATING.md); the catalogues
+    // beside the executable's PREFIX/bin, or RAIND_LOCALE_DIR's.
+    let environment = ProcessEnvironment.current()
+    Localization.bind(
+        environment: environment, executablePath: try? FileIO.symbolicLinkTarget(of: "/proc/self/exe"))
+    Localization.useEnvironmentLocale()
+    Output.utf8 = LocaleConventions.current.utf8
     var arguments = arguments
     var socketPath: String?
     while let first = arguments.first, first.hasPrefix("-") {
@@ -33,7 +40,7 @@ func main(_ arguments: [String]) -> Never {
             if let equals {
                 socketPath = String(first[first.index(after: equals)...])
             } else {
-                guard !arguments.isEmpty else { exitWith(.usage("--socket needs a path")) }
+                guard !arguments.isEmpty else { exitWith(.usage(tr("--socket needs a path"))) }
                 socketPath = arguments.removeFirst()
             }
         case "--version" where equals == nil:
@@ -43,7 +50,7 @@ func main(_ arguments: [String]) -> Never {
             print(CommandTable.mainHelp, terminator: "")
             exit(0)
         default:
-            exitWith(.usage("unknown option '\(first)'\n\n\(CommandTable.mainHelp)"))
+            exitWith(.usage(tr("unknown option '{option}'", ["option": first]) + "\n\n" + CommandTable.mainHelp))
         }
     }
 
@@ -52,7 +59,7 @@ func main(_ arguments: [String]) -> Never {
         exit(64)
     }
     guard let command = CommandTable.command(named: name) else {
-        exitWith(.usage("unknown command '\(name)' (see 'raindctl --help')"))
+        exitWith(.usage(tr("unknown command '{command}' (see 'raindctl --help')", ["command": name])))
     }
     let rest = Array(arguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") {

@@ -87,7 +87,8 @@ def test_package_contents(installed):
                  "/usr/share/man/man8/raind.8.gz", "/usr/share/man/man1/raindctl.1.gz",
                  "/usr/share/man/man5/raind.conf.5.gz", "/usr/share/bash-completion/completions/raindctl",
                  "/usr/share/zsh/vendor-completions/_raindctl", "/usr/share/fish/vendor_completions.d/raindctl.fish",
-                 "/usr/share/doc/raind/copyright", "/usr/share/doc/raind/SYSTEMD.md"):
+                 "/usr/share/doc/raind/copyright", "/usr/share/doc/raind/SYSTEMD.md",
+                 "/usr/share/locale/de/LC_MESSAGES/raind.mo", "/usr/share/locale/pl/LC_MESSAGES/raind.mo"):
         assert path in files, f"{path} is not in the package"
     copyright = pathlib.Path("/usr/share/doc/raind/copyright").read_text()
     assert "License: Apache-2.0" in copyright and "GeoNames" in copyright and "Open-Meteo" in copyright

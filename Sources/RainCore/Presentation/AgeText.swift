@@ -4,12 +4,11 @@
 /// reads as `just now`.
 public enum AgeText {
     public static func describe(ageSeconds: Double) -> String {
-        guard ageSeconds.isFinite, ageSeconds >= 60 else { return "just now" }
+        guard ageSeconds.isFinite, ageSeconds >= 60 else { return tr("just now") }
         // Capped so a corrupt timestamp reads as very old instead of trapping.
         let seconds = Int(min(ageSeconds, 1e15))
-        if seconds < 3600 { return "\(seconds / 60) min ago" }
-        if seconds < 86_400 { return "\(seconds / 3600) h ago" }
-        let days = seconds / 86_400
-        return days == 1 ? "1 day ago" : "\(days) days ago"
+        if seconds < 3600 { return trn("{count} min ago", "{count} min ago", seconds / 60) }
+        if seconds < 86_400 { return trn("{count} h ago", "{count} h ago", seconds / 3600) }
+        return trn("{count} day ago", "{count} days ago", seconds / 86_400)
     }
 }

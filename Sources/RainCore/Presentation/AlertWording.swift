@@ -8,9 +8,13 @@ public enum AlertWording {
     /// Jan 14:00" (and its end) for one that begins later; nil when there is
     /// no time to tell (in effect with no end).
     public static func span(of alert: WeatherAlert, at now: Double, local: (Double) -> CivilDateTime) -> String? {
-        let until = alert.end.map { "until " + moment(local($0)) }
-        guard alert.isUpcoming(at: now), let begins = alert.begins else { return until }
-        return "from " + moment(local(begins)) + (until.map { " " + $0 } ?? "")
+        let end = alert.end.map { moment(local($0)) }
+        guard alert.isUpcoming(at: now), let begins = alert.begins else {
+            return end.map { tr("until {end}", ["end": $0]) }
+        }
+        let start = moment(local(begins))
+        guard let end else { return tr("from {start}", ["start": start]) }
+        return tr("from {start} until {end}", ["start": start, "end": end])
     }
 
     /// " · dwd (approximate area)": who reported it and whether it may miss
@@ -18,7 +22,7 @@ public enum AlertWording {
     public static func origin(of alert: WeatherAlert) -> String {
         var text = ""
         if let source = alert.source, !source.isEmpty { text += " · " + source }
-        if alert.approximate == true { text += " (approximate area)" }
+        if alert.approximate == true { text += " (" + tr("approximate area") + ")" }
         return text
     }
 
@@ -29,13 +33,20 @@ public enum AlertWording {
         if let span = span(of: alert, at: now, local: local) { parts.append(span) }
         if let source = alert.source, !source.isEmpty { parts.append(source) }
         var text = parts.joined(separator: " · ")
-        if alert.approximate == true { text += text.isEmpty ? "approximate area" : " (approximate area)" }
+        if alert.approximate == true {
+            text += text.isEmpty ? tr("approximate area") : " (" + tr("approximate area") + ")"
+        }
         return text
     }
 
     /// "Thu 15 Jan 08:00".
     public static func moment(_ time: CivilDateTime) -> String {
-        "\(time.shortWeekdayName) \(time.day) \(time.shortMonthName) \(time.hourMinute)"
+        tr(
+            "{weekday} {day} {month} {time}",
+            [
+                "weekday": time.shortWeekdayName, "day": String(time.day), "month": time.shortMonthName,
+                "time": time.hourMinute,
+            ])
     }
 
     /// "08:00" on the day of `now`, "Thu 08:00" within the coming week, else
@@ -43,8 +54,21 @@ public enum AlertWording {
     public static func shortMoment(_ time: CivilDateTime, now: CivilDateTime) -> String {
         let days = time.daysSinceEpoch - now.daysSinceEpoch
         if days == 0 { return time.hourMinute }
-        if (1..<7).contains(days) { return "\(time.shortWeekdayName) \(time.hourMinute)" }
+        if (1..<7).contains(days) {
+            return tr("{weekday} {time}", ["weekday": time.shortWeekdayName, "time": time.hourMinute])
+        }
         return moment(time)
+    }
+
+    /// The severity as people read it (`Severe`, `Schwer`).
+    public static func name(_ severity: AlertSeverity) -> String {
+        switch severity {
+        case .extreme: return tr("Extreme")
+        case .severe: return tr("Severe")
+        case .moderate: return tr("Moderate")
+        case .minor: return tr("Minor")
+        case .unknown: return tr("Unknown")
+        }
     }
 
     /// The severity as a lower-case word (`severe`), for templates and CSS classes.

@@ -58,16 +58,29 @@ public struct CivilDateTime: Equatable, Sendable {
         return remainder < 0 ? remainder + 7 : remainder
     }
 
+    // Names and the clock are the reader's locale's (`LocaleConventions`):
+    // English in the C locale.
+
     /// `Saturday`
-    public var weekdayName: String { Self.weekdayNames[weekday] }
+    public var weekdayName: String { LocaleConventions.current.weekdays[weekday] }
     /// `Sat`
-    public var shortWeekdayName: String { String(weekdayName.prefix(3)) }
+    public var shortWeekdayName: String { LocaleConventions.current.shortWeekdays[weekday] }
     /// `October`
-    public var monthName: String { Self.monthNames[(month - 1) % 12] }
+    public var monthName: String { LocaleConventions.current.months[(month - 1) % 12] }
     /// `Oct`
-    public var shortMonthName: String { String(monthName.prefix(3)) }
-    /// `09:05`
-    public var hourMinute: String { Self.twoDigits(hour) + ":" + Self.twoDigits(minute) }
+    public var shortMonthName: String { LocaleConventions.current.shortMonths[(month - 1) % 12] }
+    /// `09:05`, or `9:05 AM` on a 12-hour clock (`8 PM` on the hour).
+    public var hourMinute: String { LocaleConventions.current.time(hour: hour, minute: minute) }
+
+    /// `Thursday 15 January 2026` in the order and words of the reader's language.
+    public var longDate: String {
+        tr(
+            "{weekday} {day} {month} {year}",
+            ["weekday": weekdayName, "day": String(day), "month": monthName, "year": String(year)])
+    }
+
+    /// `15 Jan`, a day of the daily list.
+    public var shortDate: String { tr("{day} {month}", ["day": String(day), "month": shortMonthName]) }
 
     /// Reads the local date-time forms Open-Meteo writes: `2026-10-03`,
     /// `2026-10-03T12:30` and `2026-10-03T12:30:15`. Anything else (including
@@ -109,12 +122,6 @@ public struct CivilDateTime: Equatable, Sendable {
     }
 
     // MARK: - Calendar arithmetic
-
-    static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-    static let monthNames = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September",
-        "October", "November", "December",
-    ]
 
     static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 

@@ -23,8 +23,8 @@ extension ForecastPresenter {
         guard let sky else { return [] }
         let day = sky.shownDaylight(given: forecast.today(at: now, zone: zone))
         return [
-            ["Day length", SkyWording.dayLength(seconds: day.seconds, polar: day.polar, change: day.change)],
-            ["Moon", SkyWording.phase(sky.moon)],
+            [tr("Day length"), SkyWording.dayLength(seconds: day.seconds, polar: day.polar, change: day.change)],
+            [tr("Moon"), SkyWording.phase(sky.moon)],
             // Rounded to the nearest minute, as almanacs print rising and setting.
             ["", SkyWording.moonTimes(sky.moon) { local(($0 / 60).rounded() * 60).hourMinute }],
         ]

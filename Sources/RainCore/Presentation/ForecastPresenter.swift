@@ -4,9 +4,10 @@
 /// Pure formatting: every input is given, including the current time, so
 /// the output is the same on every machine. Times are shown in the place's
 /// local time by its zone's rules (`zone`, daylight-saving changes included),
-/// or by the forecast's `utcOffsetSeconds` when the zone is unknown; names
-/// are English. Values the provider did not give show as `–`. Multi-line
-/// views end with a newline; the status line does not.
+/// or by the forecast's `utcOffsetSeconds` when the zone is unknown; words,
+/// names, clock and numbers are the reader's locale's (po/README.md). Values
+/// the provider did not give show as `–`. Multi-line views end with a
+/// newline; the status line does not.
 public struct ForecastPresenter: Sendable {
     public var forecast: Forecast
     /// The place's name as the person saved it (`Paris`).
@@ -48,17 +49,20 @@ public struct ForecastPresenter: Sendable {
         let credit = forecast.attribution
         let line = credit.url.isEmpty ? credit.text : "\(credit.text) \(credit.url)"
         guard let failover = forecast.failover else { return line }
-        return "from \(forecast.provider) (\(failover.provider): \(failover.reason)) · " + line
+        return tr(
+            "from {provider} ({other}: {reason})",
+            ["provider": forecast.provider, "other": failover.provider, "reason": failover.reason]) + " · " + line
     }
 
     /// `Updated 4 min ago`, with ` (stale)` when stale; for an outdated
     /// forecast, however recently received, `Forecast ended 26 h ago (stale)`.
     private var updatedLine: String {
         if forecast.outdated(now: now) {
-            guard let end = forecast.coverageEnd else { return "No times in this forecast (stale)" }
-            return "Forecast ended " + AgeText.describe(ageSeconds: now - end) + " (stale)"
+            guard let end = forecast.coverageEnd else { return tr("No times in this forecast (stale)") }
+            return tr("Forecast ended {age} (stale)", ["age": AgeText.describe(ageSeconds: now - end)])
         }
-        return "Updated " + AgeText.describe(ageSeconds: now - forecast.fetchedAt) + (isStale ? " (stale)" : "")
+        let age = AgeText.describe(ageSeconds: now - forecast.fetchedAt)
+        return isStale ? tr("Updated {age} (stale)", ["age": age]) : tr("Updated {age}", ["age": age])
     }
 
     // MARK: - now
@@ -99,40 +103,46 @@ public struct ForecastPresenter: Sendable {
         var table = TextTable([.left, .left])
         if case let (current, observed)? = forecast.conditions(at: now) {
             let time = local(current.time)
-            let date = "\(time.weekdayName) \(time.day) \(time.monthName) \(time.year), \(time.hourMinute)"
+            let date = time.longDate
             if observed {
-                lines.append(date)
+                lines.append(tr("{date}, {time}", ["date": date, "time": time.hourMinute]))
+            } else if let hour = forecast.hourInProgress(at: now) {
+                let end = local(forecast.stepEnd(ofHourAt: hour)).hourMinute
+                lines.append(
+                    tr("Forecast for {date}, {start}–{end}", ["date": date, "start": time.hourMinute, "end": end]))
             } else {
-                let end = forecast.hourInProgress(at: now).map { local(forecast.stepEnd(ofHourAt: $0)).hourMinute }
-                lines.append("Forecast for " + date + (end.map { "–" + $0 } ?? ""))
+                lines.append(tr("Forecast for {date}, {time}", ["date": date, "time": time.hourMinute]))
             }
             let temperature = formatter.spaced(current.temperature, .temperature)
-            lines.append(current.summary.isEmpty ? temperature : temperature + "  " + current.summary)
-            table.append(["Feels like", formatter.spaced(current.apparentTemperature, .temperature)])
+            let summary = Localization.translate(current.summary)
+            lines.append(summary.isEmpty ? temperature : temperature + "  " + summary)
+            table.append([tr("Feels like"), formatter.spaced(current.apparentTemperature, .temperature)])
             var wind = formatter.spaced(current.windSpeed, .windSpeed)
             if let bearing = current.windBearing, current.windSpeed != nil {
                 wind += " " + Self.compassPoint(degrees: bearing)
             }
             if let gust = current.windGust, gust > (current.windSpeed ?? 0) {
-                wind += ", gusts " + formatter.spaced(gust, .windSpeed)
+                wind = tr("{wind}, gusts {gust}", ["wind": wind, "gust": formatter.spaced(gust, .windSpeed)])
             }
-            table.append(["Wind", wind])
+            table.append([tr("Wind"), wind])
             // What the provider sent and nothing it did not: no row of dashes.
-            if let humidity = current.humidity { table.append(["Humidity", UnitFormatter.percent(humidity)]) }
-            if let pressure = current.pressure { table.append(["Pressure", formatter.spaced(pressure, .pressure)]) }
-            if let uv = uvText(current) { table.append(["UV index", uv]) }
-            table.append(["Chance of rain", UnitFormatter.percent(current.precipProbability)])
+            if let humidity = current.humidity { table.append([tr("Humidity"), UnitFormatter.percent(humidity)]) }
+            if let pressure = current.pressure {
+                table.append([tr("Pressure"), formatter.spaced(pressure, .pressure)])
+            }
+            if let uv = uvText(current) { table.append([tr("UV index"), uv]) }
+            table.append([tr("Chance of rain"), UnitFormatter.percent(current.precipProbability)])
             if let rain = current.precipIntensity {
-                table.append(["Rain", formatter.spaced(rain, .precipitationIntensity)])
+                table.append([tr("Rain"), formatter.spaced(rain, .precipitationIntensity)])
             }
         } else {
-            lines.append("Nothing in this forecast is for now.")
-            if let uv = airOnlyUVText { table.append(["UV index", uv]) }
+            lines.append(tr("Nothing in this forecast is for now."))
+            if let uv = airOnlyUVText { table.append([tr("UV index"), uv]) }
         }
         for row in airRows { table.append(row) }
         // The rain outlook and today's sun stand without the conditions.
-        if let nowcast = forecast.nowcast?.at(now) { table.append(["Next hour", nowcast.summary]) }
-        if let today = forecast.today(at: now, zone: zone), let sun = sunText(today) { table.append(["Sun", sun]) }
+        if let nowcast = forecast.nowcast?.at(now) { table.append([tr("Next hour"), nowcast.summary]) }
+        if let today = forecast.today(at: now, zone: zone), let sun = sunText(today) { table.append([tr("Sun"), sun]) }
         for row in skyRows() { table.append(row) }
         lines += table.lines()
         if let service = alertServiceLine { lines.append(service) }
@@ -149,10 +159,10 @@ public struct ForecastPresenter: Sendable {
     /// an end holds as long as it is reported.
     var alertLines: [String] {
         (forecast.alertsInEffect(at: now) + forecast.upcomingAlerts(at: now)).map { alert in
-            let title = alert.title.isEmpty ? (alert.event ?? "Weather alert") : alert.title
+            let title = alert.title.isEmpty ? (alert.event ?? tr("Weather alert")) : alert.title
             let span = AlertWording.span(of: alert, at: now, local: local)
-            return "Alert (\(alert.severity.rawValue)): " + title + (span.map { " " + $0 } ?? "")
-                + AlertWording.origin(of: alert)
+            return tr("Alert ({severity}): {title}", ["severity": AlertWording.name(alert.severity), "title": title])
+                + (span.map { " " + $0 } ?? "") + AlertWording.origin(of: alert)
         }
     }
 
@@ -165,20 +175,24 @@ public struct ForecastPresenter: Sendable {
         let problem = service.problem.map { Self.brief($0) } ?? ""
         guard let source = service.source, !source.isEmpty else {
             let usual = AlertService.none.problem ?? ""
-            return "No official alert service for this place"
-                + (problem.isEmpty || problem.lowercased() == usual ? "" : " (\(problem))")
+            guard !problem.isEmpty, problem.lowercased() != usual else {
+                return tr("No official alert service for this place")
+            }
+            return tr("No official alert service for this place ({problem})", ["problem": problem])
         }
         guard !problem.isEmpty else { return Self.unplacedLine(service) }
-        return "Official alerts from \(source): last check failed (\(problem))"
+        return tr(
+            "Official alerts from {source}: last check failed ({problem})", ["source": source, "problem": problem])
     }
 
     /// "Official alerts from meteoalarm: 2 warnings for this region name no
     /// area raind can place, so they are not shown", or nil.
     static func unplacedLine(_ service: AlertService) -> String? {
         guard let source = service.source, let count = service.unplaced, count > 0 else { return nil }
-        return count == 1
-            ? "Official alerts from \(source): 1 warning for this region names no area raind can place, so it is not shown"
-            : "Official alerts from \(source): \(count) warnings for this region name no area raind can place, so they are not shown"
+        return trn(
+            "Official alerts from {source}: {count} warning for this region names no area raind can place, so it is not shown",
+            "Official alerts from {source}: {count} warnings for this region name no area raind can place, so they are not shown",
+            count, ["source": source])
     }
 
     /// A problem's first clause, at most 60 characters (an alert service's
@@ -195,13 +209,13 @@ public struct ForecastPresenter: Sendable {
     /// night)`; nil when the provider gave neither time.
     private func sunText(_ day: DailyForecast) -> String? {
         switch day.polar {
-        case .day: return "no sunset (polar day)"
-        case .night: return "no sunrise (polar night)"
+        case .day: return tr("no sunset (polar day)")
+        case .night: return tr("no sunrise (polar night)")
         case nil:
             if day.sunrise == nil && day.sunset == nil { return nil }
             let rise = day.sunrise.map { local($0).hourMinute } ?? UnitFormatter.missing
             let set = day.sunset.map { local($0).hourMinute } ?? UnitFormatter.missing
-            return "rises \(rise), sets \(set)"
+            return tr("rises {sunrise}, sets {sunset}", ["sunrise": rise, "sunset": set])
         }
     }
 
@@ -224,16 +238,16 @@ public struct ForecastPresenter: Sendable {
     ///     Rain  ▁▁▁▂▄█▆▃▁▁▁▁  up to 80%
     public func hourlyView(hours: Int, graphics: TerminalGraphics = .none) -> String {
         let rows = forecast.hourly.filter { $0.time + 3600 > now }.prefix(max(hours, 0))
-        var lines = [placeName + ", next " + (rows.count == 1 ? "hour" : "\(rows.count) hours")]
+        var lines = [trn("{place}, next hour", "{place}, next {count} hours", rows.count, ["place": placeName])]
         var airCredit: String?
         if rows.isEmpty {
-            lines = [placeName, "No hourly forecast from now on."]
+            lines = [placeName, tr("No hourly forecast from now on.")]
         } else {
             if graphics.drawsBlocks { lines += hourlyGraphics(Array(rows), graphics) }
             // The air quality index, when the air has these hours.
             let air = airColumn(Array(rows))
             var table = TextTable([.left, .left, .right, .right, .right] + (air == nil ? [] : [.right]))
-            table.append(["Day", "Time", "Temp", "Wind", "Rain"] + (air == nil ? [] : ["AQI"]))
+            table.append([tr("Day"), tr("Time"), tr("Temp"), tr("Wind"), tr("Rain")] + (air == nil ? [] : [tr("AQI")]))
             var previousDay: Int?
             for (position, hour) in rows.enumerated() {
                 let time = local(hour.time)
@@ -257,21 +271,27 @@ public struct ForecastPresenter: Sendable {
 
     /// The temperature curve and the rain bars over `rows`.
     private func hourlyGraphics(_ rows: [HourlyForecast], _ graphics: TerminalGraphics) -> [String] {
-        var lines: [String] = []
+        var lines: [[String]] = []
         let temperatures = rows.map(\.temperature)
         let known = temperatures.compactMap { $0 }.filter(\.isFinite)
         if let low = known.min(), let high = known.max() {
             let curve = BlockDrawing.sparkline(temperatures, lower: low, upper: high)
-            lines.append(
-                "Temp  " + graphics.paint(curve, .yellow) + "  " + formatter.spaced(low, .temperature) + " to "
-                    + formatter.spaced(high, .temperature))
+            let span = tr(
+                "{low} to {high}",
+                ["low": formatter.spaced(low, .temperature), "high": formatter.spaced(high, .temperature)])
+            lines.append([tr("Temp"), graphics.paint(curve, .yellow), span])
         }
         let chances = rows.map(\.precipProbability)
         if let most = chances.compactMap({ $0 }).max() {
             let bars = BlockDrawing.sparkline(chances, lower: 0, upper: 1)
-            lines.append("Rain  " + graphics.paint(bars, .blue) + "  up to " + UnitFormatter.percent(most))
+            lines.append([
+                tr("Rain"), graphics.paint(bars, .blue), tr("up to {chance}", ["chance": UnitFormatter.percent(most)]),
+            ])
         }
-        return lines
+        // The labels in one column, however wide their translations.
+        var table = TextTable([.left, .left, .left])
+        for line in lines { table.append(line) }
+        return table.lines()
     }
 
     // MARK: - daily
@@ -286,44 +306,57 @@ public struct ForecastPresenter: Sendable {
     /// With block graphics (a terminal), each day's low–high is drawn as a
     /// bar between Low and High on one scale for the whole week, the way
     /// GNOME Weather draws it.
-    public func dailyView(days: Int = 7, graphics: TerminalGraphics = .none) -> String {
+    ///
+    /// With `width` (the terminal's columns), the table fits it: the bars go
+    /// first, then the summaries are cut with `…`, so no row wraps.
+    public func dailyView(days: Int = 7, graphics: TerminalGraphics = .none, width: Int? = nil) -> String {
         let today = local(now).daysSinceEpoch
-        let rows = forecast.daily.filter { date(of: $0).daysSinceEpoch >= today }.prefix(max(days, 0))
-        var lines = [placeName + ", next " + (rows.count == 1 ? "day" : "\(rows.count) days")]
+        let rows = Array(forecast.daily.filter { date(of: $0).daysSinceEpoch >= today }.prefix(max(days, 0)))
+        var lines = [trn("{place}, next day", "{place}, next {count} days", rows.count, ["place": placeName])]
         if rows.isEmpty {
-            lines = [placeName, "No daily forecast from today on."]
+            lines = [placeName, tr("No daily forecast from today on.")]
         } else {
             let extremes = rows.flatMap { [$0.temperatureMin, $0.temperatureMax] }.compactMap { $0 }.filter(\.isFinite)
             let scale = (extremes.min() ?? 0, extremes.max() ?? 0)
-            let bars = graphics.drawsBlocks && scale.1 > scale.0
-            var table = TextTable(
-                bars
-                    ? [.left, .left, .right, .left, .left, .right, .right, .left]
-                    : [.left, .left, .right, .right, .right, .right, .left])
-            table.append(
-                bars
-                    ? ["Day", "Date", "Low", "", "High", "Wind", "Rain", "Summary"]
-                    : ["Day", "Date", "Low", "High", "Wind", "Rain", "Summary"])
-            for day in rows {
-                let shown = date(of: day)
-                var row = [
-                    shown.shortWeekdayName, "\(shown.day) \(shown.shortMonthName)",
-                    formatter.temperature(day.temperatureMin), formatter.temperature(day.temperatureMax),
-                    formatter.windSpeed(day.windSpeed), UnitFormatter.percent(day.precipProbability),
-                    day.summary,
-                ]
-                if bars {
-                    let bar = BlockDrawing.range(
-                        day.temperatureMin, day.temperatureMax, lower: scale.0, upper: scale.1, width: 20)
-                    row.insert(graphics.paint(bar, .cyan), at: 3)
-                }
-                table.append(row)
+            var table = dailyTable(rows, graphics: graphics, bars: graphics.drawsBlocks && scale.1 > scale.0, scale)
+            if let width, table.widest > width {
+                table = dailyTable(rows, graphics: graphics, bars: false, scale)
+                table.fitLastColumn(to: width)
             }
             lines += table.lines()
         }
         lines.append(updatedLine)
         lines.append(attributionLine)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func dailyTable(
+        _ rows: [DailyForecast], graphics: TerminalGraphics, bars: Bool, _ scale: (Double, Double)
+    ) -> TextTable {
+        var table = TextTable(
+            bars
+                ? [.left, .left, .right, .left, .left, .right, .right, .left]
+                : [.left, .left, .right, .right, .right, .right, .left])
+        table.append(
+            bars
+                ? [tr("Day"), tr("Date"), tr("Low"), "", tr("High"), tr("Wind"), tr("Rain"), tr("Summary")]
+                : [tr("Day"), tr("Date"), tr("Low"), tr("High"), tr("Wind"), tr("Rain"), tr("Summary")])
+        for day in rows {
+            let shown = date(of: day)
+            var row = [
+                shown.shortWeekdayName, shown.shortDate,
+                formatter.temperature(day.temperatureMin), formatter.temperature(day.temperatureMax),
+                formatter.windSpeed(day.windSpeed), UnitFormatter.percent(day.precipProbability),
+                Localization.translate(day.summary),
+            ]
+            if bars {
+                let bar = BlockDrawing.range(
+                    day.temperatureMin, day.temperatureMax, lower: scale.0, upper: scale.1, width: 20)
+                row.insert(graphics.paint(bar, .cyan), at: 3)
+            }
+            table.append(row)
+        }
+        return table
     }
 
     // MARK: - tooltip
@@ -399,19 +432,19 @@ public struct ForecastPresenter: Sendable {
     public func statusLine() -> String {
         let conditions = forecast.conditions(at: now)?.conditions
         var line = placeName + " " + formatter.temperature(conditions?.temperature)
-        if let summary = conditions?.summary, !summary.isEmpty { line += " " + summary }
+        if let summary = conditions?.summary, !summary.isEmpty { line += " " + Localization.translate(summary) }
         line +=
             ", " + formatter.windSpeed(conditions?.windSpeed) + ", "
             + UnitFormatter.percent(conditions?.precipProbability)
-        if shownStale { line += " (stale)" }
-        return line
+        return shownStale ? tr("{line} (stale)", ["line": line]) : line
     }
 
     // MARK: - helpers
 
     /// `N`, `NE`, ... `NW` for a bearing in degrees (where the wind comes from).
     static func compassPoint(degrees: Double) -> String {
-        let points = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+        // Translators: the eight compass points a wind comes from, abbreviated.
+        let points = [tr("N"), tr("NE"), tr("E"), tr("SE"), tr("S"), tr("SW"), tr("W"), tr("NW")]
         guard degrees.isFinite else { return "" }
         var normalized = degrees.truncatingRemainder(dividingBy: 360)
         if normalized < 0 { normalized += 360 }

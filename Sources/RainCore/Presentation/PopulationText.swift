@@ -2,13 +2,7 @@
 /// one way raind and raindctl write populations, in errors and listings alike.
 public enum PopulationText {
     public static func grouped(_ number: Int) -> String {
-        var digits = String(number.magnitude)
-        var groups: [String] = []
-        while digits.count > 3 {
-            groups.insert(String(digits.suffix(3)), at: 0)
-            digits.removeLast(3)
-        }
-        groups.insert(digits, at: 0)
-        return (number < 0 ? "-" : "") + groups.joined(separator: ",")
+        // The reader's grouping (`1.505.005`); the C locale's is raind's English one.
+        LocaleConventions.current.integer(number)
     }
 }

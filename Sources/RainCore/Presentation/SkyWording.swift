@@ -3,21 +3,21 @@
 public enum SkyWording {
     public static func phaseName(_ phase: MoonPhaseName) -> String {
         switch phase {
-        case .new: return "New moon"
-        case .waxingCrescent: return "Waxing crescent"
-        case .firstQuarter: return "First quarter"
-        case .waxingGibbous: return "Waxing gibbous"
-        case .full: return "Full moon"
-        case .waningGibbous: return "Waning gibbous"
-        case .lastQuarter: return "Last quarter"
-        case .waningCrescent: return "Waning crescent"
+        case .new: return tr("New moon")
+        case .waxingCrescent: return tr("Waxing crescent")
+        case .firstQuarter: return tr("First quarter")
+        case .waxingGibbous: return tr("Waxing gibbous")
+        case .full: return tr("Full moon")
+        case .waningGibbous: return tr("Waning gibbous")
+        case .lastQuarter: return tr("Last quarter")
+        case .waningCrescent: return tr("Waning crescent")
         }
     }
 
     /// `Waxing gibbous, 78% illuminated`.
     public static func phase(_ moon: MoonReport) -> String {
         let percent = UnitFormatter.percent(moon.illumination)
-        return "\(phaseName(moon.phase)), \(percent) illuminated"
+        return tr("{phase}, {percent} illuminated", ["phase": phaseName(moon.phase), "percent": percent])
     }
 
     /// `rises 14:02, sets 03:41` in the order they happen, `sets 10:12,
@@ -29,15 +29,17 @@ public enum SkyWording {
         while let first = events.popFirst() {
             let second = events.popFirst()
             switch (first, second) {
-            case (.rise(let rise), .set(let set)?): parts.append("rises \(clock(rise)), sets \(clock(set))")
-            case (.set(let set), .rise(let rise)?): parts.append("sets \(clock(set)), rises \(clock(rise))")
-            case (.rise(let rise), nil): parts.append("rises \(clock(rise)), does not set today")
-            case (.set(let set), nil): parts.append("sets \(clock(set)), does not rise today")
+            case (.rise(let rise), .set(let set)?):
+                parts.append(tr("rises {rise}, sets {set}", ["rise": clock(rise), "set": clock(set)]))
+            case (.set(let set), .rise(let rise)?):
+                parts.append(tr("sets {set}, rises {rise}", ["set": clock(set), "rise": clock(rise)]))
+            case (.rise(let rise), nil): parts.append(tr("rises {rise}, does not set today", ["rise": clock(rise)]))
+            case (.set(let set), nil): parts.append(tr("sets {set}, does not rise today", ["set": clock(set)]))
             // Two of a kind cannot follow each other: a rising ends time below the horizon.
             case (.rise(let time), _?), (.set(let time), _?): parts.append(clock(time))
             }
         }
-        if parts.isEmpty { return moon.upAtStart ? "up all day" : "below the horizon all day" }
+        if parts.isEmpty { return moon.upAtStart ? tr("up all day") : tr("below the horizon all day") }
         return parts.joined(separator: ", ")
     }
 
@@ -46,26 +48,32 @@ public enum SkyWording {
         // At most a year of minutes: a length is a day's, and a bad value must not trap.
         let minutes = seconds.isFinite ? Int((min(max(0, seconds), 366 * 86_400) / 60).rounded()) : 0
         let (hours, rest) = minutes.quotientAndRemainder(dividingBy: 60)
-        if hours == 0 { return "\(rest) min" }
-        if rest == 0 { return "\(hours) h" }
-        return "\(hours) h \(rest) min"
+        if hours == 0 { return trn("{count} min", "{count} min", rest) }
+        if rest == 0 { return trn("{count} h", "{count} h", hours) }
+        return tr(
+            "{hours} {minutes}",
+            ["hours": trn("{count} h", "{count} h", hours), "minutes": trn("{count} min", "{count} min", rest)])
     }
 
     /// `9 h 12 min, 2 min shorter`: today's daylight and its change since
     /// yesterday; `24 h (polar day)`, `no daylight (polar night)`.
     public static func dayLength(seconds: Double, polar: Polar?, change: Double) -> String {
         switch polar {
-        case .day: return "24 h (polar day)"
-        case .night: return "no daylight (polar night)"
+        case .day: return tr("24 h (polar day)")
+        case .night: return tr("no daylight (polar night)")
         case nil: break
         }
         let length = duration(seconds)
         let size = abs(change)
-        if !(size >= 1) { return "\(length), as long as yesterday" }
+        if !(size >= 1) { return tr("{length}, as long as yesterday", ["length": length]) }
         if size < 30 {
-            return change > 0 ? "\(length), under a minute longer" : "\(length), under a minute shorter"
+            return change > 0
+                ? tr("{length}, under a minute longer", ["length": length])
+                : tr("{length}, under a minute shorter", ["length": length])
         }
         let amount = duration(size)
-        return change > 0 ? "\(length), \(amount) longer" : "\(length), \(amount) shorter"
+        return change > 0
+            ? tr("{length}, {change} longer", ["length": length, "change": amount])
+            : tr("{length}, {change} shorter", ["length": length, "change": amount])
     }
 }

@@ -42,7 +42,9 @@ public struct UnitFormatter: Sendable {
         let unit = unit(for: quantity)
         let converted = unit.fromBase(value)
         let digits = Self.fractionDigits(for: unit, value: converted)
-        guard let number = DecimalText.format(converted, fractionDigits: digits) else { return Self.missing }
+        guard let plain = DecimalText.format(converted, fractionDigits: digits) else { return Self.missing }
+        // The reader's decimal separator (`0,1`); the C locale's is `.`.
+        let number = LocaleConventions.current.decimal(plain)
         return quantity == .temperature ? number + "°" : number + unit.symbol
     }
 
@@ -52,7 +54,7 @@ public struct UnitFormatter: Sendable {
         let unit = unit(for: quantity)
         let converted = unit.fromBase(value)
         return DecimalText.format(converted, fractionDigits: Self.fractionDigits(for: unit, value: converted))
-            ?? Self.missing
+            .map { LocaleConventions.current.decimal($0) } ?? Self.missing
     }
 
     /// The number and its unit's symbol, spaced as SI writes them (`7 °C`, `5 m/s`).

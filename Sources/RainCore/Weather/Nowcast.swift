@@ -128,21 +128,43 @@ public struct Nowcast: Equatable, Sendable, Codable {
     // MARK: Summary
 
     private func describe() -> String {
-        guard let intensity else { return "No rain in the next " + Self.span(coveredUntil - time) }
+        // Whole sentences, one per case, so a translation can order its parts.
+        guard let intensity else { return tr("No rain in the next {span}", ["span": Self.span(coveredUntil - time)]) }
         let rain = intensity.phrase
-        let later = intermittent ? ", then on and off" : ""
         if rainingNow {
-            guard let stopsAt else { return "\(rain) for at least the next " + Self.span(coveredUntil - time) }
-            return "\(rain) stopping in \(Self.about(stopsAt - time))\(later)"
+            guard let stopsAt else {
+                return tr(
+                    "{rain} for at least the next {span}", ["rain": rain, "span": Self.span(coveredUntil - time)])
+            }
+            let span = Self.span(stopsAt - time)
+            return intermittent
+                ? tr("{rain} stopping in about {span}, then on and off", ["rain": rain, "span": span])
+                : tr("{rain} stopping in about {span}", ["rain": rain, "span": span])
         }
         guard let startsAt else { return rain }
-        let start = startsAt - time < 60 ? "starting now" : "starting in \(Self.about(startsAt - time))"
-        guard let stopsAt else { return "\(rain) \(start)" }
-        return "\(rain) \(start), for \(Self.about(stopsAt - startsAt))\(later)"
+        let soon = startsAt - time < 60
+        let start = Self.span(startsAt - time)
+        guard let stopsAt else {
+            return soon
+                ? tr("{rain} starting now", ["rain": rain])
+                : tr("{rain} starting in about {start}", ["rain": rain, "start": start])
+        }
+        let length = Self.span(stopsAt - startsAt)
+        switch (soon, intermittent) {
+        case (true, false):
+            return tr("{rain} starting now, for about {length}", ["rain": rain, "length": length])
+        case (true, true):
+            return tr("{rain} starting now, for about {length}, then on and off", ["rain": rain, "length": length])
+        case (false, false):
+            return tr(
+                "{rain} starting in about {start}, for about {length}",
+                ["rain": rain, "start": start, "length": length])
+        case (false, true):
+            return tr(
+                "{rain} starting in about {start}, for about {length}, then on and off",
+                ["rain": rain, "start": start, "length": length])
+        }
     }
-
-    /// "about 20 min", "about 1 h 15 min".
-    static func about(_ seconds: Double) -> String { "about " + span(seconds) }
 
     /// A duration rounded as people say it: whole minutes under 10, fives
     /// under an hour, quarters of an hour beyond.
@@ -156,9 +178,11 @@ public struct Nowcast: Equatable, Sendable, Codable {
         } else {
             rounded = Int((minutes / 15).rounded()) * 15
         }
-        if rounded < 60 { return "\(rounded) min" }
+        if rounded < 60 { return trn("{count} min", "{count} min", rounded) }
         let hours = rounded / 60
         let rest = rounded % 60
-        return rest == 0 ? "\(hours) h" : "\(hours) h \(rest) min"
+        let whole = trn("{count} h", "{count} h", hours)
+        return rest == 0
+            ? whole : tr("{hours} {minutes}", ["hours": whole, "minutes": trn("{count} min", "{count} min", rest)])
     }
 }

@@ -19,9 +19,9 @@ public enum RainIntensity: String, WireEnum, Comparable {
     /// "Light rain", "Moderate rain", "Heavy rain".
     public var phrase: String {
         switch self {
-        case .light: return "Light rain"
-        case .moderate: return "Moderate rain"
-        case .heavy: return "Heavy rain"
+        case .light: return tr("Light rain")
+        case .moderate: return tr("Moderate rain")
+        case .heavy: return tr("Heavy rain")
         }
     }
 

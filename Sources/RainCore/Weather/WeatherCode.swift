@@ -17,6 +17,8 @@ public struct WeatherCode: Equatable, Hashable, Sendable {
 
     /// English summary in sentence case (`Light rain`, `Thunderstorm with hail`).
     public var summary: String {
+        // l10n: a forecast's summary travels in English and is translated where
+        // shown (Localization.translate); a code no one documents has no translation.
         Self.descriptions[rawValue]?.summary ?? "Unknown weather (code \(rawValue))"
     }
 
@@ -33,33 +35,33 @@ public struct WeatherCode: Equatable, Hashable, Sendable {
     }
 
     private static let descriptions: [Int: (summary: String, icon: WeatherCondition)] = [
-        0: ("Clear sky", .clear),
-        1: ("Mainly clear", .clear),
-        2: ("Partly cloudy", .partlyCloudy),
-        3: ("Overcast", .cloudy),
-        45: ("Fog", .fog),
-        48: ("Depositing rime fog", .fog),
-        51: ("Light drizzle", .rain),
-        53: ("Drizzle", .rain),
-        55: ("Dense drizzle", .rain),
-        56: ("Light freezing drizzle", .sleet),
-        57: ("Dense freezing drizzle", .sleet),
-        61: ("Light rain", .rain),
-        63: ("Rain", .rain),
-        65: ("Heavy rain", .rain),
-        66: ("Light freezing rain", .sleet),
-        67: ("Heavy freezing rain", .sleet),
-        71: ("Light snow", .snow),
-        73: ("Snow", .snow),
-        75: ("Heavy snow", .snow),
-        77: ("Snow grains", .snow),
-        80: ("Light rain showers", .rain),
-        81: ("Rain showers", .rain),
-        82: ("Violent rain showers", .rain),
-        85: ("Light snow showers", .snow),
-        86: ("Heavy snow showers", .snow),
-        95: ("Thunderstorm", .thunderstorm),
-        96: ("Thunderstorm with light hail", .thunderstorm),
-        99: ("Thunderstorm with heavy hail", .thunderstorm),
+        0: (Localization.marked("Clear sky"), .clear),
+        1: (Localization.marked("Mainly clear"), .clear),
+        2: (Localization.marked("Partly cloudy"), .partlyCloudy),
+        3: (Localization.marked("Overcast"), .cloudy),
+        45: (Localization.marked("Fog"), .fog),
+        48: (Localization.marked("Depositing rime fog"), .fog),
+        51: (Localization.marked("Light drizzle"), .rain),
+        53: (Localization.marked("Drizzle"), .rain),
+        55: (Localization.marked("Dense drizzle"), .rain),
+        56: (Localization.marked("Light freezing drizzle"), .sleet),
+        57: (Localization.marked("Dense freezing drizzle"), .sleet),
+        61: (Localization.marked("Light rain"), .rain),
+        63: (Localization.marked("Rain"), .rain),
+        65: (Localization.marked("Heavy rain"), .rain),
+        66: (Localization.marked("Light freezing rain"), .sleet),
+        67: (Localization.marked("Heavy freezing rain"), .sleet),
+        71: (Localization.marked("Light snow"), .snow),
+        73: (Localization.marked("Snow"), .snow),
+        75: (Localization.marked("Heavy snow"), .snow),
+        77: (Localization.marked("Snow grains"), .snow),
+        80: (Localization.marked("Light rain showers"), .rain),
+        81: (Localization.marked("Rain showers"), .rain),
+        82: (Localization.marked("Violent rain showers"), .rain),
+        85: (Localization.marked("Light snow showers"), .snow),
+        86: (Localization.marked("Heavy snow showers"), .snow),
+        95: (Localization.marked("Thunderstorm"), .thunderstorm),
+        96: (Localization.marked("Thunderstorm with light hail"), .thunderstorm),
+        99: (Localization.marked("Thunderstorm with heavy hail"), .thunderstorm),
     ]
 }

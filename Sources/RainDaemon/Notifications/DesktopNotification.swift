@@ -68,8 +68,10 @@ struct DesktopNotification: Equatable {
         let urgency = alerts.map(Urgency.init).max() ?? .normal
         guard alerts.count > 1 else {
             let alert = alerts.first ?? WeatherAlert(title: "")
-            let title = alert.title.isEmpty ? (alert.event ?? "Weather alert") : alert.title
-            var body = "\(alert.severity.rawValue) alert for \(place.displayName)"
+            let title = alert.title.isEmpty ? (alert.event ?? tr("Weather alert")) : alert.title
+            var body = tr(
+                "{severity} alert for {place}",
+                ["severity": AlertWording.name(alert.severity), "place": place.displayName])
             // An agency's paragraphs run together: the body's lines are raind's own.
             let description = String(alert.description.map { $0.isNewline ? " " : $0 }).trimmingSpaces()
             if !description.isEmpty {
@@ -83,31 +85,42 @@ struct DesktopNotification: Equatable {
             if !details.isEmpty { body += "\n" + details.replacingControlCharacters() }
             return DesktopNotification(
                 replaces: replaces, icon: "weather-severe-alert",
-                summary: "\(title) — \(place.name)".replacingControlCharacters(), body: body, urgency: urgency)
+                summary: tr("{title} — {place}", ["title": title, "place": place.name]).replacingControlCharacters(),
+                body: body, urgency: urgency)
         }
         func name(_ alert: WeatherAlert) -> String {
             let event = alert.event?.trimmingSpaces() ?? ""
             if !event.isEmpty { return event }
-            return alert.title.isEmpty ? "Weather alert" : alert.title
+            return alert.title.isEmpty ? tr("Weather alert") : alert.title
         }
-        var summary = "\(alerts.count) warnings for \(place.name): "
+        func heading(_ names: String) -> String {
+            trn(
+                "{count} warning for {place}: {names}", "{count} warnings for {place}: {names}", alerts.count,
+                ["place": place.name, "names": names])
+        }
+        var names = ""
         var named = 0
+        let room = maximumSummaryCharacters - heading("").count
         for alert in alerts {
             let next = (named == 0 ? "" : ", ") + name(alert)
-            guard summary.count + next.count <= maximumSummaryCharacters || named == 0 else {
-                summary += ", …"
+            guard names.count + next.count <= room || named == 0 else {
+                names += ", …"
                 break
             }
-            summary += next
+            names += next
             named += 1
         }
+        var summary = heading(names)
         if summary.count > maximumSummaryCharacters { summary = String(summary.prefix(maximumSummaryCharacters)) + "…" }
         var lines = alerts.prefix(maximumListedAlerts).map { alert in
             let details = AlertWording.details(of: alert, at: now, local: local)
-            return ("\(name(alert)) (\(alert.severity.rawValue))" + (details.isEmpty ? "" : " " + details))
+            let line = tr("{name} ({severity})", ["name": name(alert), "severity": AlertWording.name(alert.severity)])
+            return (line + (details.isEmpty ? "" : " " + details))
                 .replacingControlCharacters()
         }
-        if alerts.count > maximumListedAlerts { lines.append("and \(alerts.count - maximumListedAlerts) more") }
+        if alerts.count > maximumListedAlerts {
+            lines.append(trn("and {count} more", "and {count} more", alerts.count - maximumListedAlerts))
+        }
         return DesktopNotification(
             replaces: replaces, icon: "weather-severe-alert", summary: summary.replacingControlCharacters(),
             body: lines.joined(separator: "\n"), urgency: urgency)
@@ -117,7 +130,7 @@ struct DesktopNotification: Equatable {
     static func rainSoon(at place: Location, summary: String, replaces: UInt32) -> DesktopNotification {
         DesktopNotification(
             replaces: replaces, icon: "weather-showers",
-            summary: "Rain soon — \(place.name)".replacingControlCharacters(),
+            summary: tr("Rain soon — {place}", ["place": place.name]).replacingControlCharacters(),
             body: summary.replacingControlCharacters(), urgency: .normal)
     }
 

@@ -185,10 +185,13 @@ public final class DesktopNotifier {
                 logger.info(
                     "notifying \(notice.alerts.count == 1 ? "alert" : "\(notice.alerts.count) alerts") \(names) for \(place.id)"
                         + (notice.isUpdate ? " (an update)" : ""))
-                send(
-                    .notify(
-                        .alerts(notice.alerts, at: place, now: time, local: local, replaces: notice.replaces),
-                        .alerts(place: place.id, group: notice.group)))
+                // In the session's language: the user manager's LANG and LC_*,
+                // which are this instance's environment.
+                let shown = Localization.inEnvironmentLocale {
+                    DesktopNotification.alerts(
+                        notice.alerts, at: place, now: time, local: local, replaces: notice.replaces)
+                }
+                send(.notify(shown, .alerts(place: place.id, group: notice.group)))
             }
         }
     }
@@ -211,13 +214,17 @@ public final class DesktopNotifier {
         } else {
             rainEpisode?.spell = spell
         }
-        if let shown = rainEpisode { rainSoon(place: place, summary: nowcast.summary, episode: shown.id) }
+        if let shown = rainEpisode {
+            let spoken = Localization.inEnvironmentLocale { nowcast.at(nowcast.time)?.summary }
+            rainSoon(place: place, summary: nowcast.summary, episode: shown.id, spoken: spoken)
+        }
     }
 
     /// Rain is expected soon at `place` (the selected one). Shown once per
     /// `episode`; a new summary for the same episode updates the notification
     /// in place, and a new episode replaces the previous one's.
-    public func rainSoon(place: Location, summary: String, episode: String) {
+    /// `spoken`: the summary in the session's language, when it differs.
+    public func rainSoon(place: Location, summary: String, episode: String, spoken: String? = nil) {
         guard configuration().notifyRainSoon, availability == .usable else { return }
         if let shown = record.rain, shown.episode == episode, shown.summary == summary, shown.place == place.id {
             return
@@ -227,7 +234,10 @@ public final class DesktopNotifier {
         next.rain = .init(place: place.id, episode: episode, summary: summary, notification: replaces)
         update(next)
         logger.info("notifying rain soon at \(place.id): \(summary)")
-        send(.notify(.rainSoon(at: place, summary: summary, replaces: replaces), .rain(episode: episode)))
+        let shown = Localization.inEnvironmentLocale {
+            DesktopNotification.rainSoon(at: place, summary: spoken ?? summary, replaces: replaces)
+        }
+        send(.notify(shown, .rain(episode: episode)))
     }
 
     /// The rain episode is over (it rained and stopped, or it will not come):

@@ -113,18 +113,24 @@ struct StatusCommand: ClientCommand {
     static func describe(_ status: WeatherStatus, alertServices: [(LocationID, AlertService?)] = []) -> [String] {
         let now = Output.now()
         var lines: [String] = []
+        let uptime = Durations.span(status.uptimeSeconds)
         lines.append(
-            "raind \(status.version), up \(Durations.span(status.uptimeSeconds)), \(status.provider), \(status.online ? "online" : "offline")"
-        )
+            status.online
+                ? tr(
+                    "raind {version}, up {uptime}, {provider}, online",
+                    ["version": status.version, "uptime": uptime, "provider": status.provider])
+                : tr(
+                    "raind {version}, up {uptime}, {provider}, offline",
+                    ["version": status.version, "uptime": uptime, "provider": status.provider]))
         var rows: [[String]] = []
         if let location = status.selected {
-            rows.append(["Selected:", "\(location.displayName) (\(location.id))"])
+            rows.append([tr("Selected:"), "\(location.displayName) (\(location.id))"])
         } else {
-            rows.append(["Selected:", "none (add a place: raindctl add PLACE)"])
+            rows.append([tr("Selected:"), tr("none (add a place: raindctl add PLACE)")])
         }
-        rows.append(["Places:", "\(status.locations)"])
-        rows.append(["Units:", status.units.rawValue])
-        rows.append(["Refresh:", "every \(status.refreshMinutes) min"])
+        rows.append([tr("Places:"), "\(status.locations)"])
+        rows.append([tr("Units:"), status.units.rawValue])
+        rows.append([tr("Refresh:"), trn("every {count} min", "every {count} min", status.refreshMinutes)])
         if let minutes = status.backgroundRefreshMinutes, status.locations > 1 {
             let every =
                 minutes % 60 == 0
@@ -137,19 +143,22 @@ struct StatusCommand: ClientCommand {
             ])
         }
         if let last = status.lastRefresh {
-            rows.append(["Last refresh:", Durations.ago(now - last)])
+            rows.append([tr("Last refresh:"), Durations.ago(now - last)])
         } else {
-            rows.append(["Last refresh:", "never"])
+            rows.append([tr("Last refresh:"), tr("never")])
         }
         if let next = status.nextRefresh {
-            rows.append(["Next refresh:", next <= now ? "due now" : "in " + Durations.span(next - now)])
+            rows.append([
+                tr("Next refresh:"),
+                next <= now ? tr("due now") : tr("in {span}", ["span": Durations.span(next - now)]),
+            ])
         }
         if let failure = status.lastError {
             let when = failure.time.map { Durations.ago(now - $0) + ": " } ?? ""
-            rows.append(["Last error:", when + failure.message])
+            rows.append([tr("Last error:"), when + failure.message])
         }
         rows.append([
-            "Upstream calls:",
+            tr("Upstream calls:"),
             "\(BudgetUsage.text(calls: status.callsToday)) of \(BudgetUsage.text(calls: status.dailyBudget)) today"
                 + " (\(status.requestsToday) request\(status.requestsToday == 1 ? "" : "s"))",
         ])
@@ -161,18 +170,18 @@ struct StatusCommand: ClientCommand {
             ])
         }
         if let nowcast = status.nowcast {
-            rows.append(["Nowcast:", Self.describe(nowcast)])
+            rows.append([tr("Nowcast:"), Self.describe(nowcast)])
         }
         for (index, provider) in (status.providers ?? []).enumerated() {
-            rows.append([index == 0 ? "Providers:" : "", Self.describe(provider, now: now)])
+            rows.append([index == 0 ? tr("Providers:") : "", Self.describe(provider, now: now)])
         }
         for (index, (id, service)) in alertServices.enumerated() {
-            rows.append([index == 0 ? "Alert services:" : "", "\(id): " + Self.describe(service, now: now)])
+            rows.append([index == 0 ? tr("Alert services:") : "", "\(id): " + Self.describe(service, now: now)])
         }
         for (index, source) in (status.alertSources ?? []).enumerated() {
-            rows.append([index == 0 ? "Alert polling:" : "", Self.describe(source)])
+            rows.append([index == 0 ? tr("Alert polling:") : "", Self.describe(source)])
         }
-        rows.append(["Subscribers:", "\(status.subscribers)"])
+        rows.append([tr("Subscribers:"), "\(status.subscribers)"])
         lines += Output.table(rows, separator: " ")
         return lines
     }
@@ -183,13 +192,20 @@ enum Durations {
     static func span(_ seconds: Double) -> String {
         // The value came from the daemon: NaN or a huge number must not trap the conversion.
         let s = seconds.isFinite ? Int(min(max(0, seconds), 1e15)) : 0
-        if s < 60 { return "\(s) s" }
-        if s < 3600 { return "\(s / 60) min" }
-        if s < 86400 { return "\(s / 3600) h \(s % 3600 / 60) min" }
-        return "\(s / 86400) days"
+        if s < 60 { return trn("{count} s", "{count} s", s) }
+        if s < 3600 { return trn("{count} min", "{count} min", s / 60) }
+        if s < 86400 {
+            return tr(
+                "{hours} {minutes}",
+                [
+                    "hours": trn("{count} h", "{count} h", s / 3600),
+                    "minutes": trn("{count} min", "{count} min", s % 3600 / 60),
+                ])
+        }
+        return trn("{count} day", "{count} days", s / 86400)
     }
 
     static func ago(_ seconds: Double) -> String {
-        seconds < 60 ? "just now" : span(seconds) + " ago"
+        seconds < 60 ? tr("just now") : tr("{span} ago", ["span": span(seconds)])
     }
 }

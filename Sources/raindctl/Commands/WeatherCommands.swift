@@ -22,8 +22,9 @@ struct ForecastView {
         let location = reply.location
         guard let forecast = reply.forecast else {
             throw .failed(
-                "no weather for \(location.displayName) yet; raind fetches it as soon as it can ('raindctl refresh' to try now, 'raindctl status' for errors)"
-            )
+                tr(
+                    "no weather for {place} yet; raind fetches it as soon as it can ('raindctl refresh' to try now, 'raindctl status' for errors)",
+                    ["place": location.displayName]))
         }
         let status = try client.call(GetStatusCall.self, NoParameters()).status
         let units = status.units
@@ -54,7 +55,7 @@ struct ForecastView {
         switch kind {
         case .now: text = presenter.nowView()
         case .hourly(let hours): text = presenter.hourlyView(hours: hours, graphics: graphics)
-        case .daily: text = presenter.dailyView(graphics: graphics)
+        case .daily: text = presenter.dailyView(graphics: graphics, width: Output.columns)
         }
         Output.viewLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
     }

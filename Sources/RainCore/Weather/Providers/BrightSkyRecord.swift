@@ -196,17 +196,22 @@ struct BrightSkyRecord {
     /// Forecast API's vocabulary has no hail: Bright Sky's `hail` is shown
     /// as `sleet`, the icon of ice falling, and keeps "Hail" as its summary.
     static let icons: [String: (icon: String, word: String)] = [
-        "clear-day": ("clear-day", "Clear"), "clear-night": ("clear-night", "Clear"),
-        "partly-cloudy-day": ("partly-cloudy-day", "Partly cloudy"),
-        "partly-cloudy-night": ("partly-cloudy-night", "Partly cloudy"), "cloudy": ("cloudy", "Cloudy"),
-        "fog": ("fog", "Fog"), "wind": ("wind", "Windy"), "rain": ("rain", "Rain"), "sleet": ("sleet", "Sleet"),
-        "snow": ("snow", "Snow"), "hail": ("sleet", "Hail"), "thunderstorm": ("thunderstorm", "Thunderstorm"),
+        "clear-day": ("clear-day", Localization.marked("Clear")),
+        "clear-night": ("clear-night", Localization.marked("Clear")),
+        "partly-cloudy-day": ("partly-cloudy-day", Localization.marked("Partly cloudy")),
+        "partly-cloudy-night": ("partly-cloudy-night", Localization.marked("Partly cloudy")),
+        "cloudy": ("cloudy", Localization.marked("Cloudy")),
+        "fog": ("fog", Localization.marked("Fog")), "wind": ("wind", Localization.marked("Windy")),
+        "rain": ("rain", Localization.marked("Rain")), "sleet": ("sleet", Localization.marked("Sleet")),
+        "snow": ("snow", Localization.marked("Snow")), "hail": ("sleet", Localization.marked("Hail")),
+        "thunderstorm": ("thunderstorm", Localization.marked("Thunderstorm")),
     ]
 
     /// Bright Sky's conditions, as words.
     static let conditions: [String: String] = [
-        "dry": "Dry", "fog": "Fog", "rain": "Rain", "sleet": "Sleet", "snow": "Snow", "hail": "Hail",
-        "thunderstorm": "Thunderstorm",
+        "dry": Localization.marked("Dry"), "fog": Localization.marked("Fog"), "rain": Localization.marked("Rain"),
+        "sleet": Localization.marked("Sleet"), "snow": Localization.marked("Snow"), "hail": Localization.marked("Hail"),
+        "thunderstorm": Localization.marked("Thunderstorm"),
     ]
 
     /// The icon and summary of an icon and condition as Bright Sky sent

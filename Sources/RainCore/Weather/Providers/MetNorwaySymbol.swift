@@ -109,66 +109,104 @@ public struct MetNorwaySymbol: Equatable, Hashable, Sendable {
 
     /// The legend, in its order.
     private static let table: [Entry] = [
-        Entry(base: "clearsky", summary: "Clear sky", kind: .clear, hasVariants: true),
-        Entry(base: "fair", summary: "Fair", kind: .fair, hasVariants: true),
-        Entry(base: "partlycloudy", summary: "Partly cloudy", kind: .partlyCloudy, hasVariants: true),
-        Entry(base: "cloudy", summary: "Cloudy", kind: .cloudy, hasVariants: false),
-        Entry(base: "lightrainshowers", summary: "Light rain showers", kind: .rain, hasVariants: true),
-        Entry(base: "rainshowers", summary: "Rain showers", kind: .rain, hasVariants: true),
-        Entry(base: "heavyrainshowers", summary: "Heavy rain showers", kind: .rain, hasVariants: true),
+        Entry(base: "clearsky", summary: Localization.marked("Clear sky"), kind: .clear, hasVariants: true),
+        Entry(base: "fair", summary: Localization.marked("Fair"), kind: .fair, hasVariants: true),
         Entry(
-            base: "lightrainshowersandthunder", summary: "Light rain showers and thunder", kind: .thunderstorm,
+            base: "partlycloudy", summary: Localization.marked("Partly cloudy"), kind: .partlyCloudy, hasVariants: true),
+        Entry(base: "cloudy", summary: Localization.marked("Cloudy"), kind: .cloudy, hasVariants: false),
+        Entry(
+            base: "lightrainshowers", summary: Localization.marked("Light rain showers"), kind: .rain, hasVariants: true
+        ),
+        Entry(base: "rainshowers", summary: Localization.marked("Rain showers"), kind: .rain, hasVariants: true),
+        Entry(
+            base: "heavyrainshowers", summary: Localization.marked("Heavy rain showers"), kind: .rain, hasVariants: true
+        ),
+        Entry(
+            base: "lightrainshowersandthunder", summary: Localization.marked("Light rain showers and thunder"),
+            kind: .thunderstorm,
             hasVariants: true),
         Entry(
-            base: "rainshowersandthunder", summary: "Rain showers and thunder", kind: .thunderstorm,
+            base: "rainshowersandthunder", summary: Localization.marked("Rain showers and thunder"),
+            kind: .thunderstorm,
             hasVariants: true),
         Entry(
-            base: "heavyrainshowersandthunder", summary: "Heavy rain showers and thunder", kind: .thunderstorm,
-            hasVariants: true),
-        Entry(base: "lightsleetshowers", summary: "Light sleet showers", kind: .sleet, hasVariants: true),
-        Entry(base: "sleetshowers", summary: "Sleet showers", kind: .sleet, hasVariants: true),
-        Entry(base: "heavysleetshowers", summary: "Heavy sleet showers", kind: .sleet, hasVariants: true),
-        Entry(
-            base: "lightssleetshowersandthunder", summary: "Light sleet showers and thunder", kind: .thunderstorm,
+            base: "heavyrainshowersandthunder", summary: Localization.marked("Heavy rain showers and thunder"),
+            kind: .thunderstorm,
             hasVariants: true),
         Entry(
-            base: "sleetshowersandthunder", summary: "Sleet showers and thunder", kind: .thunderstorm,
+            base: "lightsleetshowers", summary: Localization.marked("Light sleet showers"), kind: .sleet,
+            hasVariants: true),
+        Entry(base: "sleetshowers", summary: Localization.marked("Sleet showers"), kind: .sleet, hasVariants: true),
+        Entry(
+            base: "heavysleetshowers", summary: Localization.marked("Heavy sleet showers"), kind: .sleet,
             hasVariants: true),
         Entry(
-            base: "heavysleetshowersandthunder", summary: "Heavy sleet showers and thunder", kind: .thunderstorm,
-            hasVariants: true),
-        Entry(base: "lightsnowshowers", summary: "Light snow showers", kind: .snow, hasVariants: true),
-        Entry(base: "snowshowers", summary: "Snow showers", kind: .snow, hasVariants: true),
-        Entry(base: "heavysnowshowers", summary: "Heavy snow showers", kind: .snow, hasVariants: true),
-        Entry(
-            base: "lightssnowshowersandthunder", summary: "Light snow showers and thunder", kind: .thunderstorm,
+            base: "lightssleetshowersandthunder", summary: Localization.marked("Light sleet showers and thunder"),
+            kind: .thunderstorm,
             hasVariants: true),
         Entry(
-            base: "snowshowersandthunder", summary: "Snow showers and thunder", kind: .thunderstorm,
+            base: "sleetshowersandthunder", summary: Localization.marked("Sleet showers and thunder"),
+            kind: .thunderstorm,
             hasVariants: true),
         Entry(
-            base: "heavysnowshowersandthunder", summary: "Heavy snow showers and thunder", kind: .thunderstorm,
+            base: "heavysleetshowersandthunder", summary: Localization.marked("Heavy sleet showers and thunder"),
+            kind: .thunderstorm,
             hasVariants: true),
-        Entry(base: "lightrain", summary: "Light rain", kind: .rain, hasVariants: false),
-        Entry(base: "rain", summary: "Rain", kind: .rain, hasVariants: false),
-        Entry(base: "heavyrain", summary: "Heavy rain", kind: .rain, hasVariants: false),
-        Entry(base: "lightrainandthunder", summary: "Light rain and thunder", kind: .thunderstorm, hasVariants: false),
-        Entry(base: "rainandthunder", summary: "Rain and thunder", kind: .thunderstorm, hasVariants: false),
-        Entry(base: "heavyrainandthunder", summary: "Heavy rain and thunder", kind: .thunderstorm, hasVariants: false),
-        Entry(base: "lightsleet", summary: "Light sleet", kind: .sleet, hasVariants: false),
-        Entry(base: "sleet", summary: "Sleet", kind: .sleet, hasVariants: false),
-        Entry(base: "heavysleet", summary: "Heavy sleet", kind: .sleet, hasVariants: false),
         Entry(
-            base: "lightsleetandthunder", summary: "Light sleet and thunder", kind: .thunderstorm, hasVariants: false),
-        Entry(base: "sleetandthunder", summary: "Sleet and thunder", kind: .thunderstorm, hasVariants: false),
+            base: "lightsnowshowers", summary: Localization.marked("Light snow showers"), kind: .snow, hasVariants: true
+        ),
+        Entry(base: "snowshowers", summary: Localization.marked("Snow showers"), kind: .snow, hasVariants: true),
         Entry(
-            base: "heavysleetandthunder", summary: "Heavy sleet and thunder", kind: .thunderstorm, hasVariants: false),
-        Entry(base: "lightsnow", summary: "Light snow", kind: .snow, hasVariants: false),
-        Entry(base: "snow", summary: "Snow", kind: .snow, hasVariants: false),
-        Entry(base: "heavysnow", summary: "Heavy snow", kind: .snow, hasVariants: false),
-        Entry(base: "lightsnowandthunder", summary: "Light snow and thunder", kind: .thunderstorm, hasVariants: false),
-        Entry(base: "snowandthunder", summary: "Snow and thunder", kind: .thunderstorm, hasVariants: false),
-        Entry(base: "heavysnowandthunder", summary: "Heavy snow and thunder", kind: .thunderstorm, hasVariants: false),
-        Entry(base: "fog", summary: "Fog", kind: .fog, hasVariants: false),
+            base: "heavysnowshowers", summary: Localization.marked("Heavy snow showers"), kind: .snow, hasVariants: true
+        ),
+        Entry(
+            base: "lightssnowshowersandthunder", summary: Localization.marked("Light snow showers and thunder"),
+            kind: .thunderstorm,
+            hasVariants: true),
+        Entry(
+            base: "snowshowersandthunder", summary: Localization.marked("Snow showers and thunder"),
+            kind: .thunderstorm,
+            hasVariants: true),
+        Entry(
+            base: "heavysnowshowersandthunder", summary: Localization.marked("Heavy snow showers and thunder"),
+            kind: .thunderstorm,
+            hasVariants: true),
+        Entry(base: "lightrain", summary: Localization.marked("Light rain"), kind: .rain, hasVariants: false),
+        Entry(base: "rain", summary: Localization.marked("Rain"), kind: .rain, hasVariants: false),
+        Entry(base: "heavyrain", summary: Localization.marked("Heavy rain"), kind: .rain, hasVariants: false),
+        Entry(
+            base: "lightrainandthunder", summary: Localization.marked("Light rain and thunder"), kind: .thunderstorm,
+            hasVariants: false),
+        Entry(
+            base: "rainandthunder", summary: Localization.marked("Rain and thunder"), kind: .thunderstorm,
+            hasVariants: false),
+        Entry(
+            base: "heavyrainandthunder", summary: Localization.marked("Heavy rain and thunder"), kind: .thunderstorm,
+            hasVariants: false),
+        Entry(base: "lightsleet", summary: Localization.marked("Light sleet"), kind: .sleet, hasVariants: false),
+        Entry(base: "sleet", summary: Localization.marked("Sleet"), kind: .sleet, hasVariants: false),
+        Entry(base: "heavysleet", summary: Localization.marked("Heavy sleet"), kind: .sleet, hasVariants: false),
+        Entry(
+            base: "lightsleetandthunder", summary: Localization.marked("Light sleet and thunder"), kind: .thunderstorm,
+            hasVariants: false),
+        Entry(
+            base: "sleetandthunder", summary: Localization.marked("Sleet and thunder"), kind: .thunderstorm,
+            hasVariants: false),
+        Entry(
+            base: "heavysleetandthunder", summary: Localization.marked("Heavy sleet and thunder"), kind: .thunderstorm,
+            hasVariants: false),
+        Entry(base: "lightsnow", summary: Localization.marked("Light snow"), kind: .snow, hasVariants: false),
+        Entry(base: "snow", summary: Localization.marked("Snow"), kind: .snow, hasVariants: false),
+        Entry(base: "heavysnow", summary: Localization.marked("Heavy snow"), kind: .snow, hasVariants: false),
+        Entry(
+            base: "lightsnowandthunder", summary: Localization.marked("Light snow and thunder"), kind: .thunderstorm,
+            hasVariants: false),
+        Entry(
+            base: "snowandthunder", summary: Localization.marked("Snow and thunder"), kind: .thunderstorm,
+            hasVariants: false),
+        Entry(
+            base: "heavysnowandthunder", summary: Localization.marked("Heavy snow and thunder"), kind: .thunderstorm,
+            hasVariants: false),
+        Entry(base: "fog", summary: Localization.marked("Fog"), kind: .fog, hasVariants: false),
     ]
 }

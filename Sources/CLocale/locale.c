@@ -1,0 +1,29 @@
+#define _GNU_SOURCE
+#include "CLocale.h"
+
+#include <limits.h>
+
+locale_t raind_environment_locale(void) {
+    int mask = LC_CTYPE_MASK | LC_MESSAGES_MASK | LC_TIME_MASK | LC_NUMERIC_MASK | LC_MEASUREMENT_MASK;
+    locale_t chosen = newlocale(mask, "", (locale_t)0);
+    // One category naming a locale that is missing fails the whole call:
+    // each category then falls back alone, as setlocale's callers expect.
+    if (chosen != (locale_t)0) return chosen;
+    chosen = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    int categories[] = {LC_CTYPE_MASK, LC_MESSAGES_MASK, LC_TIME_MASK, LC_NUMERIC_MASK, LC_MEASUREMENT_MASK};
+    for (unsigned i = 0; i < sizeof categories / sizeof categories[0] && chosen; i++) {
+        locale_t next = newlocale(categories[i], "", chosen);
+        if (next != (locale_t)0) chosen = next;
+    }
+    return chosen;
+}
+
+int raind_measurement(void) {
+    const char *value = nl_langinfo(_NL_MEASUREMENT_MEASUREMENT);
+    return value && value[0] ? value[0] : 1;
+}
+
+int raind_group_size(void) {
+    const char *grouping = nl_langinfo(GROUPING);
+    return grouping && grouping[0] > 0 && grouping[0] != CHAR_MAX ? grouping[0] : 0;
+}

@@ -1,0 +1,105 @@
+import CLocale
+import Glibc
+
+/// The calling thread's locale's own ways (glibc's `nl_langinfo`): the
+/// clock (12- or 24-hour, from `LC_TIME`'s time format), weekday and month
+/// names, the decimal separator and digit grouping (`LC_NUMERIC`), the
+/// measurement system (`LC_MEASUREMENT`) and whether text may be UTF-8
+/// (`LC_CTYPE`). In the C locale (the daemon's wire and logs, the tests'
+/// English goldens) they are raind's English ones: `09:05`, `Tuesday`,
+/// `0.1`, `1,505,005`.
+///
+/// The order of a date's parts is the catalogue's (`tr("{weekday} {day}
+/// {month} {year}")`), as GNOME's programs translate theirs.
+public struct LocaleConventions: Sendable, Equatable {
+    public var twelveHourClock: Bool
+    public var amPM: (am: String, pm: String)
+    /// Sunday first.
+    public var weekdays: [String]
+    public var shortWeekdays: [String]
+    /// January first, in the form a date with a day number takes (Polish `grudnia`).
+    public var months: [String]
+    public var shortMonths: [String]
+    public var decimalSeparator: String
+    public var groupSeparator: String
+    /// Digits per group (3), 0 for none.
+    public var groupSize: Int
+    /// `LC_MEASUREMENT` says US customary units.
+    public var usMeasurement: Bool
+    /// `LC_CTYPE`'s character set is UTF-8.
+    public var utf8: Bool
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.twelveHourClock == b.twelveHourClock && a.amPM == b.amPM && a.weekdays == b.weekdays
+            && a.shortWeekdays == b.shortWeekdays && a.months == b.months && a.shortMonths == b.shortMonths
+            && a.decimalSeparator == b.decimalSeparator && a.groupSeparator == b.groupSeparator
+            && a.groupSize == b.groupSize && a.usMeasurement == b.usMeasurement && a.utf8 == b.utf8
+    }
+
+    /// The conventions of the calling thread's locale.
+    public static var current: LocaleConventions {
+        // Trimmed: Japanese abbreviated months come padded (` 1月`).
+        func item(_ value: Int32) -> String { String(cString: nl_langinfo(nl_item(value))).trimmingSpaces() }
+        let timeFormat = item(Int32(T_FMT))
+        let weekdays = (0..<7).map { item(Int32(DAY_1) + Int32($0)) }
+        let shortWeekdays = (0..<7).map { item(Int32(ABDAY_1) + Int32($0)) }
+        let months = (0..<12).map { item(Int32(MON_1) + Int32($0)) }
+        let shortMonths = (0..<12).map { item(Int32(ABMON_1) + Int32($0)) }
+        let radix = item(Int32(RADIXCHAR))
+        var group = item(Int32(THOUSEP))
+        var size = Int(raind_group_size())
+        // The C locale groups nothing; raind's English has always written 1,505,005.
+        if group.isEmpty && radix == "." && size == 0 { (group, size) = (",", 3) }
+        if group.isEmpty { size = 0 }
+        let codeset = item(Int32(CODESET))
+        return LocaleConventions(
+            twelveHourClock: timeFormat.hasPrefix("%r") || timeFormat.contains("%I") || timeFormat.contains("%l"),
+            amPM: (item(Int32(AM_STR)), item(Int32(PM_STR))), weekdays: weekdays, shortWeekdays: shortWeekdays,
+            months: months, shortMonths: shortMonths, decimalSeparator: radix.isEmpty ? "." : radix,
+            groupSeparator: group, groupSize: size, usMeasurement: raind_measurement() == 2,
+            utf8: codeset == "UTF-8")
+    }
+
+    /// `9:05 AM` or `09:05`; a whole hour on a 12-hour clock is `8 PM`.
+    public func time(hour: Int, minute: Int) -> String {
+        guard twelveHourClock, !amPM.am.isEmpty else {
+            return CivilDateTime.twoDigits(hour) + ":" + CivilDateTime.twoDigits(minute)
+        }
+        let shown = hour % 12 == 0 ? 12 : hour % 12
+        let half = hour < 12 ? amPM.am : amPM.pm
+        return minute == 0 ? "\(shown) \(half)" : "\(shown):\(CivilDateTime.twoDigits(minute)) \(half)"
+    }
+
+    /// A number raind wrote with a `.` (`DecimalText`), in the locale's separator.
+    public func decimal(_ text: String) -> String {
+        decimalSeparator == "." ? text : text.replacingAll(".", with: decimalSeparator)
+    }
+
+    /// A whole number with the locale's grouping (`1.505.005`, `1 505 005`, `1,505,005`).
+    public func integer(_ number: Int) -> String {
+        var digits = String(number.magnitude)
+        guard groupSize > 0, digits.count > groupSize else { return (number < 0 ? "-" : "") + digits }
+        var groups: [String] = []
+        while digits.count > groupSize {
+            groups.insert(String(digits.suffix(groupSize)), at: 0)
+            digits.removeLast(groupSize)
+        }
+        groups.insert(digits, at: 0)
+        return (number < 0 ? "-" : "") + groups.joined(separator: groupSeparator)
+    }
+}
+
+extension String {
+    /// Whether `part` occurs in this text (the standard library's own lacks without Foundation).
+    func contains(_ part: String) -> Bool {
+        let pattern = Array(part.utf8)
+        let bytes = Array(utf8)
+        guard !pattern.isEmpty else { return true }
+        guard bytes.count >= pattern.count else { return false }
+        for start in 0...(bytes.count - pattern.count) where bytes[start..<start + pattern.count].elementsEqual(pattern)
+        {
+            return true
+        }
+        return false
+    }
+}

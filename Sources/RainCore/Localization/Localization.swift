@@ -1,0 +1,161 @@
+import CLocale
+import Glibc
+
+/// Text for people in the reader's language, through glibc's gettext (text
+/// domain `raind`, catalogues in `LOCALEDIR/LL/LC_MESSAGES/raind.mo`).
+///
+/// Every sentence a person reads is one call around its English literal,
+/// with named placeholders a translation may reorder (po/README.md):
+///
+///     tr("Feels like")
+///     tr("Updated {age}", ["age": age])
+///     trn("{count} day", "{count} days", count)
+///
+/// The literal must be a `StaticString`, so an interpolated msgid does not
+/// compile, and `scripts/update-po` finds every one with xgettext. Text that
+/// arrives at run time (a provider's condition words) is marked where it is
+/// written with `Localization.marked("Overcast")` and translated where it is
+/// shown with `Localization.translate(_:)`.
+///
+/// Which language: the calling thread's locale (`uselocale`), set by
+/// `Localization.useEnvironmentLocale()` in raindctl and around each
+/// notification in the user instance; a thread in the C locale (the daemon's
+/// logs, the wire, the tests' English goldens) gets the English literal.
+public enum Localization {
+    public static let domain = "raind"
+
+    /// The installed catalogues' directory.
+    public static let installedDirectory = "/usr/share/locale"
+
+    /// Points the `raind` text domain at `directory`: `RAIND_LOCALE_DIR` when
+    /// set (a build tree, the tests), else `PREFIX/share/locale` beside the
+    /// executable's `PREFIX/bin` when it holds raind's catalogues, else
+    /// /usr/share/locale. Catalogues are read as UTF-8 whatever the locale's
+    /// character set (the output degrades to ASCII on its own, `AsciiText`).
+    public static func bind(environment: [String: String], executablePath: String?) {
+        var directory = installedDirectory
+        if let given = environment["RAIND_LOCALE_DIR"], !given.isEmpty {
+            directory = given
+        } else if let executablePath, let slash = executablePath.lastIndex(of: "/") {
+            let bin = executablePath[..<slash]
+            if let up = bin.lastIndex(of: "/") {
+                let beside = String(bin[..<up]) + "/share/locale"
+                if access(beside + "/de/LC_MESSAGES/\(domain).mo", F_OK) == 0 { directory = beside }
+            }
+        }
+        _ = bindtextdomain(domain, directory)
+        _ = bind_textdomain_codeset(domain, "UTF-8")
+    }
+
+    /// Makes the calling thread speak the environment's locale (`LANG`,
+    /// `LC_ALL`, `LC_MESSAGES`, `LC_TIME`, `LC_NUMERIC`, `LC_MEASUREMENT`,
+    /// `LANGUAGE`), as `setlocale(LC_ALL, "")` would, without touching
+    /// another thread. A locale that is not installed leaves its categories
+    /// in C (English), as other programs do. Returns whether it was found.
+    @discardableResult
+    public static func useEnvironmentLocale() -> Bool {
+        guard let locale = raind_environment_locale() else { return false }
+        _ = uselocale(locale)
+        return true
+    }
+
+    /// Runs `body` in the environment's locale (`useEnvironmentLocale`) on
+    /// this thread, then returns to the locale before: how the daemon writes
+    /// a notification in its session's language while its logs and replies
+    /// stay in C.
+    public static func inEnvironmentLocale<T>(_ body: () -> T) -> T {
+        guard let locale = raind_environment_locale() else { return body() }
+        defer { freelocale(locale) }
+        let previous = uselocale(locale)
+        defer { _ = uselocale(previous) }
+        return body()
+    }
+
+    /// Runs `body` in `locale` (a name such as `de_DE.UTF-8`) on this
+    /// thread, then returns to the locale before; nil when it is not installed.
+    public static func with<T>(locale name: String, _ body: () -> T) -> T? {
+        guard let locale = newlocale(Int32(LC_ALL_MASK_VALUE), name, nil) else { return nil }
+        defer { freelocale(locale) }
+        let previous = uselocale(locale)
+        defer { _ = uselocale(previous) }
+        return body()
+    }
+
+    /// LC_ALL_MASK, which Swift cannot import (a macro of other macros).
+    static let LC_ALL_MASK_VALUE =
+        (1 << LC_CTYPE) | (1 << LC_NUMERIC) | (1 << LC_TIME) | (1 << LC_COLLATE) | (1 << LC_MONETARY)
+        | (1 << LC_MESSAGES) | (1 << LC_PAPER) | (1 << LC_NAME) | (1 << LC_ADDRESS) | (1 << LC_TELEPHONE)
+        | (1 << LC_MEASUREMENT) | (1 << LC_IDENTIFICATION)
+
+    /// `text` in the reader's language when the catalogue has it, else as it
+    /// is: for words that arrive at run time and were marked where they are
+    /// written (`marked(_:)`).
+    public static func translate(_ text: String) -> String {
+        guard !text.isEmpty else { return text }
+        return gettext(text)
+    }
+
+    /// Marks `text` for the catalogue without translating it: for words kept
+    /// or sent in English (a forecast's summary) and translated where shown.
+    @inline(__always)
+    public static func marked(_ text: StaticString) -> String { text.description }
+
+    /// The catalogue's text for `message` (the message itself when it has
+    /// none, in which case dgettext returns its own argument: read inside
+    /// the call that lends the pointer).
+    static func gettext(_ message: String) -> String {
+        message.withCString { String(cString: dgettext(domain, $0)) }
+    }
+
+    static func ngettext(_ singular: String, _ plural: String, _ count: UInt) -> String {
+        singular.withCString { one in
+            plural.withCString { many in String(cString: dngettext(domain, one, many, count)) }
+        }
+    }
+
+    /// `template` with each `{name}` replaced by its value.
+    static func fill(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
+        guard !values.isEmpty else { return template }
+        var text = template
+        for (name, value) in values { text = text.replacingAll("{" + name + "}", with: value) }
+        return text
+    }
+}
+
+/// A sentence in the reader's language (`Localization`): `tr("Updated {age}", ["age": age])`.
+public func tr(_ message: StaticString, _ values: KeyValuePairs<String, String> = [:]) -> String {
+    let translated = Localization.gettext(message.description)
+    return Localization.fill(translated, values)
+}
+
+/// A sentence with a count in the reader's language and plural form:
+/// `trn("{count} day", "{count} days", days)`; `{count}` is the count in digits.
+public func trn(
+    _ singular: StaticString, _ plural: StaticString, _ count: Int, _ values: KeyValuePairs<String, String> = [:]
+) -> String {
+    let magnitude = UInt(min(count.magnitude, UInt(UInt32.max)))
+    let translated = Localization.ngettext(singular.description, plural.description, magnitude)
+    return Localization.fill(Localization.fill(translated, values), ["count": String(count)])
+}
+
+extension String {
+    /// Every occurrence of `target` replaced by `replacement`.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        let pattern = Array(target.utf8)
+        let bytes = Array(utf8)
+        guard !pattern.isEmpty, bytes.count >= pattern.count else { return self }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if index + pattern.count <= bytes.count, bytes[index..<index + pattern.count].elementsEqual(pattern) {
+                result += replacement.utf8
+                index += pattern.count
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}
