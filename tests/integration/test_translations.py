@@ -32,6 +32,10 @@ PEOPLE_TEXT = [
     "Sources/RainCore/Weather/RainIntensity.swift",
     "Sources/RainCore/Weather/WeatherCode.swift",
     "Sources/RainDaemon/Notifications/DesktopNotification.swift",
+    "Sources/RainCore/Presentation/AirWording.swift",
+    "Sources/RainCore/Presentation/ForecastPresenter+Air.swift",
+    "Sources/RainCore/Weather/Providers/OpenMeteoAirQuality.swift",
+    "Sources/raindctl/Commands/StatusCommand.swift",
 ]
 WORDS = re.compile(r"[A-Za-z]{2,}[ ,:;.!?]+[A-Za-z]{2,}|^[A-Z][a-z]{2,}")
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
