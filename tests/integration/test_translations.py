@@ -19,7 +19,7 @@ CONVENTIONS_ONLY = {"en_US"}
 LANGUAGES = ["de", "es", "fr", "it", "nl", "pl", "pt_BR", "sv"]
 
 # The files that write text for people; a literal in them with words in it
-# goes through tr()/trn()/Localization.marked() unless its line says why not
+# goes through tr()/trc()/trn()/Localization.marked() unless its line says why not
 # in a comment starting `l10n:`.
 PEOPLE_TEXT = [
     "Sources/RainCore/Presentation/ForecastPresenter.swift",
@@ -39,7 +39,7 @@ PEOPLE_TEXT = [
 ]
 WORDS = re.compile(r"[A-Za-z]{2,}[ ,:;.!?]+[A-Za-z]{2,}|^[A-Z][a-z]{2,}")
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
-WRAPPED = re.compile(r'(?:\btrn?|Localization\.marked)\(\s*$')
+WRAPPED = re.compile(r'(?:\btr[cn]?|Localization\.marked)\(\s*$')
 
 
 def statistics(catalogue):

@@ -11,19 +11,20 @@ public enum AirWording {
         }
     }
 
-    /// The category as its index names it (the EEA's and the EPA's words).
+    /// The category as its index names it (the EEA's and the EPA's words),
+    /// apart from the same English words for the weather and alerts.
     public static func word(_ category: AirQualityCategory) -> String {
         switch category {
-        case .good: return tr("Good")
-        case .fair: return tr("Fair")
-        case .moderate: return tr("Moderate")
-        case .poor: return tr("Poor")
-        case .veryPoor: return tr("Very poor")
-        case .extremelyPoor: return tr("Extremely poor")
-        case .unhealthyForSensitiveGroups: return tr("Unhealthy for sensitive groups")
-        case .unhealthy: return tr("Unhealthy")
-        case .veryUnhealthy: return tr("Very unhealthy")
-        case .hazardous: return tr("Hazardous")
+        case .good: return trc("air quality", "Good")
+        case .fair: return trc("air quality", "Fair")
+        case .moderate: return trc("air quality", "Moderate")
+        case .poor: return trc("air quality", "Poor")
+        case .veryPoor: return trc("air quality", "Very poor")
+        case .extremelyPoor: return trc("air quality", "Extremely poor")
+        case .unhealthyForSensitiveGroups: return trc("air quality", "Unhealthy for sensitive groups")
+        case .unhealthy: return trc("air quality", "Unhealthy")
+        case .veryUnhealthy: return trc("air quality", "Very unhealthy")
+        case .hazardous: return trc("air quality", "Hazardous")
         }
     }
 
