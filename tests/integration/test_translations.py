@@ -190,7 +190,9 @@ def test_raindctl_speaks_the_locale(weather_daemon, fixture_server, tmp_path, la
         assert "Orte:" in status and "Abonnenten:" in status and ", online" in status, status
         # The waybar tooltip speaks it too; its class names do not change.
         waybar = json.loads(run("now", "--format", "waybar").stdout)
-        assert "nächste 6 Stunden" in waybar["tooltip"] and "Aktualisiert" in waybar["tooltip"], waybar
+        tooltip = waybar["tooltip"]
+        assert "Nächste Stunden: " in tooltip and "Gefühlt" in tooltip and "Aktualisiert" in tooltip, waybar
+        assert "Feels like" not in tooltip and "Today:" not in tooltip, waybar
         classes = waybar.get("class", [])
         classes = [classes] if isinstance(classes, str) else classes
         assert all(re.fullmatch(r"[a-z0-9-]+", name) for name in classes), waybar
