@@ -156,6 +156,8 @@ def test_poor_air_notifies_once_with_the_indexs_advice_and_closes_when_it_clears
         assert shown["summary"] == "Air quality at Paris: Poor (European AQI 74)"
         assert shown["body"].startswith("Consider reducing intense activities outdoors if you experience symptoms")
         assert "CAMS data © ECMWF" in shown["body"]
+        # The advice and the credit on lines of their own.
+        assert "particularly outdoors.\nAir quality by Open-Meteo.com" in shown["body"], shown["body"]
         record = daemon.cache_home / "raind" / "notifications.json"
 
         def recorded():
