@@ -41,9 +41,28 @@ final class LocalizedViewTests: XCTestCase {
             let stale = ForecastPresenter(
                 forecast: forecast, placeName: "Paris", units: .si, now: 1_768_467_600 + 3 * 86_400, isStale: true,
                 zone: zone)
+            // The air's words: the index's categories (in their own context:
+            // "Fair" air is not fair weather), pollen, UV, advice and credit.
+            let air = AirQuality(
+                provider: "open-meteo", attribution: OpenMeteoAirQuality().attribution, fetchedAt: 1_768_467_000,
+                index: .european, aqi: 30, dominant: .no2, uvIndex: 6,
+                pollen: [Pollen(kind: .birch, grains: 35), Pollen(kind: .grass, grains: 4)])
+            let us = AirQuality(provider: "open-meteo", fetchedAt: 1_768_467_000, index: .us, aqi: 120)
             let text = """
                 == status line ==
                 \(presenter.statusLine())
+                == tooltip ==
+                \(presenter.tooltipView())
+                == air ==
+                \(AirWording.summary(air) ?? "")
+                \(AirWording.pollenList(air) ?? "")
+                \(AirWording.uv(6) ?? "")
+                \(AirWording.alertTitle(place: "Paris", us))
+                \(us.category.map(AirWording.advice) ?? "")
+                \(AirWording.uvTitle(place: "Paris", index: 9))
+                \(AirWording.advice(UVCategory(index: 9)))
+                \(AirWording.problemLine("HTTP 503"))
+                \(ForecastPresenter.creditLine(air))
                 == now ==
                 \(presenter.nowView())== hourly --hours 12 ==
                 \(presenter.hourlyView(hours: 12, graphics: blocks))== hourly --hours 3 ==

@@ -39,15 +39,27 @@ final class LocalizedNotificationTests: XCTestCase {
         let directory = Fixtures.goldenDirectory + "/l10n"
         for locale in Self.locales {
             let rendered = Localization.with(locale: locale) { () -> String in
-                let shown = [
-                    DesktopNotification.alerts([storm], at: place, now: now, local: local, replaces: 0),
-                    DesktopNotification.alerts([storm, frost], at: place, now: now, local: local, replaces: 0),
-                    DesktopNotification.alerts(many, at: place, now: now, local: local, replaces: 0),
-                    DesktopNotification.rainSoon(
-                        at: place,
-                        summary: tr("{rain} starting in about {start}", ["rain": tr("Light rain"), "start": "20 min"]),
-                        replaces: 0),
-                ]
+                // Poor air (European AQI 70) and a very high UV index, as the notifier decides them.
+                let air = AirQuality(
+                    provider: "open-meteo", attribution: OpenMeteoAirQuality().attribution, fetchedAt: now,
+                    index: .european, aqi: 70, uvIndex: 9)
+                let notices = AirNotices.decide(
+                    place: place.id, placeName: place.name, air: air, episodes: [], airLevel: 4, uv: .high
+                ).actions.compactMap { action -> DesktopNotification? in
+                    guard case .show(let notice) = action else { return nil }
+                    return DesktopNotification.air(notice, credit: ForecastPresenter.creditLine(air))
+                }
+                let shown =
+                    [
+                        DesktopNotification.alerts([storm], at: place, now: now, local: local, replaces: 0),
+                        DesktopNotification.alerts([storm, frost], at: place, now: now, local: local, replaces: 0),
+                        DesktopNotification.alerts(many, at: place, now: now, local: local, replaces: 0),
+                        DesktopNotification.rainSoon(
+                            at: place,
+                            summary: tr(
+                                "{rain} starting in about {start}", ["rain": tr("Light rain"), "start": "20 min"]),
+                            replaces: 0),
+                    ] + notices
                 return shown.map { "== \($0.summary) ==\n\($0.body)\n" }.joined()
             }
             let actual = try XCTUnwrap(

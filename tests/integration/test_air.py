@@ -4,10 +4,11 @@ forecast, counted in Open-Meteo's calls, cached, and failing on its own."""
 import json
 import os
 import shutil
+import subprocess
 
 import pytest
 
-from raindtest import RECORDED_AT, FakeNotifications, FixtureServer, PrivateBus, Subscriber, wait_for
+from raindtest import RECORDED_AT, ROOT, FakeNotifications, FixtureServer, PrivateBus, Subscriber, wait_for
 
 PARIS = ("48.8534,2.3488", "Paris")
 AIR = "openmeteo-airquality-paris-poor.json"
@@ -156,6 +157,8 @@ def test_poor_air_notifies_once_with_the_indexs_advice_and_closes_when_it_clears
         assert shown["summary"] == "Air quality at Paris: Poor (European AQI 74)"
         assert shown["body"].startswith("Consider reducing intense activities outdoors if you experience symptoms")
         assert "CAMS data © ECMWF" in shown["body"]
+        # The advice and the credit on lines of their own.
+        assert "particularly outdoors.\nAir quality by Open-Meteo.com" in shown["body"], shown["body"]
         record = daemon.cache_home / "raind" / "notifications.json"
 
         def recorded():
@@ -182,3 +185,32 @@ def test_poor_air_notifies_once_with_the_indexs_advice_and_closes_when_it_clears
     finally:
         server.stop()
         bus.stop()
+
+
+@pytest.mark.skipif(not shutil.which("dbus-daemon"), reason="needs dbus-daemon (Debian package)")
+def test_the_air_notification_speaks_the_sessions_language_while_the_log_stays_english(
+        daemon_factory, air_server, tmp_path):
+    locales = subprocess.run(["locale", "-a"], capture_output=True, text=True).stdout.split()
+    assert "de_DE.utf8" in locales, "de_DE.UTF-8 is not generated: ./scripts/test runs localedef"
+    catalogues = tmp_path / "locale" / "de" / "LC_MESSAGES"
+    catalogues.mkdir(parents=True)
+    subprocess.run(["msgfmt", "--check", "-o", str(catalogues / "raind.mo"), str(ROOT / "po" / "de.po")], check=True)
+    bus = PrivateBus()
+    server = FakeNotifications(bus)
+    try:
+        config = (
+            f"[Provider]\nName=open-meteo\nBaseURL={air_server.url}\nTimeoutSec=3\n"
+            f"[Air]\nBaseURL={air_server.url}\n[Notifications]\nRainSoon=no\n")
+        daemon = daemon_factory(config=config, extra_env={
+            "DBUS_SESSION_BUS_ADDRESS": bus.address, "LANG": "de_DE.UTF-8", "LANGUAGE": "", "LC_ALL": "",
+            "RAIND_LOCALE_DIR": str(tmp_path / "locale")})
+        add_paris(daemon)
+        shown = server.next()
+        assert shown["summary"] == "Luftqualität in Paris: Schlecht (Europäischer AQI 74)", shown
+        assert shown["body"].startswith("Erwägen Sie, anstrengende Aktivitäten im Freien einzuschränken"), shown
+        assert shown["body"].endswith("\nLuftqualität von Open-Meteo.com (CC BY 4.0), CAMS-Daten © ECMWF "
+                                      "https://open-meteo.com/"), shown
+        wait_for(lambda: "notifying Air quality at Paris: Poor (European AQI 74)" in daemon.read_log(),
+                 what="the log line in English")
+    finally:
+        server.stop()

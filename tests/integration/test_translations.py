@@ -19,7 +19,7 @@ CONVENTIONS_ONLY = {"en_US"}
 LANGUAGES = ["de", "es", "fr", "it", "nl", "pl", "pt_BR", "sv"]
 
 # The files that write text for people; a literal in them with words in it
-# goes through tr()/trn()/Localization.marked() unless its line says why not
+# goes through tr()/trc()/trn()/Localization.marked() unless its line says why not
 # in a comment starting `l10n:`.
 PEOPLE_TEXT = [
     "Sources/RainCore/Presentation/ForecastPresenter.swift",
@@ -32,10 +32,14 @@ PEOPLE_TEXT = [
     "Sources/RainCore/Weather/RainIntensity.swift",
     "Sources/RainCore/Weather/WeatherCode.swift",
     "Sources/RainDaemon/Notifications/DesktopNotification.swift",
+    "Sources/RainCore/Presentation/AirWording.swift",
+    "Sources/RainCore/Presentation/ForecastPresenter+Air.swift",
+    "Sources/RainCore/Weather/Providers/OpenMeteoAirQuality.swift",
+    "Sources/raindctl/Commands/StatusCommand.swift",
 ]
 WORDS = re.compile(r"[A-Za-z]{2,}[ ,:;.!?]+[A-Za-z]{2,}|^[A-Z][a-z]{2,}")
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
-WRAPPED = re.compile(r'(?:\btrn?|Localization\.marked)\(\s*$')
+WRAPPED = re.compile(r'(?:\btr[cn]?|Localization\.marked)\(\s*$')
 
 
 def statistics(catalogue):
@@ -186,7 +190,9 @@ def test_raindctl_speaks_the_locale(weather_daemon, fixture_server, tmp_path, la
         assert "Orte:" in status and "Abonnenten:" in status and ", online" in status, status
         # The waybar tooltip speaks it too; its class names do not change.
         waybar = json.loads(run("now", "--format", "waybar").stdout)
-        assert "nächste 6 Stunden" in waybar["tooltip"] and "Aktualisiert" in waybar["tooltip"], waybar
+        tooltip = waybar["tooltip"]
+        assert "Nächste Stunden: " in tooltip and "Gefühlt" in tooltip and "Aktualisiert" in tooltip, waybar
+        assert "Feels like" not in tooltip and "Today:" not in tooltip, waybar
         classes = waybar.get("class", [])
         classes = [classes] if isinstance(classes, str) else classes
         assert all(re.fullmatch(r"[a-z0-9-]+", name) for name in classes), waybar

@@ -128,6 +128,16 @@ public func tr(_ message: StaticString, _ values: KeyValuePairs<String, String> 
     return Localization.fill(translated, values)
 }
 
+/// A word in the reader's language where the same English means another
+/// thing elsewhere: `trc("air quality", "Fair")` is the index's category, not
+/// the weather (gettext's `msgctxt`, which the catalogue keys as
+/// `context\u{4}message`).
+public func trc(_ context: StaticString, _ message: StaticString) -> String {
+    let key = context.description + "\u{4}" + message.description
+    let translated = Localization.gettext(key)
+    return translated == key ? message.description : translated
+}
+
 /// A sentence with a count in the reader's language and plural form:
 /// `trn("{count} day", "{count} days", days)`; `{count}` is the count in digits.
 public func trn(

@@ -6,57 +6,58 @@ public enum AirWording {
     /// The index's name: `European AQI`, `US AQI`.
     public static func name(_ index: AirQualityIndex) -> String {
         switch index {
-        case .european: return "European AQI"
-        case .us: return "US AQI"
+        case .european: return tr("European AQI")
+        case .us: return tr("US AQI")
         }
     }
 
-    /// The category as its index names it (the EEA's and the EPA's words).
+    /// The category as its index names it (the EEA's and the EPA's words),
+    /// apart from the same English words for the weather and alerts.
     public static func word(_ category: AirQualityCategory) -> String {
         switch category {
-        case .good: return "Good"
-        case .fair: return "Fair"
-        case .moderate: return "Moderate"
-        case .poor: return "Poor"
-        case .veryPoor: return "Very poor"
-        case .extremelyPoor: return "Extremely poor"
-        case .unhealthyForSensitiveGroups: return "Unhealthy for sensitive groups"
-        case .unhealthy: return "Unhealthy"
-        case .veryUnhealthy: return "Very unhealthy"
-        case .hazardous: return "Hazardous"
+        case .good: return trc("air quality", "Good")
+        case .fair: return trc("air quality", "Fair")
+        case .moderate: return trc("air quality", "Moderate")
+        case .poor: return trc("air quality", "Poor")
+        case .veryPoor: return trc("air quality", "Very poor")
+        case .extremelyPoor: return trc("air quality", "Extremely poor")
+        case .unhealthyForSensitiveGroups: return trc("air quality", "Unhealthy for sensitive groups")
+        case .unhealthy: return trc("air quality", "Unhealthy")
+        case .veryUnhealthy: return trc("air quality", "Very unhealthy")
+        case .hazardous: return trc("air quality", "Hazardous")
         }
     }
 
     /// The pollutant as people read it.
     public static func name(_ pollutant: Pollutant) -> String {
         switch pollutant {
-        case .pm25: return "PM2.5"
-        case .pm10: return "PM10"
-        case .o3: return "ozone"
-        case .no2: return "nitrogen dioxide"
-        case .so2: return "sulphur dioxide"
+        case .pm25: return "PM2.5"  // l10n: a pollutant's symbol
+        case .pm10: return "PM10"  // l10n: a pollutant's symbol
+        case .o3: return tr("ozone")
+        case .no2: return tr("nitrogen dioxide")
+        case .so2: return tr("sulphur dioxide")
         }
     }
 
     /// The WHO's category names.
     public static func word(_ category: UVCategory) -> String {
         switch category {
-        case .low: return "low"
-        case .moderate: return "moderate"
-        case .high: return "high"
-        case .veryHigh: return "very high"
-        case .extreme: return "extreme"
+        case .low: return tr("low")
+        case .moderate: return tr("moderate")
+        case .high: return tr("high")
+        case .veryHigh: return tr("very high")
+        case .extreme: return tr("extreme")
         }
     }
 
     public static func name(_ kind: PollenKind) -> String {
         switch kind {
-        case .alder: return "alder"
-        case .birch: return "birch"
-        case .grass: return "grass"
-        case .mugwort: return "mugwort"
-        case .olive: return "olive"
-        case .ragweed: return "ragweed"
+        case .alder: return tr("alder")
+        case .birch: return tr("birch")
+        case .grass: return tr("grass")
+        case .mugwort: return tr("mugwort")
+        case .olive: return tr("olive")
+        case .ragweed: return tr("ragweed")
         }
     }
 
@@ -65,20 +66,24 @@ public enum AirWording {
     public static func summary(_ air: AirQuality) -> String? {
         guard let aqi = air.aqi, let category = air.category else { return nil }
         let index = name(air.index)
-        guard let dominant = air.dominant else { return "\(word(category)) (\(index) \(aqi))" }
-        return "\(word(category)) (\(index) \(aqi)), mostly \(name(dominant))"
+        let values: KeyValuePairs<String, String> = [
+            "category": word(category), "index": index, "aqi": String(aqi),
+            "pollutant": air.dominant.map(name) ?? "",
+        ]
+        guard air.dominant != nil else { return tr("{category} ({index} {aqi})", values) }
+        return tr("{category} ({index} {aqi}), mostly {pollutant}", values)
     }
 
     /// `now`'s UV row: `6, high`.
     public static func uv(_ index: Double) -> String? {
         guard let number = DecimalText.format(index, fractionDigits: 0) else { return nil }
-        return "\(number), \(word(UVCategory(index: index)))"
+        return tr("{uv}, {uvcategory}", ["uv": number, "uvcategory": word(UVCategory(index: index))])
     }
 
     /// One pollen type's count: `birch 35 grains/m³`.
     public static func pollen(_ entry: Pollen) -> String {
         let count = DecimalText.format(entry.grains, fractionDigits: 0) ?? UnitFormatter.missing
-        return "\(name(entry.kind)) \(count) grains/m³"
+        return tr("{type} {count} grains/m³", ["type": name(entry.kind), "count": count])
     }
 
     /// `now`'s Pollen row: the types present, most first; nil with none.
@@ -91,13 +96,13 @@ public enum AirWording {
     /// A concentration: `12 µg/m³`.
     public static func concentration(_ value: Double?, bare: Bool = false) -> String {
         guard let value, let number = DecimalText.format(value, fractionDigits: 0) else { return UnitFormatter.missing }
-        return bare ? number : "\(number) µg/m³"
+        return bare ? number : "\(number) µg/m³"  // l10n: a unit symbol
     }
 
     /// The line under `now` when the last fetch failed:
     /// `Air quality: last update failed (HTTP 503)`.
     public static func problemLine(_ problem: String) -> String {
-        "Air quality: last update failed (\(ForecastPresenter.brief(problem)))"
+        tr("Air quality: last update failed ({problem})", ["problem": ForecastPresenter.brief(problem)])
     }
 
     /// The notification's title when the air at `place` turns bad:
@@ -105,12 +110,19 @@ public enum AirWording {
     public static func alertTitle(place: String, _ air: AirQuality) -> String {
         let aqi = air.aqi.map(String.init) ?? UnitFormatter.missing
         let category = air.category.map(word) ?? UnitFormatter.missing
-        return "Air quality at \(place): \(category) (\(name(air.index)) \(aqi))"
+        return tr(
+            "Air quality at {place}: {category} ({index} {aqi})",
+            ["place": place, "category": category, "index": name(air.index), "aqi": aqi])
     }
 
     /// The notification's title when UV is high: `UV index at Paris: 9, very high`.
     public static func uvTitle(place: String, index: Double) -> String {
-        "UV index at \(place): \(uv(index) ?? UnitFormatter.missing)"
+        guard let number = DecimalText.format(index, fractionDigits: 0) else {
+            return tr("UV index at {place}: {uv}", ["place": place, "uv": UnitFormatter.missing])
+        }
+        return tr(
+            "UV index at {place}: {uv}, {uvcategory}",
+            ["place": place, "uv": number, "uvcategory": word(UVCategory(index: index))])
     }
 
     /// The index's own health advice for `category`, to the general
@@ -119,31 +131,42 @@ public enum AirWording {
     public static func advice(_ category: AirQualityCategory) -> String {
         switch category {
         case .good:
-            return "The air quality is good. Enjoy your usual outdoor activities."
+            return tr("The air quality is good. Enjoy your usual outdoor activities.")
         case .fair:
-            return "Enjoy your usual outdoor activities."
+            return tr("Enjoy your usual outdoor activities.")
         case .moderate:
             return
-                "Enjoy your usual outdoor activities. Sensitive groups should consider reducing intense outdoor activities if they experience symptoms."
+                tr(
+                    "Enjoy your usual outdoor activities. Sensitive groups should consider reducing intense outdoor activities if they experience symptoms."
+                )
         case .poor:
             return
-                "Consider reducing intense activities outdoors if you experience symptoms such as sore eyes, a cough or a sore throat. Sensitive groups should consider reducing physical activities, particularly outdoors."
+                tr(
+                    "Consider reducing intense activities outdoors if you experience symptoms such as sore eyes, a cough or a sore throat. Sensitive groups should consider reducing physical activities, particularly outdoors."
+                )
         case .veryPoor:
             return
-                "Consider reducing physical activities outdoors. Sensitive groups should reduce physical activities, particularly outdoors."
+                tr(
+                    "Consider reducing physical activities outdoors. Sensitive groups should reduce physical activities, particularly outdoors."
+                )
         case .extremelyPoor:
-            return "Reduce physical activities outdoors. Sensitive groups should avoid physical activities outdoors."
+            return tr(
+                "Reduce physical activities outdoors. Sensitive groups should avoid physical activities outdoors.")
         case .unhealthyForSensitiveGroups:
             return
-                "People with heart or lung disease, older adults, children and teenagers should reduce prolonged or heavy exertion outdoors."
+                tr(
+                    "People with heart or lung disease, older adults, children and teenagers should reduce prolonged or heavy exertion outdoors."
+                )
         case .unhealthy:
             return
-                "Everyone should reduce prolonged or heavy exertion outdoors. Sensitive groups should avoid it."
+                tr("Everyone should reduce prolonged or heavy exertion outdoors. Sensitive groups should avoid it.")
         case .veryUnhealthy:
             return
-                "Everyone should avoid prolonged or heavy exertion outdoors. Sensitive groups should avoid all physical activity outdoors."
+                tr(
+                    "Everyone should avoid prolonged or heavy exertion outdoors. Sensitive groups should avoid all physical activity outdoors."
+                )
         case .hazardous:
-            return "Everyone should avoid all physical activity outdoors."
+            return tr("Everyone should avoid all physical activity outdoors.")
         }
     }
 
@@ -151,13 +174,17 @@ public enum AirWording {
     public static func advice(_ category: UVCategory) -> String {
         switch category {
         case .low:
-            return "No protection is needed."
+            return tr("No protection is needed.")
         case .moderate, .high:
             return
-                "Protection is needed: seek shade during midday hours, cover up, and wear a hat, sunglasses and sunscreen."
+                tr(
+                    "Protection is needed: seek shade during midday hours, cover up, and wear a hat, sunglasses and sunscreen."
+                )
         case .veryHigh, .extreme:
             return
-                "Extra protection is needed: avoid being outside during midday hours, seek shade, and wear a shirt, a hat, sunglasses and sunscreen."
+                tr(
+                    "Extra protection is needed: avoid being outside during midday hours, seek shade, and wear a shirt, a hat, sunglasses and sunscreen."
+                )
         }
     }
 }

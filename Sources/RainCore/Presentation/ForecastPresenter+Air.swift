@@ -18,8 +18,8 @@ extension ForecastPresenter {
     var airRows: [[String]] {
         guard let air = recentAir else { return [] }
         var rows: [[String]] = []
-        if let summary = AirWording.summary(air) { rows.append(["Air", summary]) }
-        if let pollen = AirWording.pollenList(air) { rows.append(["Pollen", pollen]) }
+        if let summary = AirWording.summary(air) { rows.append([tr("Air"), summary]) }
+        if let pollen = AirWording.pollenList(air) { rows.append([tr("Pollen"), pollen]) }
         return rows
     }
 
@@ -45,7 +45,8 @@ extension ForecastPresenter {
     /// The air's credit, as its licence asks, under a view that shows it.
     public static func creditLine(_ air: AirQuality) -> String {
         let credit = air.attribution
-        return credit.url.isEmpty ? credit.text : "\(credit.text) \(credit.url)"
+        let text = Localization.translate(credit.text)
+        return credit.url.isEmpty ? text : "\(text) \(credit.url)"
     }
 
     /// `hourly`'s AQI cells for `rows`, one per hour (`–` where unknown);

@@ -379,48 +379,73 @@ public struct ForecastPresenter: Sendable {
         var lines: [String] = []
         if case let (current, observed)? = forecast.conditions(at: now) {
             let temperature = formatter.spaced(current.temperature, .temperature)
+            let summary = Localization.translate(current.summary)
             lines.append(
-                placeName + ": " + (current.summary.isEmpty ? temperature : temperature + "  " + current.summary))
+                summary.isEmpty
+                    ? tr("{place}: {temp}", ["place": placeName, "temp": temperature])
+                    : tr("{place}: {temp}  {summary}", ["place": placeName, "temp": temperature, "summary": summary]))
             // Without a recent current block, the hour in progress stands in, and says so.
             if !observed {
                 let start = local(current.time).hourMinute
-                let end = forecast.hourInProgress(at: now).map { local(forecast.stepEnd(ofHourAt: $0)).hourMinute }
-                lines.append("Forecast for " + start + (end.map { "–" + $0 } ?? ""))
+                if let hour = forecast.hourInProgress(at: now) {
+                    let end = local(forecast.stepEnd(ofHourAt: hour)).hourMinute
+                    lines.append(tr("Forecast for {start}–{end}", ["start": start, "end": end]))
+                } else {
+                    lines.append(tr("Forecast for {start}", ["start": start]))
+                }
             }
-            var wind = "wind " + formatter.spaced(current.windSpeed, .windSpeed)
+            let feels = formatter.spaced(current.apparentTemperature, .temperature)
+            let speed = formatter.spaced(current.windSpeed, .windSpeed)
+            let rain = UnitFormatter.percent(current.precipProbability)
             if let bearing = current.windBearing, current.windSpeed != nil {
-                wind += " " + Self.compassPoint(degrees: bearing)
+                lines.append(
+                    tr(
+                        "Feels like {temp} · wind {speed} {dir} · rain {pct}",
+                        ["temp": feels, "speed": speed, "dir": Self.compassPoint(degrees: bearing), "pct": rain]))
+            } else {
+                lines.append(
+                    tr("Feels like {temp} · wind {speed} · rain {pct}", ["temp": feels, "speed": speed, "pct": rain]))
             }
-            lines.append(
-                [
-                    "Feels like " + formatter.spaced(current.apparentTemperature, .temperature), wind,
-                    "rain " + UnitFormatter.percent(current.precipProbability),
-                ].joined(separator: " · "))
         } else {
-            lines.append(placeName + ": nothing in this forecast is for now.")
+            lines.append(tr("{place}: nothing in this forecast is for now.", ["place": placeName]))
         }
         if let nowcast = forecast.nowcast?.at(now) { lines.append(nowcast.summary) }
         let hourly = forecast.hourly.filter { $0.time > now }.prefix(max(hours, 0)).map { hour in
-            local(hour.time).hourMinute + " " + formatter.temperature(hour.temperature) + ", "
-                + UnitFormatter.percent(hour.precipProbability)
+            tr(
+                "{time} {temp}, {pct}",
+                [
+                    "time": local(hour.time).hourMinute, "temp": formatter.temperature(hour.temperature),
+                    "pct": UnitFormatter.percent(hour.precipProbability),
+                ])
         }
-        if !hourly.isEmpty { lines.append("Next hours: " + hourly.joined(separator: " · ")) }
+        // Translators: the hours' items, each "{time} {temp}, {pct}", joined with " · ".
+        if !hourly.isEmpty { lines.append(tr("Next hours: {hours}", ["hours": hourly.joined(separator: " · ")])) }
         let today = local(now).daysSinceEpoch
         let upcoming = forecast.daily.filter { date(of: $0).daysSinceEpoch >= today }.prefix(max(days, 0))
-        for day in upcoming {
-            let shown = date(of: day)
-            let name =
-                shown.daysSinceEpoch == today
-                ? "Today" : shown.daysSinceEpoch == today + 1 ? "Tomorrow" : shown.shortWeekdayName
-            var text =
-                name + ": " + formatter.temperature(day.temperatureMin) + " to "
-                + formatter.temperature(day.temperatureMax)
-            if !day.summary.isEmpty { text += ", " + day.summary }
-            lines.append(text + ", rain " + UnitFormatter.percent(day.precipProbability))
-        }
+        for day in upcoming { lines.append(tooltipDay(day, today: today)) }
         lines.append(updatedLine)
         lines.append(attributionLine)
         return lines.joined(separator: "\n")
+    }
+
+    /// A day in the tooltip: `Today: 8° to 13°, Light rain, rain 80%`,
+    /// `Tomorrow: …`, `Sat: …` for later days; without a summary, none.
+    private func tooltipDay(_ day: DailyForecast, today: Int) -> String {
+        let shown = date(of: day)
+        let summary = Localization.translate(day.summary)
+        let values: KeyValuePairs<String, String> = [
+            "low": formatter.temperature(day.temperatureMin), "high": formatter.temperature(day.temperatureMax),
+            "summary": summary, "pct": UnitFormatter.percent(day.precipProbability),
+            "weekday": shown.shortWeekdayName,
+        ]
+        switch (shown.daysSinceEpoch - today, summary.isEmpty) {
+        case (0, false): return tr("Today: {low} to {high}, {summary}, rain {pct}", values)
+        case (0, true): return tr("Today: {low} to {high}, rain {pct}", values)
+        case (1, false): return tr("Tomorrow: {low} to {high}, {summary}, rain {pct}", values)
+        case (1, true): return tr("Tomorrow: {low} to {high}, rain {pct}", values)
+        case (_, false): return tr("{weekday}: {low} to {high}, {summary}, rain {pct}", values)
+        case (_, true): return tr("{weekday}: {low} to {high}, rain {pct}", values)
+        }
     }
 
     // MARK: - one line

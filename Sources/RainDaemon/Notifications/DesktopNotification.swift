@@ -137,11 +137,11 @@ struct DesktopNotification: Equatable {
     /// The air or the UV at a place reached the configured category
     /// (`AirNotices`): the index's or the WHO's health advice, with the air's credit.
     static func air(_ notice: AirNotices.Notice, credit: String?) -> DesktopNotification {
-        var body = notice.advice
-        if let credit { body += "\n" + credit }
+        // Each line cleaned on its own, so the line break between them stays.
+        let lines = [notice.advice] + (credit.map { [$0] } ?? [])
         return DesktopNotification(
             replaces: notice.replaces, icon: notice.kind == .air ? "dialog-warning" : "weather-clear",
-            summary: notice.title.replacingControlCharacters(), body: body.replacingControlCharacters(),
-            urgency: .normal)
+            summary: notice.title.replacingControlCharacters(),
+            body: lines.map { $0.replacingControlCharacters() }.joined(separator: "\n"), urgency: .normal)
     }
 }

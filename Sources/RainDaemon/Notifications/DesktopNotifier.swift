@@ -291,8 +291,9 @@ public final class DesktopNotifier {
         // place than the selected one notifies only with AirQualityPlaces=all.
         if let fetched = air?.fetchedAt, time - fetched >= ForecastPresenter.airShownFor { air = nil }
         if !settings.notifyAirEveryPlace, place.id != places.selectedID { air = nil }
+        let episodes = record.air ?? []
         let decision = AirNotices.decide(
-            place: place.id, placeName: place.name, air: air, episodes: record.air ?? [],
+            place: place.id, placeName: place.name, air: air, episodes: episodes,
             airLevel: settings.notifyAirQualityLevel, uv: settings.notifyUVCategory)
         var next = record
         next.air = decision.episodes
@@ -303,15 +304,24 @@ public final class DesktopNotifier {
             return
         }
         update(next)
-        let credit = air.map(ForecastPresenter.creditLine)
-        for action in decision.actions {
+        // In the session's language (the log lines stay raind's): the same
+        // pure decision, worded in the user manager's LANG and LC_*.
+        let (spoken, credit) = Localization.inEnvironmentLocale {
+            let worded = AirNotices.decide(
+                place: place.id, placeName: place.name, air: air, episodes: episodes,
+                airLevel: settings.notifyAirQualityLevel, uv: settings.notifyUVCategory)
+            return (worded.actions, air.map(ForecastPresenter.creditLine))
+        }
+        for (position, action) in decision.actions.enumerated() {
             switch action {
             case .close(_, let kind, let id):
                 logger.info("closing the \(kind.rawValue) notification of \(place.id): the episode ended")
                 if id != 0 { send(.close(id)) }
             case .show(let notice):
                 logger.info("notifying \(notice.title)" + (notice.replaces != 0 ? " (in place of the one shown)" : ""))
-                send(.notify(.air(notice, credit: credit), .air(place: place.id, kind: notice.kind)))
+                var worded = notice
+                if position < spoken.count, case .show(let shown) = spoken[position] { worded = shown }
+                send(.notify(.air(worded, credit: credit), .air(place: place.id, kind: notice.kind)))
             }
         }
     }

@@ -2,6 +2,7 @@ import RainCore
 
 struct StatusCommand: ClientCommand {
     static let spec = CommandSpec(
+        // l10n: --help is English, as every command's
         name: "status", summary: "show the daemon's state: places, units, refresh times, upstream calls",
         synopses: ["[--json]"],
         description: """
@@ -11,6 +12,7 @@ struct StatusCommand: ClientCommand {
             and (with a monthly budget) this month, against the budgets, and each
             place's official alert service (or none).
             """,
+        // l10n: --help is English, as every command's
         options: [OptionSpec("--json", summary: "print the status as one JSON object")], argument: nil)
 
     let json: Bool
@@ -39,75 +41,115 @@ struct StatusCommand: ClientCommand {
     /// "none (no official alert service for this place)", or "not checked
     /// yet" before raind has looked.
     static func describe(_ service: AlertService?, now: Double) -> String {
-        guard let service else { return "not checked yet" }
+        guard let service else { return tr("not checked yet") }
         let problem = service.problem.map { ForecastPresenter.brief($0) } ?? ""
         guard let source = service.source, !source.isEmpty else {
-            return "none (" + (problem.isEmpty ? "no official alert service for this place" : problem) + ")"
+            return problem.isEmpty
+                ? tr("none (no official alert service for this place)") : tr("none ({problem})", ["problem": problem])
         }
-        if !problem.isEmpty { return source + ", last check failed (\(problem))" }
-        var text = source + (service.checkedAt.map { ", checked " + Durations.ago(now - $0) } ?? "")
-        if let count = service.unplaced, count > 0 {
-            text +=
-                count == 1
-                ? "; 1 warning names no area raind can place, not shown"
-                : "; \(count) warnings name no area raind can place, not shown"
+        if !problem.isEmpty {
+            return tr("{source}, last check failed ({problem})", ["source": source, "problem": problem])
         }
-        return text
+        let text =
+            service.checkedAt.map { tr("{source}, checked {age}", ["source": source, "age": Durations.ago(now - $0)]) }
+            ?? source
+        guard let count = service.unplaced, count > 0 else { return text }
+        return trn(
+            "{text}; {count} warning names no area raind can place, not shown",
+            "{text}; {count} warnings name no area raind can place, not shown", count, ["text": text])
     }
 
     /// "every 15 min while in use (now), +48 requests = 148.8 calls a day at most".
     static func describe(_ nowcast: NowcastStatus) -> String {
-        guard nowcast.enabled else { return "short refreshes off ([Nowcast] Enabled=no)" }
-        let requests = Int(nowcast.requestsPerDay.rounded())
-        return "every \(nowcast.intervalMinutes) min while in use (\(nowcast.active ? "now" : "not now")), "
-            + "+\(requests) request\(requests == 1 ? "" : "s") = \(BudgetUsage.text(calls: nowcast.callsPerDay)) calls a day at most"
+        guard nowcast.enabled else { return tr("short refreshes off ([Nowcast] Enabled=no)") }
+        let count = Int(nowcast.requestsPerDay.rounded())
+        let values: KeyValuePairs<String, String> = [
+            "interval": trn("{count} min", "{count} min", nowcast.intervalMinutes),
+            "requests": trn("+{count} request", "+{count} requests", count),
+            "calls": BudgetUsage.text(calls: nowcast.callsPerDay),
+        ]
+        return nowcast.active
+            ? tr("every {interval} while in use (now), {requests} = {calls} calls a day at most", values)
+            : tr("every {interval} while in use (not now), {requests} = {calls} calls a day at most", values)
     }
 
     /// "nws: 2 places every 5 min, about 576 requests a day; 34 today (20 unchanged, 3 CAP documents)".
     static func describe(_ source: AlertSourceStatus) -> String {
         let places = source.places.count
-        var text = source.name + ": "
+        let today = trn("{count} today", "{count} today", source.requestsToday)
+        var text: String
         if places > 0 {
             let perDay = source.requestsPerDay.isFinite ? Int(min(max(0, source.requestsPerDay), 1e9).rounded()) : 0
-            text +=
-                "\(places) place\(places == 1 ? "" : "s") every \(Durations.span(source.pollingSeconds)), "
-                + "about \(perDay) request\(perDay == 1 ? "" : "s") a day; "
+            text = tr(
+                "{places} every {interval}, about {requests} a day; {today}",
+                [
+                    "places": trn("{count} place", "{count} places", places),
+                    "interval": Durations.span(source.pollingSeconds),
+                    "requests": trn("{count} request", "{count} requests", perDay), "today": today,
+                ])
         } else {
-            text += "no places now; "
+            text = tr("no places now; {today}", ["today": today])
         }
-        text += "\(source.requestsToday) today"
         var details: [String] = []
-        if source.unchangedToday > 0 { details.append("\(source.unchangedToday) unchanged") }
-        if source.documentsToday > 0 {
-            details.append("\(source.documentsToday) CAP document\(source.documentsToday == 1 ? "" : "s")")
+        if source.unchangedToday > 0 {
+            details.append(trn("{count} unchanged", "{count} unchanged", source.unchangedToday))
         }
-        if !details.isEmpty { text += " (" + details.joined(separator: ", ") + ")" }
-        return text
+        if source.documentsToday > 0 {
+            details.append(trn("{count} CAP document", "{count} CAP documents", source.documentsToday))
+        }
+        if !details.isEmpty {
+            text = tr("{text} ({details})", ["text": text, "details": details.joined(separator: ", ")])
+        }
+        return source.name + ": " + text
     }
 
     /// "metno: ok, serves oslo-no; 12 of 96 calls today" or
     /// "open-meteo: backing off for 4 min after 2 failures (HTTP 503); 3 of 1500 calls today".
     static func describe(_ provider: ProviderStatus, now: Double) -> String {
-        var text = provider.name + ": "
+        var text: String
+        let failures = trn("{count} failure", "{count} failures", provider.failures)
         if provider.available {
-            text +=
-                provider.failures == 0
-                ? "ok" : "ok again after \(provider.failures) failure\(provider.failures == 1 ? "" : "s")"
+            text = provider.failures == 0 ? tr("ok") : tr("ok again after {failures}", ["failures": failures])
         } else if let until = provider.backoffUntil {
-            text +=
-                "backing off for \(Durations.span(until - now)) after \(provider.failures) failure\(provider.failures == 1 ? "" : "s")"
+            text = tr(
+                "backing off for {span} after {failures}", ["span": Durations.span(until - now), "failures": failures])
         } else {
-            text += "refused raind; fix the configuration and reload"
+            text = tr("refused raind; fix the configuration and reload")
         }
-        if let failure = provider.lastError { text += " (\(ProviderFailover.brief(failure)))" }
-        if !provider.places.isEmpty { text += ", serves " + provider.places.map(\.rawValue).joined(separator: " ") }
-        text +=
-            "; \(BudgetUsage.text(calls: provider.callsToday)) of \(BudgetUsage.text(calls: provider.dailyBudget)) calls today"
+        if let failure = provider.lastError {
+            text = tr("{text} ({problem})", ["text": text, "problem": ProviderFailover.brief(failure)])
+        }
+        if !provider.places.isEmpty {
+            let served = provider.places.map(\.rawValue).joined(separator: " ")
+            text = tr("{text}, serves {places}", ["text": text, "places": served])
+        }
+        text = tr(
+            "{text}; {calls} of {budget} calls today",
+            [
+                "text": text, "calls": BudgetUsage.text(calls: provider.callsToday),
+                "budget": BudgetUsage.text(calls: provider.dailyBudget),
+            ])
         if let monthly = provider.monthlyBudget {
-            text +=
-                ", \(BudgetUsage.text(calls: provider.callsThisMonth)) of \(BudgetUsage.text(calls: monthly)) this month"
+            text = tr(
+                "{text}, {calls} of {budget} this month",
+                [
+                    "text": text, "calls": BudgetUsage.text(calls: provider.callsThisMonth),
+                    "budget": BudgetUsage.text(calls: monthly),
+                ])
         }
-        return text
+        return provider.name + ": " + text
+    }
+
+    /// "every 2 h", "every 1 h 30 min", "every 45 min".
+    static func every(minutes: Int) -> String {
+        if minutes % 60 == 0 { return trn("{count} h", "{count} h", minutes / 60) }
+        guard minutes > 60 else { return trn("{count} min", "{count} min", minutes) }
+        return tr(
+            "{hours} {minutes}",
+            [
+                "hours": trn("{count} h", "{count} h", minutes / 60),
+                "minutes": trn("{count} min", "{count} min", minutes % 60),
+            ])
     }
 
     static func describe(_ status: WeatherStatus, alertServices: [(LocationID, AlertService?)] = []) -> [String] {
@@ -132,14 +174,14 @@ struct StatusCommand: ClientCommand {
         rows.append([tr("Units:"), status.units.rawValue])
         rows.append([tr("Refresh:"), trn("every {count} min", "every {count} min", status.refreshMinutes)])
         if let minutes = status.backgroundRefreshMinutes, status.locations > 1 {
-            let every =
-                minutes % 60 == 0
-                ? "\(minutes / 60) h" : minutes > 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
+            let every = Self.every(minutes: minutes)
             rows.append([
-                "Other places:",
+                tr("Other places:"),
                 status.backgroundStretched == true
-                    ? "every \(every), stretched to fit the daily budget (fewer places or a larger [Refresh] DailyBudget= refresh them more often)"
-                    : "every \(every)",
+                    ? tr(
+                        "every {interval}, stretched to fit the daily budget (fewer places or a larger [Refresh] DailyBudget= refresh them more often)",
+                        ["interval": every])
+                    : tr("every {interval}", ["interval": every]),
             ])
         }
         if let last = status.lastRefresh {
@@ -159,14 +201,24 @@ struct StatusCommand: ClientCommand {
         }
         rows.append([
             tr("Upstream calls:"),
-            "\(BudgetUsage.text(calls: status.callsToday)) of \(BudgetUsage.text(calls: status.dailyBudget)) today"
-                + " (\(status.requestsToday) request\(status.requestsToday == 1 ? "" : "s"))",
+            tr(
+                "{calls} of {budget} today ({requests})",
+                [
+                    "calls": BudgetUsage.text(calls: status.callsToday),
+                    "budget": BudgetUsage.text(calls: status.dailyBudget),
+                    "requests": trn("{count} request", "{count} requests", status.requestsToday),
+                ]),
         ])
         if let monthly = status.monthlyBudget {
             rows.append([
                 "",
-                "\(BudgetUsage.text(calls: status.callsThisMonth)) of \(BudgetUsage.text(calls: monthly)) this month"
-                    + " (\(status.requestsThisMonth) request\(status.requestsThisMonth == 1 ? "" : "s"))",
+                tr(
+                    "{calls} of {budget} this month ({requests})",
+                    [
+                        "calls": BudgetUsage.text(calls: status.callsThisMonth),
+                        "budget": BudgetUsage.text(calls: monthly),
+                        "requests": trn("{count} request", "{count} requests", status.requestsThisMonth),
+                    ]),
             ])
         }
         if let nowcast = status.nowcast {

@@ -18,7 +18,8 @@ public struct OpenMeteoAirQuality: AirQualityService {
     public var defaultBaseURL: String { "https://air-quality-api.open-meteo.com" }
     public var attribution: Attribution {
         Attribution(
-            text: "Air quality by Open-Meteo.com (CC BY 4.0), CAMS data © ECMWF", url: "https://open-meteo.com/")
+            text: Localization.marked("Air quality by Open-Meteo.com (CC BY 4.0), CAMS data © ECMWF"),
+            url: "https://open-meteo.com/")
     }
     /// The model's values are renewed hourly (the API documentation's "updates").
     public var updateInterval: Double { 3600 }
@@ -88,11 +89,13 @@ public struct OpenMeteoAirQuality: AirQualityService {
         let name = provider.rawValue
         let root = try ProviderJSON.parse(body, provider: name)
         if root.value["error"]?.boolValue == true {
+            // l10n: the provider's problem, in raind's own words (its log and replies)
             throw root.error(.providerReported(try root.string("reason") ?? "no reason given"), at: "reason")
         }
         let offset = try ProviderOffset.seconds(root["utc_offset_seconds"], scale: 1) ?? 0
         let currentBlock = try root.object("current")
         let hourlyBlock = try root.object("hourly")
+        // l10n: the provider's problem, in raind's own words (its log and replies)
         guard currentBlock != nil || hourlyBlock != nil else { throw root.error(.missing, at: "current, hourly") }
         var air = AirQuality(provider: name, attribution: attribution, fetchedAt: fetchedAt, index: index)
         let stem = "\(index.rawValue)_aqi"
@@ -160,6 +163,7 @@ public struct OpenMeteoAirQuality: AirQualityService {
     /// Refuses a column whose units block names a unit raind does not read it in.
     static func check(_ table: OpenMeteoTable, _ variable: String, _ unit: Unit) throws(ProviderParseError) {
         guard let units = table.units, let label = try units.string(variable), !unit.accepts(label) else { return }
+        // l10n: the provider's problem, in raind's own words (its log and replies)
         throw units.error(.invalidValue("unknown unit \"\(label)\" for \(variable)"), at: units.childPath(variable))
     }
 }
