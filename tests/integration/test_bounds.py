@@ -215,7 +215,7 @@ def test_a_dropped_subscriber_that_reads_late_still_gets_subscriber_too_slow(dae
     end-of-file, never SubscriberTooSlow: the idle timer closed the
     connection under its last words. They now wait for SlowClientTimeoutSec=."""
     import socket
-    daemon = daemon_factory(config="[Socket]\nIdleTimeoutSec=1\nSlowClientTimeoutSec=30\n")
+    daemon = daemon_factory(config="[Socket]\nIdleTimeoutSec=1\nSlowClientTimeoutSec=30\n", args=["--log-level", "debug"])
     slow = daemon.client()
     slow.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     slow.send("io.raind.Weather.Subscribe", more=True)
@@ -228,8 +228,9 @@ def test_a_dropped_subscriber_that_reads_late_still_gets_subscriber_too_slow(dae
         fast.send_raw(batch)
         for _ in range(200):
             fast.receive()
-    # The subscriber comes back to reading later than IdleTimeoutSec=: a slow reader, not a synchronisation.
-    time.sleep(2.5)
+    # The subscriber comes back to reading only once the idle check has passed over it (it logs so).
+    wait_for(lambda: "while its last words are unread; left to [Socket] SlowClientTimeoutSec=" in daemon.read_log(),
+             what="the idle check to pass over the dropped subscriber", timeout=15)
     messages = []
     try:
         while True:

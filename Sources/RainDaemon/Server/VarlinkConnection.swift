@@ -409,6 +409,11 @@ public final class VarlinkConnection {
             // A call in flight or a subscription: not idle, look again later.
             // Nor are last words being written (a dropped subscriber's
             // SubscriberTooSlow): the slow-client clock alone ends those.
+            if closeWhenFlushed {
+                logger.debug(
+                    "\(description) idle for \(Int(limits.idleTimeout)) s while its last words are unread; left to [Socket] SlowClientTimeoutSec="
+                )
+            }
             idleTimer.arm(at: now + limits.idleTimeout)
         } else if now >= lastActivity + limits.idleTimeout {
             logger.debug("\(description) idle for \(Int(limits.idleTimeout)) s; closed")
