@@ -21,7 +21,7 @@ enum BarFormat: Equatable {
     static func iconsOption(help: String? = nil) -> OptionSpec {
         OptionSpec(
             "--icons", value: "STYLE", source: .words(IconStyle.allCases.map(\.rawValue)),
-            summary: "{icon} as emoji (default), nerd or text", help: help)
+            summary: Localization.marked("{icon} as emoji (default), nerd or text"), help: help)
     }
 
     /// A preset's name, or a template (anything with a `{field}`).
@@ -62,7 +62,10 @@ enum BarFormat: Equatable {
         let given = arguments.option("--icons") ?? ProcessEnvironment.current()["RAINDCTL_ICONS"]
         guard let given, !given.isEmpty else { return .emoji }
         guard let style = IconStyle(rawValue: given) else {
-            throw .usage("\(command): unknown icon style '\(given)'; use emoji, nerd or text")
+            throw .usage(
+                tr(
+                    "{command}: unknown icon style '{style}'; use emoji, nerd or text",
+                    ["command": command, "style": given]))
         }
         return style
     }

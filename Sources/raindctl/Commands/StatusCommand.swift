@@ -2,18 +2,19 @@ import RainCore
 
 struct StatusCommand: ClientCommand {
     static let spec = CommandSpec(
-        // l10n: --help is English, as every command's
-        name: "status", summary: "show the daemon's state: places, units, refresh times, upstream calls",
+        name: "status",
+        summary: Localization.marked("show the daemon's state: places, units, refresh times, upstream calls"),
         synopses: ["[--json]"],
-        description: """
+        description: Localization.marked(
+            """
             Shows raind's version, uptime, provider, whether it is online, the
             selected place, the unit system, the last and next refresh, the
             upstream requests and the calls the provider counts for them, today
             and (with a monthly budget) this month, against the budgets, and each
             place's official alert service (or none).
-            """,
-        // l10n: --help is English, as every command's
-        options: [OptionSpec("--json", summary: "print the status as one JSON object")], argument: nil)
+            """),
+        options: [OptionSpec("--json", summary: Localization.marked("print the status as one JSON object"))],
+        argument: nil)
 
     let json: Bool
 
