@@ -36,6 +36,22 @@ PEOPLE_TEXT = [
     "Sources/RainCore/Presentation/ForecastPresenter+Air.swift",
     "Sources/RainCore/Weather/Providers/OpenMeteoAirQuality.swift",
     "Sources/raindctl/Commands/StatusCommand.swift",
+    "Sources/raindctl/ClientCommand.swift",
+    "Sources/raindctl/Output.swift",
+    "Sources/raindctl/VarlinkClient.swift",
+    "Sources/raindctl/DaemonSocket.swift",
+    "Sources/raindctl/main.swift",
+    "Sources/raindctl/Declaration/CommandSpec.swift",
+    "Sources/raindctl/Declaration/CommandTable.swift",
+    "Sources/raindctl/Commands/AddCommand.swift",
+    "Sources/raindctl/Commands/BarFormat.swift",
+    "Sources/raindctl/Commands/CompletionsCommand.swift",
+    "Sources/raindctl/Commands/HelpCommand.swift",
+    "Sources/raindctl/Commands/ListCommand.swift",
+    "Sources/raindctl/Commands/PlaceChangeCommands.swift",
+    "Sources/raindctl/Commands/SearchCommand.swift",
+    "Sources/raindctl/Commands/SubscribeCommand.swift",
+    "Sources/raindctl/Commands/WeatherCommands.swift",
 ]
 WORDS = re.compile(r"[A-Za-z]{2,}[ ,:;.!?]+[A-Za-z]{2,}|^[A-Z][a-z]{2,}")
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')

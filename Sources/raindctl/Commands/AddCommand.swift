@@ -3,6 +3,7 @@ import RainCore
 struct AddCommand: ClientCommand {
     static let spec = CommandSpec(
         name: "add", summary: Localization.marked("save a place by name, by coordinates, or the current position"),
+        // l10n: synopses and value names are typed as they are
         synopses: [
             "PLACE [--json]", "--coords LAT,LON [--name NAME] [--json]", "--current [--name NAME] [--json]",
             "--current --follow [--json]",
@@ -25,6 +26,7 @@ struct AddCommand: ClientCommand {
             """),
         options: [
             OptionSpec(
+                // l10n: the value's name is typed as it is
                 "--coords", value: "LAT,LON",
                 summary: Localization.marked("save the place at LAT,LON (decimal degrees)"), listed: false),
             OptionSpec(
@@ -59,7 +61,9 @@ struct AddCommand: ClientCommand {
         case (let coords?, false, true):
             guard let (latitude, longitude) = Coordinates.parse(coords) else {
                 throw .usage(
-                    "add: --coords takes LAT,LON in decimal degrees, like --coords 48.85,2.35 (got '\(coords)')")
+                    tr(
+                        "add: --coords takes LAT,LON in decimal degrees, like --coords 48.85,2.35 (got '{value}')",
+                        ["value": coords]))
             }
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
                 throw .usage(
@@ -71,7 +75,9 @@ struct AddCommand: ClientCommand {
         case (nil, true, true):
             if follow, name != nil {
                 throw .usage(
-                    "add: --follow cannot go with --name: the place that follows you is named after the town it is in")
+                    tr(
+                        "add: --follow cannot go with --name: the place that follows you is named after the town it is in"
+                    ))
             }
             target = .current(name: name, follow: follow)
         case (nil, false, false):
@@ -119,7 +125,12 @@ struct AddCommand: ClientCommand {
                 longitude2: other.longitude)
             if distance < 1 {
                 Output.line(
-                    "\(other.name) (\(other.id)) is saved \(Int((distance * 1000).rounded())) m away; both are kept")
+                    tr(
+                        "{place} ({id}) is saved {metres} m away; both are kept",
+                        [
+                            "place": other.name, "id": other.id.rawValue,
+                            "metres": String(Int((distance * 1000).rounded())),
+                        ]))
             }
         }
     }

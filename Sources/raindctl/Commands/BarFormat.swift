@@ -34,8 +34,9 @@ enum BarFormat: Equatable {
         default:
             guard text.contains("{") else {
                 throw .usage(
-                    "\(command): unknown format '\(text)'; use people, json, bar, waybar, or a template such as '{icon} {temp}'"
-                )
+                    tr(
+                        "{command}: unknown format '{format}'; use people, json, bar, waybar, or a template such as '{icon} {temp}'",
+                        ["command": command, "format": text]))
             }
             return .template(try template(text, command: command))
         }

@@ -18,7 +18,9 @@ struct RemoveCommand: ClientCommand {
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
-        try PlaceArgument.change(RemoveLocationCall.self, place, session: session, done: "Removed")
+        try PlaceArgument.change(
+            RemoveLocationCall.self, place, session: session,
+            done: { tr("Removed {place} ({id})", ["place": $0, "id": $1]) })
     }
 }
 
@@ -42,7 +44,9 @@ struct SetLocationCommand: ClientCommand {
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
-        try PlaceArgument.change(SelectLocationCall.self, place, session: session, done: "Selected")
+        try PlaceArgument.change(
+            SelectLocationCall.self, place, session: session,
+            done: { tr("Selected {place} ({id})", ["place": $0, "id": $1]) })
     }
 }
 
@@ -87,7 +91,7 @@ struct UnitsCommand: ClientCommand {
             return
         }
         let reply = try client.call(SetSettingsCall.self, .init(units: units.rawValue))
-        Output.line("Units: \(reply.settings.units.rawValue)")
+        Output.line(tr("Units: {units}", ["units": reply.settings.units.rawValue]))
     }
 }
 
@@ -108,9 +112,9 @@ enum PlaceArgument {
 
     /// Calls a method that acts on one saved place and says what was done to which.
     static func change<Call: WeatherCall>(
-        _ call: Call.Type, _ place: String, session: ClientSession, done: String
+        _ call: Call.Type, _ place: String, session: ClientSession, done: (String, String) -> String
     ) throws(ClientError) where Call.Parameters == PlaceReference, Call.Reply == LocationReply {
         let location = try session.connect().call(call, PlaceReference(id: place)).location
-        Output.line("\(done) \(location.displayName) (\(location.id))")
+        Output.line(done(location.displayName, location.id.rawValue))
     }
 }

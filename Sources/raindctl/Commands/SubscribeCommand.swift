@@ -5,6 +5,7 @@ struct SubscribeCommand: ClientCommand {
     static let spec = CommandSpec(
         name: "subscribe",
         summary: Localization.marked("print every change as it happens (for people, scripts and status bars)"),
+        // l10n: the synopsis is typed as it is
         synopses: ["[--json | --format FORMAT] [--text TEMPLATE]\n[--icons STYLE] [--events NAME,...]"],
         description: Localization.marked(
             """
@@ -72,8 +73,9 @@ struct SubscribeCommand: ClientCommand {
         if let events {
             for name in events where EventName(rawValue: name) == nil {
                 throw .usage(
-                    "subscribe: unknown event '\(name)'; known: \(EventName.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
+                    tr(
+                        "subscribe: unknown event '{event}'; known: {events}",
+                        ["event": name, "events": EventName.allCases.map(\.rawValue).joined(separator: ", ")]))
             }
             if format.isBarLine {
                 throw .usage(
@@ -136,7 +138,9 @@ struct SubscribeCommand: ClientCommand {
                 event = try message.decodedEvent()
             } catch {
                 throw .failed(
-                    "raind sent an event raindctl cannot read (\(error)); are raind and raindctl the same version?")
+                    tr(
+                        "raind sent an event raindctl cannot read ({error}); are raind and raindctl the same version?",
+                        ["error": "\(error)"]))
             }
             view.apply(message, event: event)
             switch format {

@@ -77,6 +77,7 @@ extension ForecastView {
 struct NowCommand: ClientCommand {
     static let spec = CommandSpec(
         name: "now", summary: Localization.marked("current conditions: temperature, feels-like, wind, chance of rain"),
+        // l10n: the synopsis is typed as it is
         synopses: ["[PLACE] [--json | --format FORMAT] [--icons STYLE]"],
         description: Localization.marked(
             """
@@ -205,7 +206,9 @@ struct RefreshCommand: ClientCommand {
 
     func run(_ session: ClientSession) throws(ClientError) {
         let reply = try session.connect().call(RefreshCall.self, .init(id: place, all: all ? true : nil))
-        if !reply.updated.isEmpty { Output.line("Updated: \(reply.updated.map(\.rawValue).joined(separator: ", "))") }
+        if !reply.updated.isEmpty {
+            Output.line(tr("Updated: {places}", ["places": reply.updated.map(\.rawValue).joined(separator: ", ")]))
+        }
         if !reply.failed.isEmpty {
             Output.error(
                 tr(

@@ -23,7 +23,7 @@ struct CommandSpec: Equatable {
 
     /// `raindctl NAME ...` for each synopsis, continuation lines aligned
     /// under the first after `label` (the help's "Usage:", in its language).
-    func usageLines(label: String = "Usage:") -> [String] {
+    func usageLines(label: String = "Usage:") -> [String] {  // l10n: the declaration's English
         let prefix = "raindctl \(name) "
         let continuation = String(repeating: " ", count: label.count + 1 + prefix.count)
         return synopses.map { synopsis in
@@ -39,7 +39,7 @@ struct CommandSpec: Equatable {
     /// and value names stay as they are typed.
     func help(localized: Bool) -> String {
         func text(_ english: String) -> String { localized ? Localization.translate(english) : english }
-        let label = localized ? tr("Usage:") : "Usage:"
+        let label = localized ? tr("Usage:") : "Usage:"  // l10n: the declaration's English
         let indent = "\n" + String(repeating: " ", count: label.count + 1)
         let usage = label + " " + usageLines(label: label).joined(separator: indent)
         let list = OptionSpec.helpList(options, text)

@@ -45,6 +45,7 @@ enum CommandTable {
             "  \($0.name)" + String(repeating: " ", count: width - $0.name.count) + "  "
                 + Localization.translate($0.summary)
         }
+        // l10n: the synopsis is typed as it is
         return tr("Usage:") + " raindctl [--socket PATH] COMMAND [ARGS]\n\n" + tr("Talks to raind, the weather daemon.")
             + "\n\n" + tr("Commands:") + "\n" + lines.joined(separator: "\n") + "\n\n" + tr("Options:") + "\n"
             + OptionSpec.helpList(globalOptions, Localization.translate) + "\n"
