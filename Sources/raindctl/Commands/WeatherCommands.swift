@@ -54,7 +54,7 @@ struct ForecastView {
         let text: String
         switch kind {
         case .now: text = presenter.nowView()
-        case .hourly(let hours): text = presenter.hourlyView(hours: hours, graphics: graphics)
+        case .hourly(let hours): text = presenter.hourlyView(hours: hours, graphics: graphics, width: Output.columns)
         case .daily: text = presenter.dailyView(graphics: graphics, width: Output.columns)
         }
         Output.viewLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
