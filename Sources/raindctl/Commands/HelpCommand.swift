@@ -30,9 +30,9 @@ struct HelpCommand: ClientCommand {
 
     func run(_ session: ClientSession) throws(ClientError) {
         if let command {
-            print(command.spec.help)
+            print(Output.forTerminal(command.spec.help))
         } else {
-            print(CommandTable.mainHelp, terminator: "")
+            print(Output.forTerminal(CommandTable.mainHelp), terminator: "")
         }
     }
 }
