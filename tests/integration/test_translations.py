@@ -286,6 +286,9 @@ def test_help_speaks_the_locale_and_the_completions_stay_english(tmp_path):
     assert error.returncode == 64
     assert "hourly: --hours nimmt eine ganze Zahl von 1 bis 48 (angegeben: '99')" in error.stderr, error.stderr
     assert "unbekannte Option '--frob'" in run("daily", "--frob").stderr
+    # Where the terminal is not UTF-8, the help is plain ASCII, as the views are.
+    latin = subprocess.run([RAINDCTL, "--help"], env={**env, "LANG": "de_DE.ISO-8859-1"}, capture_output=True)
+    assert latin.stdout.startswith(b"Aufruf: ") and all(byte < 0x80 for byte in latin.stdout), latin.stdout
     # Machine output: the completions and the declaration stay in English.
     english = {**env, "LANG": "C"}
     for shell in ["bash", "zsh", "fish", "json"]:
