@@ -134,7 +134,8 @@ struct HourlyCommand: ClientCommand {
             Shows the forecast hour by hour for PLACE (the selected place by
             default), starting with the current hour. A row's rain is the chance
             of rain in the hour it starts. On a terminal a temperature curve and
-            rain bars come first (coloured unless NO_COLOR is set).
+            rain bars come first when they fit its width (coloured unless
+            NO_COLOR is set).
             """),
         options: [
             OptionSpec("--hours", value: "N", summary: Localization.marked("how many hours (default 12, at most 48)")),
