@@ -106,22 +106,23 @@ enum Output {
         if errorName == VarlinkServiceError.invalidParameter.qualifiedName,
             let invalid = try? WireDecoder.decode(VarlinkServiceError.InvalidParameter.self, from: parameters)
         {
-            return "invalid parameter '\(invalid.parameter)'" + (invalid.reason.map { ": \($0)" } ?? "")
+            return tr("invalid parameter '{parameter}'", ["parameter": invalid.parameter])
+                + (invalid.reason.map { ": \($0)" } ?? "")
         }
         return "\(shortName) \(parameters.serialized())"
     }
 
     static func hint(for error: WeatherErrorName, instance: DaemonSocket.Instance) -> String? {
         switch error {
-        case .locationNotFound: return "'raindctl list' shows the saved places and their ids"
-        case .locationIsSelected: return "'raindctl set-location PLACE' selects another"
-        case .tooManyLocations: return "'raindctl list' shows the saved places"
-        case .placeNotFound: return "a place missing from the data can be added with --coords LAT,LON --name NAME"
-        case .ambiguousPlace: return "'raindctl search QUERY' lists candidates with their GeoNames ids"
+        case .locationNotFound: return tr("'raindctl list' shows the saved places and their ids")
+        case .locationIsSelected: return tr("'raindctl set-location PLACE' selects another")
+        case .tooManyLocations: return tr("'raindctl list' shows the saved places")
+        case .placeNotFound: return tr("a place missing from the data can be added with --coords LAT,LON --name NAME")
+        case .ambiguousPlace: return tr("'raindctl search QUERY' lists candidates with their GeoNames ids")
         case .permissionDenied:
             // A user instance's refusal already says to use one's own instance.
             guard instance == .system else { return nil }
-            return "to join group raind: 'sudo usermod -aG raind $USER', then log in again"
+            return tr("to join group raind: 'sudo usermod -aG raind $USER', then log in again")
         default: return nil
         }
     }

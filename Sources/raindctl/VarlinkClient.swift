@@ -42,7 +42,7 @@ final class VarlinkClient {
                 self.instance = candidate.instance
                 return
             } catch  where error.call == "socket" {
-                throw .failed("cannot create a socket: \(error.message)")
+                throw .failed(tr("cannot create a socket: {error}", ["error": error.message]))
             } catch {
                 failures.append((candidate, error.errno))
             }
@@ -54,7 +54,8 @@ final class VarlinkClient {
         do {
             try fd.writeAll(VarlinkFramer.frame(call.json))
         } catch {
-            throw .unreachable("lost the connection to raind at \(path): \(error.message)")
+            throw .unreachable(
+                tr("lost the connection to raind at {path}: {error}", ["path": path, "error": error.message]))
         }
     }
 
@@ -64,7 +65,7 @@ final class VarlinkClient {
         do {
             guard try fd.waitUntilReadable(timeout: timeout) else { return nil }
         } catch {
-            throw .failed("cannot wait for raind's reply: \(error)")
+            throw .failed(tr("cannot wait for raind's reply: {error}", ["error": "\(error)"]))
         }
         return try receive()
     }
@@ -76,7 +77,7 @@ final class VarlinkClient {
                 return true
             }
         } catch {
-            throw .failed("raind sent a reply larger than the client accepts")
+            throw .failed(tr("raind sent a reply larger than the client accepts"))
         }
         return false
     }
@@ -91,7 +92,7 @@ final class VarlinkClient {
             do {
                 return try VarlinkReply(message: message)
             } catch {
-                throw ClientError.failed("raind sent an unreadable reply: \(error)")
+                throw ClientError.failed(tr("raind sent an unreadable reply: {error}", ["error": "\(error)"]))
             }
         }
         var buffer: [UInt8] = []
@@ -101,21 +102,22 @@ final class VarlinkClient {
                     do {
                         return try VarlinkReply(message: message)
                     } catch {
-                        throw ClientError.failed("raind sent an unreadable reply: \(error)")
+                        throw ClientError.failed(tr("raind sent an unreadable reply: {error}", ["error": "\(error)"]))
                     }
                 }
             } catch let error as ClientError {
                 throw error
             } catch {
-                throw .failed("raind sent a reply larger than the client accepts")
+                throw .failed(tr("raind sent a reply larger than the client accepts"))
             }
             let n: Int
             do {
                 n = try fd.read(into: &buffer)
             } catch {
-                throw .unreachable("lost the connection to raind at \(path): \(error.message)")
+                throw .unreachable(
+                    tr("lost the connection to raind at {path}: {error}", ["path": path, "error": error.message]))
             }
-            if n == 0 { throw .unreachable("raind at \(path) closed the connection") }
+            if n == 0 { throw .unreachable(tr("raind at {path} closed the connection", ["path": path])) }
             framer.append(buffer)
         }
     }
@@ -137,7 +139,9 @@ final class VarlinkClient {
             return try WireDecoder.decode(type, from: value, context: "reply")
         } catch {
             throw .failed(
-                "raind sent a reply raindctl cannot read (\(error)); are raind and raindctl the same version?")
+                tr(
+                    "raind sent a reply raindctl cannot read ({error}); are raind and raindctl the same version?",
+                    ["error": "\(error)"]))
         }
     }
 }

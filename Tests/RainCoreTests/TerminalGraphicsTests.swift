@@ -47,6 +47,21 @@ final class TerminalGraphicsTests: XCTestCase {
         XCTAssertTrue(drawn.hasSuffix(table), "the table below the drawing is the plain one")
     }
 
+    func testHourly_fitsTheTerminal_leavingOutADrawingWiderThanIt() throws {
+        let plain = try presenter().hourlyView(hours: 48)
+        let wide = try presenter().hourlyView(hours: 48, graphics: .blocks(color: true), width: 200)
+        XCTAssertTrue(wide.contains("\nTemp  "), "the drawing fits 200 columns")
+        let drawn = wide.split(separator: "\n").filter { $0.hasPrefix("Temp  ") || $0.hasPrefix("Rain  ") }
+        let drawingWidth = try XCTUnwrap(drawn.map { TextTable.width(String($0)) }.max())
+        XCTAssertGreaterThan(drawingWidth, 48)
+        let narrow = try presenter().hourlyView(hours: 48, graphics: .blocks(color: true), width: drawingWidth - 1)
+        XCTAssertEqual(narrow, plain, "one column less: the table alone, as off a terminal")
+        let exact = try presenter().hourlyView(hours: 48, graphics: .blocks(color: true), width: drawingWidth)
+        XCTAssertEqual(exact, wide, "a drawing as wide as the terminal stays")
+        let table = plain.split(separator: "\n").dropFirst().dropLast(2).map { TextTable.width(String($0)) }
+        XCTAssertLessThanOrEqual(table.max() ?? 0, drawingWidth - 1, "the table itself fits")
+    }
+
     func testDaily_onATerminal_drawsEachDaysRangeOnOneScale() throws {
         let drawn = try presenter().dailyView(graphics: .blocks(color: false))
         let lines = drawn.split(separator: "\n").map(String.init)

@@ -236,14 +236,23 @@ public struct ForecastPresenter: Sendable {
     ///
     ///     Temp  ▁▂▃▅▆▇▇▆▅▄▃▂  -2 °C to 4 °C
     ///     Rain  ▁▁▁▂▄█▆▃▁▁▁▁  up to 80%
-    public func hourlyView(hours: Int, graphics: TerminalGraphics = .none) -> String {
+    ///
+    /// With `width` (the terminal's columns), the view fits it: a drawing
+    /// wider than the terminal (48 hours on a narrow one) is left out, as
+    /// daily leaves out its bars, so no line wraps; the table says the same.
+    public func hourlyView(hours: Int, graphics: TerminalGraphics = .none, width: Int? = nil) -> String {
         let rows = forecast.hourly.filter { $0.time + 3600 > now }.prefix(max(hours, 0))
         var lines = [trn("{place}, next hour", "{place}, next {count} hours", rows.count, ["place": placeName])]
         var airCredit: String?
         if rows.isEmpty {
             lines = [placeName, tr("No hourly forecast from now on.")]
         } else {
-            if graphics.drawsBlocks { lines += hourlyGraphics(Array(rows), graphics) }
+            if graphics.drawsBlocks {
+                let drawing = hourlyGraphics(Array(rows), graphics)
+                if width.map({ width in drawing.allSatisfy { TextTable.width($0) <= width } }) ?? true {
+                    lines += drawing
+                }
+            }
             // The air quality index, when the air has these hours.
             let air = airColumn(Array(rows))
             var table = TextTable([.left, .left, .right, .right, .right] + (air == nil ? [] : [.right]))

@@ -2,12 +2,14 @@ import RainCore
 
 struct AddCommand: ClientCommand {
     static let spec = CommandSpec(
-        name: "add", summary: "save a place by name, by coordinates, or the current position",
+        name: "add", summary: Localization.marked("save a place by name, by coordinates, or the current position"),
+        // l10n: synopses and value names are typed as they are
         synopses: [
             "PLACE [--json]", "--coords LAT,LON [--name NAME] [--json]", "--current [--name NAME] [--json]",
             "--current --follow [--json]",
         ],
-        description: """
+        description: Localization.marked(
+            """
             Saves a place. PLACE is a name ("Paris", "Portland, OR", "London, Canada",
             "Paris, US-TX"); when several places match, raind lists them so you can
             be more precise. --coords takes decimal degrees (north and east positive);
@@ -21,15 +23,22 @@ struct AddCommand: ClientCommand {
             Saving a place that is already saved changes nothing; a place given its
             own --name is saved even next to a saved place of another name.
             The first place saved becomes the selected one.
-            """,
+            """),
         options: [
             OptionSpec(
-                "--coords", value: "LAT,LON", summary: "save the place at LAT,LON (decimal degrees)", listed: false),
-            OptionSpec("--name", value: "NAME", summary: "name the place (with --coords or --current)", listed: false),
-            OptionSpec("--current", summary: "save the machine's position", listed: false),
-            OptionSpec("--follow", summary: "the place follows you (with --current)", listed: false),
-            OptionSpec("--json", summary: "print raind's reply", listed: false),
-        ], argument: ArgumentSpec(value: "PLACE", source: .text, summary: "place name", joinsWords: true))
+                // l10n: the value's name is typed as it is
+                "--coords", value: "LAT,LON",
+                summary: Localization.marked("save the place at LAT,LON (decimal degrees)"), listed: false),
+            OptionSpec(
+                "--name", value: "NAME", summary: Localization.marked("name the place (with --coords or --current)"),
+                listed: false),
+            OptionSpec("--current", summary: Localization.marked("save the machine's position"), listed: false),
+            OptionSpec(
+                "--follow", summary: Localization.marked("the place follows you (with --current)"), listed: false),
+            OptionSpec("--json", summary: Localization.marked("print raind's reply"), listed: false),
+        ],
+        argument: ArgumentSpec(
+            value: "PLACE", source: .text, summary: Localization.marked("place name"), joinsWords: true))
 
     enum Target {
         case query(String)
@@ -47,30 +56,37 @@ struct AddCommand: ClientCommand {
         let coords = arguments.option("--coords")
         let name = arguments.option("--name")
         let words = arguments.positionals
-        if follow, !current { throw .usage("add: --follow goes with --current (raindctl add --current --follow)") }
+        if follow, !current { throw .usage(tr("add: --follow goes with --current (raindctl add --current --follow)")) }
         switch (coords, current, words.isEmpty) {
         case (let coords?, false, true):
             guard let (latitude, longitude) = Coordinates.parse(coords) else {
                 throw .usage(
-                    "add: --coords takes LAT,LON in decimal degrees, like --coords 48.85,2.35 (got '\(coords)')")
+                    tr(
+                        "add: --coords takes LAT,LON in decimal degrees, like --coords 48.85,2.35 (got '{value}')",
+                        ["value": coords]))
             }
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                throw .usage("add: latitude must be within -90...90 and longitude within -180...180 (got '\(coords)')")
+                throw .usage(
+                    tr(
+                        "add: latitude must be within -90...90 and longitude within -180...180 (got '{value}')",
+                        ["value": coords]))
             }
             target = .coordinates(latitude, longitude, name: name)
         case (nil, true, true):
             if follow, name != nil {
                 throw .usage(
-                    "add: --follow cannot go with --name: the place that follows you is named after the town it is in")
+                    tr(
+                        "add: --follow cannot go with --name: the place that follows you is named after the town it is in"
+                    ))
             }
             target = .current(name: name, follow: follow)
         case (nil, false, false):
-            guard name == nil else { throw .usage("add: --name goes with --coords or --current") }
+            guard name == nil else { throw .usage(tr("add: --name goes with --coords or --current")) }
             let query = words.joined(separator: " ").trimmingSpaces()
-            guard !query.isEmpty else { throw .usage("add: the place name is empty; give a name like 'Paris'") }
+            guard !query.isEmpty else { throw .usage(tr("add: the place name is empty; give a name like 'Paris'")) }
             target = .query(query)
         default:
-            throw .usage("add: give one of PLACE, --coords LAT,LON or --current (see 'raindctl add --help')")
+            throw .usage(tr("add: give one of PLACE, --coords LAT,LON or --current (see 'raindctl add --help')"))
         }
     }
 
@@ -89,9 +105,11 @@ struct AddCommand: ClientCommand {
         }
         let location = reply.location
         Output.line(
-            (reply.added ? "Added " : "Already saved: ") + "\(location.displayName) as \(location.id)"
-                + (reply.approximate ? " (approximate position)" : "")
-                + (location.isFollowing ? "; it follows you" : ""))
+            (reply.added
+                ? tr("Added {place} as {id}", ["place": location.displayName, "id": location.id.rawValue])
+                : tr("Already saved: {place} as {id}", ["place": location.displayName, "id": location.id.rawValue]))
+                + (reply.approximate ? " " + tr("(approximate position)") : "")
+                + (location.isFollowing ? tr("; it follows you") : ""))
         if let note = reply.note { Output.line(note) }
         if reply.added, case .coordinates(_, _, name: .some) = target {
             try Self.mentionNeighbours(of: location, session: session)
@@ -107,7 +125,12 @@ struct AddCommand: ClientCommand {
                 longitude2: other.longitude)
             if distance < 1 {
                 Output.line(
-                    "\(other.name) (\(other.id)) is saved \(Int((distance * 1000).rounded())) m away; both are kept")
+                    tr(
+                        "{place} ({id}) is saved {metres} m away; both are kept",
+                        [
+                            "place": other.name, "id": other.id.rawValue,
+                            "metres": String(Int((distance * 1000).rounded())),
+                        ]))
             }
         }
     }

@@ -21,7 +21,7 @@ enum BarFormat: Equatable {
     static func iconsOption(help: String? = nil) -> OptionSpec {
         OptionSpec(
             "--icons", value: "STYLE", source: .words(IconStyle.allCases.map(\.rawValue)),
-            summary: "{icon} as emoji (default), nerd or text", help: help)
+            summary: Localization.marked("{icon} as emoji (default), nerd or text"), help: help)
     }
 
     /// A preset's name, or a template (anything with a `{field}`).
@@ -34,8 +34,9 @@ enum BarFormat: Equatable {
         default:
             guard text.contains("{") else {
                 throw .usage(
-                    "\(command): unknown format '\(text)'; use people, json, bar, waybar, or a template such as '{icon} {temp}'"
-                )
+                    tr(
+                        "{command}: unknown format '{format}'; use people, json, bar, waybar, or a template such as '{icon} {temp}'",
+                        ["command": command, "format": text]))
             }
             return .template(try template(text, command: command))
         }
@@ -62,7 +63,10 @@ enum BarFormat: Equatable {
         let given = arguments.option("--icons") ?? ProcessEnvironment.current()["RAINDCTL_ICONS"]
         guard let given, !given.isEmpty else { return .emoji }
         guard let style = IconStyle(rawValue: given) else {
-            throw .usage("\(command): unknown icon style '\(given)'; use emoji, nerd or text")
+            throw .usage(
+                tr(
+                    "{command}: unknown icon style '{style}'; use emoji, nerd or text",
+                    ["command": command, "style": given]))
         }
         return style
     }

@@ -1,3 +1,5 @@
+import RainCore
+
 /// `raindctl completions SHELL` (hidden): the shell's completion script, made
 /// from the declaration of every command, or that declaration as JSON. The
 /// scripts in packaging/completions/ are its output
@@ -8,27 +10,30 @@ struct CompletionsCommand: ClientCommand {
     }
 
     static let spec = CommandSpec(
-        name: "completions", summary: "print a shell's completion script, or the declaration of the commands",
+        name: "completions",
+        summary: Localization.marked("print a shell's completion script, or the declaration of the commands"),
         synopses: ["bash|zsh|fish|json"],
-        description: """
+        description: Localization.marked(
+            """
             Prints the completion script for bash, zsh or fish, made from
             raindctl's declaration of its commands, or (json) that declaration:
             each command's usage, help, options, argument and what a shell
             offers for their values.
-            """,
+            """),
         options: [],
         argument: ArgumentSpec(
-            value: "SHELL", source: .words(Shell.allCases.map(\.rawValue)), summary: "shell", joinsWords: false),
+            value: "SHELL", source: .words(Shell.allCases.map(\.rawValue)), summary: Localization.marked("shell"),
+            joinsWords: false),
         hidden: true)
 
     let shell: Shell
 
     init(arguments: ParsedArguments) throws(ClientError) {
         guard let name = arguments.positionals.first else {
-            throw .usage("completions: name a shell: bash, zsh or fish (or json for the declaration)")
+            throw .usage(tr("completions: name a shell: bash, zsh or fish (or json for the declaration)"))
         }
         guard let shell = Shell(rawValue: name) else {
-            throw .usage("completions: unknown shell '\(name)'; use bash, zsh, fish or json")
+            throw .usage(tr("completions: unknown shell '{shell}'; use bash, zsh, fish or json", ["shell": name]))
         }
         self.shell = shell
     }

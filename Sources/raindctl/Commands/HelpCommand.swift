@@ -1,14 +1,19 @@
+import RainCore
+
 /// `raindctl help [COMMAND]`: the same as `--help`, and a usage error for a
 /// command raindctl does not have, as `raindctl COMMAND` is.
 struct HelpCommand: ClientCommand {
     static let spec = CommandSpec(
-        name: "help", summary: "show this help, or a command's (raindctl help COMMAND)",
+        name: "help", summary: Localization.marked("show this help, or a command's (raindctl help COMMAND)"),
         synopses: ["[COMMAND]"],
-        description: """
+        description: Localization.marked(
+            """
             Shows raindctl's help (the same as 'raindctl --help'), or COMMAND's
             (the same as 'raindctl COMMAND --help').
-            """,
-        options: [], argument: ArgumentSpec(value: "COMMAND", source: .commands, summary: "command", joinsWords: false))
+            """),
+        options: [],
+        argument: ArgumentSpec(
+            value: "COMMAND", source: .commands, summary: Localization.marked("command"), joinsWords: false))
 
     let command: (any ClientCommand.Type)?
 
@@ -18,16 +23,16 @@ struct HelpCommand: ClientCommand {
             return
         }
         guard let command = CommandTable.command(named: name) else {
-            throw .usage("help: unknown command '\(name)' (see 'raindctl --help')")
+            throw .usage(tr("help: unknown command '{command}' (see 'raindctl --help')", ["command": name]))
         }
         self.command = command
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
         if let command {
-            print(command.spec.help)
+            print(Output.forTerminal(command.spec.help))
         } else {
-            print(CommandTable.mainHelp, terminator: "")
+            print(Output.forTerminal(CommandTable.mainHelp), terminator: "")
         }
     }
 }

@@ -2,16 +2,18 @@ import RainCore
 
 struct ListCommand: ClientCommand {
     static let spec = CommandSpec(
-        name: "list", summary: "list the saved places; * marks the selected one", synopses: ["[--json]"],
-        description: """
+        name: "list", summary: Localization.marked("list the saved places; * marks the selected one"),
+        synopses: ["[--json]"],
+        description: Localization.marked(
+            """
             Lists the saved places sorted by name, with their ids (use an id or a
             name wherever a PLACE is asked for). The selected place is marked *;
             the place that follows you says "(follows you)".
-            """,
+            """),
         options: [
             OptionSpec(
-                "--json", summary: "print the places and the selected one as one JSON object",
-                help: #"print {"locations": [...], "selected": ID} as one JSON object"#)
+                "--json", summary: Localization.marked("print the places and the selected one as one JSON object"),
+                help: Localization.marked("print {\"locations\": [...], \"selected\": ID} as one JSON object"))
         ], argument: nil)
 
     let json: Bool
@@ -29,7 +31,7 @@ struct ListCommand: ClientCommand {
         let selected = reply.selected
         let locations = reply.locations
         if locations.isEmpty {
-            Output.line("No saved places. Add one: raindctl add PLACE (or --coords LAT,LON --name NAME)")
+            Output.line(tr("No saved places. Add one: raindctl add PLACE (or --coords LAT,LON --name NAME)"))
             return
         }
         let rows = locations.map { location in
@@ -37,7 +39,7 @@ struct ListCommand: ClientCommand {
                 location.id == selected ? "*" : " ", location.id.rawValue, location.displayName,
                 Coordinates.format(latitude: location.latitude, longitude: location.longitude),
             ]
-                + (location.isFollowing ? ["(follows you)"] : [])
+                + (location.isFollowing ? [tr("(follows you)")] : [])
         }
         for line in Output.table(rows) { Output.line(line) }
     }

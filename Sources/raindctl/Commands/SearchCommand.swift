@@ -2,19 +2,24 @@ import RainCore
 
 struct SearchCommand: ClientCommand {
     static let spec = CommandSpec(
-        name: "search", summary: "find places by name in raind's place data", synopses: ["QUERY [--limit N] [--json]"],
-        description: """
+        name: "search", summary: Localization.marked("find places by name in raind's place data"),
+        synopses: ["QUERY [--limit N] [--json]"],
+        description: Localization.marked(
+            """
             Lists the places matching QUERY, best first, with what tells them apart
             (region, country, population) and their GeoNames id, which 'raindctl
             add' accepts. QUERY may name a region or country after a comma:
             "Portland, OR", "London, Canada", "Paris, US-TX".
-            """,
+            """),
         options: [
-            OptionSpec("--limit", value: "N", summary: "at most N candidates (default 10, at most 100)"),
             OptionSpec(
-                "--json", summary: "print the candidates as one JSON object",
-                help: #"print {"candidates": [...]} as one JSON object"#),
-        ], argument: ArgumentSpec(value: "QUERY", source: .text, summary: "place name", joinsWords: true))
+                "--limit", value: "N", summary: Localization.marked("at most N candidates (default 10, at most 100)")),
+            OptionSpec(
+                "--json", summary: Localization.marked("print the candidates as one JSON object"),
+                help: Localization.marked("print {\"candidates\": [...]} as one JSON object")),
+        ],
+        argument: ArgumentSpec(
+            value: "QUERY", source: .text, summary: Localization.marked("place name"), joinsWords: true))
 
     let query: String
     let limit: Int
@@ -25,14 +30,15 @@ struct SearchCommand: ClientCommand {
         let limitText = arguments.option("--limit")
         if let limitText {
             guard let limit = Int(limitText), (1...100).contains(limit) else {
-                throw .usage("search: --limit takes a whole number from 1 to 100 (got '\(limitText)')")
+                throw .usage(
+                    tr("search: --limit takes a whole number from 1 to 100 (got '{value}')", ["value": limitText]))
             }
             self.limit = limit
         } else {
             limit = 10
         }
         guard let query = arguments.joinedPositionals else {
-            throw .usage("search: give a place name (see 'raindctl search --help')")
+            throw .usage(tr("search: give a place name (see 'raindctl search --help')"))
         }
         self.query = query
     }
@@ -45,7 +51,7 @@ struct SearchCommand: ClientCommand {
         }
         let candidates = reply.candidates
         if candidates.isEmpty {
-            Output.line("No place matches '\(query)'.")
+            Output.line(tr("No place matches '{query}'.", ["query": query]))
             return
         }
         let rows = candidates.map { candidate in

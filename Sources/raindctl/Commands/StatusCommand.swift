@@ -2,18 +2,19 @@ import RainCore
 
 struct StatusCommand: ClientCommand {
     static let spec = CommandSpec(
-        // l10n: --help is English, as every command's
-        name: "status", summary: "show the daemon's state: places, units, refresh times, upstream calls",
+        name: "status",
+        summary: Localization.marked("show the daemon's state: places, units, refresh times, upstream calls"),
         synopses: ["[--json]"],
-        description: """
+        description: Localization.marked(
+            """
             Shows raind's version, uptime, provider, whether it is online, the
             selected place, the unit system, the last and next refresh, the
             upstream requests and the calls the provider counts for them, today
             and (with a monthly budget) this month, against the budgets, and each
             place's official alert service (or none).
-            """,
-        // l10n: --help is English, as every command's
-        options: [OptionSpec("--json", summary: "print the status as one JSON object")], argument: nil)
+            """),
+        options: [OptionSpec("--json", summary: Localization.marked("print the status as one JSON object"))],
+        argument: nil)
 
     let json: Bool
 
@@ -60,13 +61,18 @@ struct StatusCommand: ClientCommand {
     }
 
     /// "every 15 min while in use (now), +48 requests = 148.8 calls a day at most".
+    /// A number of calls (`BudgetUsage.text`) with the locale's decimal separator: `3,1` in German.
+    static func calls(_ calls: Double) -> String {
+        LocaleConventions.current.decimal(BudgetUsage.text(calls: calls))
+    }
+
     static func describe(_ nowcast: NowcastStatus) -> String {
         guard nowcast.enabled else { return tr("short refreshes off ([Nowcast] Enabled=no)") }
         let count = Int(nowcast.requestsPerDay.rounded())
         let values: KeyValuePairs<String, String> = [
             "interval": trn("{count} min", "{count} min", nowcast.intervalMinutes),
             "requests": trn("+{count} request", "+{count} requests", count),
-            "calls": BudgetUsage.text(calls: nowcast.callsPerDay),
+            "calls": Self.calls(nowcast.callsPerDay),
         ]
         return nowcast.active
             ? tr("every {interval} while in use (now), {requests} = {calls} calls a day at most", values)
@@ -126,15 +132,15 @@ struct StatusCommand: ClientCommand {
         text = tr(
             "{text}; {calls} of {budget} calls today",
             [
-                "text": text, "calls": BudgetUsage.text(calls: provider.callsToday),
-                "budget": BudgetUsage.text(calls: provider.dailyBudget),
+                "text": text, "calls": Self.calls(provider.callsToday),
+                "budget": Self.calls(provider.dailyBudget),
             ])
         if let monthly = provider.monthlyBudget {
             text = tr(
                 "{text}, {calls} of {budget} this month",
                 [
-                    "text": text, "calls": BudgetUsage.text(calls: provider.callsThisMonth),
-                    "budget": BudgetUsage.text(calls: monthly),
+                    "text": text, "calls": Self.calls(provider.callsThisMonth),
+                    "budget": Self.calls(monthly),
                 ])
         }
         return provider.name + ": " + text
@@ -204,8 +210,8 @@ struct StatusCommand: ClientCommand {
             tr(
                 "{calls} of {budget} today ({requests})",
                 [
-                    "calls": BudgetUsage.text(calls: status.callsToday),
-                    "budget": BudgetUsage.text(calls: status.dailyBudget),
+                    "calls": Self.calls(status.callsToday),
+                    "budget": Self.calls(status.dailyBudget),
                     "requests": trn("{count} request", "{count} requests", status.requestsToday),
                 ]),
         ])
@@ -215,8 +221,8 @@ struct StatusCommand: ClientCommand {
                 tr(
                     "{calls} of {budget} this month ({requests})",
                     [
-                        "calls": BudgetUsage.text(calls: status.callsThisMonth),
-                        "budget": BudgetUsage.text(calls: monthly),
+                        "calls": Self.calls(status.callsThisMonth),
+                        "budget": Self.calls(monthly),
                         "requests": trn("{count} request", "{count} requests", status.requestsThisMonth),
                     ]),
             ])

@@ -3,22 +3,27 @@ import RainSystem
 
 struct SubscribeCommand: ClientCommand {
     static let spec = CommandSpec(
-        name: "subscribe", summary: "print every change as it happens (for people, scripts and status bars)",
+        name: "subscribe",
+        summary: Localization.marked("print every change as it happens (for people, scripts and status bars)"),
+        // l10n: the synopsis is typed as it is
         synopses: ["[--json | --format FORMAT] [--text TEMPLATE]\n[--icons STYLE] [--events NAME,...]"],
-        description: """
+        description: Localization.marked(
+            """
             Prints a snapshot, then one line per event until interrupted:
             LocationAdded, LocationRemoved, LocationSelected, LocationChanged,
             WeatherUpdated, SettingsChanged, ReachabilityChanged, RefreshStarted,
             RefreshFailed, AlertsChanged, NowcastChanged. When raind is not running
             or goes away, it waits for it and carries on (status bars show an
             offline line meanwhile).
-            """,
+            """),
         options: [
-            OptionSpec("--json", summary: "one JSON object per line, as raind sends them"),
+            OptionSpec("--json", summary: Localization.marked("one JSON object per line, as raind sends them")),
             OptionSpec(
                 "--format", value: "FORMAT", source: .words(BarFormat.presets),
-                summary: "people (default), json, bar, waybar or a template such as '{icon} {temp}'",
-                help: """
+                summary: Localization.marked(
+                    "people (default), json, bar, waybar or a template such as '{icon} {temp}'"),
+                help: Localization.marked(
+                    """
                     people (default): a timestamped line per event
                     json: the same as --json
                     bar: one line with the selected place's weather,
@@ -28,16 +33,19 @@ struct SubscribeCommand: ClientCommand {
                       line (text, tooltip, class, alt, percentage)
                     TEMPLATE: one line from a template such as
                       '{icon} {temp} {rain}' (fields in raindctl(1))
-                    """),
-            OptionSpec("--text", value: "TEMPLATE", summary: "with --format waybar: the template for its text"),
+                    """)),
+            OptionSpec(
+                "--text", value: "TEMPLATE",
+                summary: Localization.marked("with --format waybar: the template for its text")),
             BarFormat.iconsOption(
-                help: """
+                help: Localization.marked(
+                    """
                     {icon} as emoji (default), nerd (Nerd Font
                     glyphs) or text; also $RAINDCTL_ICONS
-                    """),
+                    """)),
             OptionSpec(
                 "--events", value: "NAME,...", source: .list(EventName.allCases.map(\.rawValue)),
-                summary: "only these events (people and json formats)"),
+                summary: Localization.marked("only these events (people and json formats)")),
         ], argument: nil)
 
     let format: BarFormat
@@ -48,13 +56,13 @@ struct SubscribeCommand: ClientCommand {
         let json = arguments.flag("--json")
         let formatText = arguments.option("--format")
         if json, formatText != nil, formatText != "json" {
-            throw .usage("subscribe: --json and --format \(formatText ?? "") conflict")
+            throw .usage(tr("subscribe: --json and --format {format} conflict", ["format": formatText ?? ""]))
         }
         var format =
             try formatText.map { text throws(ClientError) in try BarFormat.parse(text, command: Self.spec.name) }
             ?? (json ? .json : .people)
         if let text = arguments.option("--text") {
-            guard format == .waybar(text: nil) else { throw .usage("subscribe: --text goes with --format waybar") }
+            guard format == .waybar(text: nil) else { throw .usage(tr("subscribe: --text goes with --format waybar")) }
             format = .waybar(text: try BarFormat.template(text, command: Self.spec.name))
         }
         self.format = format
@@ -65,11 +73,13 @@ struct SubscribeCommand: ClientCommand {
         if let events {
             for name in events where EventName(rawValue: name) == nil {
                 throw .usage(
-                    "subscribe: unknown event '\(name)'; known: \(EventName.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
+                    tr(
+                        "subscribe: unknown event '{event}'; known: {events}",
+                        ["event": name, "events": EventName.allCases.map(\.rawValue).joined(separator: ", ")]))
             }
             if format.isBarLine {
-                throw .usage("subscribe: --events does not go with a status-bar format, which needs every event")
+                throw .usage(
+                    tr("subscribe: --events does not go with a status-bar format, which needs every event"))
             }
         }
     }
@@ -89,7 +99,10 @@ struct SubscribeCommand: ClientCommand {
                 if format.isBarLine {
                     printer.replace(render(view))
                 } else if retry.isFirst {
-                    Output.error("\(reason.split(separator: "\n").first ?? ""); waiting for raind to come back")
+                    Output.error(
+                        tr(
+                            "{reason}; waiting for raind to come back",
+                            ["reason": String(reason.split(separator: "\n").first ?? "")]))
                 }
             }
             retry.wait()
@@ -114,7 +127,7 @@ struct SubscribeCommand: ClientCommand {
             }
             if let error = reply.error {
                 if error == SubscriberTooSlow.error.qualifiedName {
-                    throw .unreachable("raind dropped this subscriber as too slow")
+                    throw .unreachable(tr("raind dropped this subscriber as too slow"))
                 }
                 throw .daemon(name: error, parameters: reply.parameters, instance: client.instance)
             }
@@ -125,7 +138,9 @@ struct SubscribeCommand: ClientCommand {
                 event = try message.decodedEvent()
             } catch {
                 throw .failed(
-                    "raind sent an event raindctl cannot read (\(error)); are raind and raindctl the same version?")
+                    tr(
+                        "raind sent an event raindctl cannot read ({error}); are raind and raindctl the same version?",
+                        ["error": "\(error)"]))
             }
             view.apply(message, event: event)
             switch format {
@@ -133,7 +148,7 @@ struct SubscribeCommand: ClientCommand {
             case .people: printer.line("\(Output.localClock(Output.now())) \(view.describe(message, event: event))")
             case .bar, .waybar, .template: printer.replace(render(view))
             }
-            if !reply.continues { throw .unreachable("raind ended the subscription") }
+            if !reply.continues { throw .unreachable(tr("raind ended the subscription")) }
         }
     }
 

@@ -114,7 +114,7 @@ struct SubscriberView {
 
     var values: BarValues {
         let forecast = selected.flatMap { forecasts[$0] }
-        let name = selected.map { locations[$0]?.name ?? $0.rawValue } ?? "no place"
+        let name = selected.map { locations[$0]?.name ?? $0.rawValue } ?? tr("no place")
         return BarValues(
             placeName: name, forecast: forecast, units: units, now: Output.now(), iconStyle: iconStyle,
             zone: selected.flatMap { id in forecast.flatMap { zone(of: $0, at: id) } },
@@ -138,29 +138,31 @@ struct SubscriberView {
 
     /// The selected place's weather in one line, for status bars.
     func barText() -> String {
-        guard disconnection == nil || !forecasts.isEmpty else { return "raind not running" }
-        guard let selected else { return "no place (raindctl add PLACE)" }
+        guard disconnection == nil || !forecasts.isEmpty else { return tr("raind not running") }
+        guard let selected else { return tr("no place (raindctl add PLACE)") }
         guard let presenter = presenter(for: selected) else {
             let name = locations[selected]?.name ?? selected.rawValue
-            return name + (lastFailure != nil ? ": no weather yet (refresh failed)" : " …")
+            return lastFailure != nil ? tr("{place}: no weather yet (refresh failed)", ["place": name]) : name + " …"
         }
         var line = presenter.statusLine()
         if disconnection != nil {
-            line += " (raind not running)"
+            line += " " + tr("(raind not running)")
         } else if !online {
-            line += " (offline)"
+            line += " " + tr("(offline)")
         }
         return line
     }
 
     /// One line from a person's template; a marker follows when it is not current.
     func line(_ template: BarTemplate) -> String {
-        if disconnection != nil, forecasts.isEmpty { return "raind not running" }
-        if selected == nil { return "no place (raindctl add PLACE)" }
+        if disconnection != nil, forecasts.isEmpty { return tr("raind not running") }
+        if selected == nil { return tr("no place (raindctl add PLACE)") }
         var line = template.render(values)
-        if lastFailure != nil, selected.flatMap({ forecasts[$0] }) == nil { return line + " (refresh failed)" }
-        if states.contains("stale") { line += " (stale)" }
-        if states.contains("offline") { line += disconnection != nil ? " (raind not running)" : " (offline)" }
+        if lastFailure != nil, selected.flatMap({ forecasts[$0] }) == nil { return line + " " + tr("(refresh failed)") }
+        if states.contains("stale") { line += " " + tr("(stale)") }
+        if states.contains("offline") {
+            line += " " + (disconnection != nil ? tr("(raind not running)") : tr("(offline)"))
+        }
         return line
     }
 
@@ -179,9 +181,9 @@ struct SubscriberView {
         if let disconnection {
             tooltip.append(ShortSentence.of(disconnection))
         } else if let lastFailure {
-            tooltip.append("Last refresh failed: " + ShortSentence.of(lastFailure))
+            tooltip.append(tr("Last refresh failed: {reason}", ["reason": ShortSentence.of(lastFailure)]))
         } else if !online {
-            tooltip.append("No network: showing cached data")
+            tooltip.append(tr("No network: showing cached data"))
         }
         if let selected, let presenter = presenter(for: selected) {
             tooltip.append(presenter.tooltipView())

@@ -54,7 +54,7 @@ struct ForecastView {
         let text: String
         switch kind {
         case .now: text = presenter.nowView()
-        case .hourly(let hours): text = presenter.hourlyView(hours: hours, graphics: graphics)
+        case .hourly(let hours): text = presenter.hourlyView(hours: hours, graphics: graphics, width: Output.columns)
         case .daily: text = presenter.dailyView(graphics: graphics, width: Output.columns)
         }
         Output.viewLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
@@ -76,9 +76,11 @@ extension ForecastView {
 
 struct NowCommand: ClientCommand {
     static let spec = CommandSpec(
-        name: "now", summary: "current conditions: temperature, feels-like, wind, chance of rain",
+        name: "now", summary: Localization.marked("current conditions: temperature, feels-like, wind, chance of rain"),
+        // l10n: the synopsis is typed as it is
         synopses: ["[PLACE] [--json | --format FORMAT] [--icons STYLE]"],
-        description: """
+        description: Localization.marked(
+            """
             Shows the current conditions for PLACE (a saved place's id or name; the
             selected place by default) in the chosen units and the place's local
             time (by its zone's rules in /usr/share/zoneinfo), with today's sunrise
@@ -86,19 +88,21 @@ struct NowCommand: ClientCommand {
             the moon's phase, rising and setting (computed by raindctl for the
             place's coordinates), active alerts and how old the data is.
             Unknown values show as – (an en dash).
-            """,
+            """),
         options: [
             OptionSpec(
                 "--json",
-                summary: "print raind's reply (location, forecast, ageSeconds, stale) and the conditions shown"),
+                summary: Localization.marked(
+                    "print raind's reply (location, forecast, ageSeconds, stale) and the conditions shown")),
             OptionSpec(
                 "--format", value: "FORMAT", source: .words(BarFormat.linePresets),
-                summary: "one line: bar, waybar or a template such as '{icon} {temp}'",
-                help: """
+                summary: Localization.marked("one line: bar, waybar or a template such as '{icon} {temp}'"),
+                help: Localization.marked(
+                    """
                     one line, for prompts and cron jobs: bar, waybar, or
                     a template such as '{place} {temp} {icon}' (fields
                     in raindctl(1))
-                    """),
+                    """)),
             BarFormat.iconsOption(),
         ], argument: PlaceArgument.spec)
 
@@ -110,9 +114,9 @@ struct NowCommand: ClientCommand {
             try BarFormat.parse(text, command: Self.spec.name)
         }
         let icons = try BarFormat.iconStyle(arguments, command: Self.spec.name)
-        if json, format != nil { throw .usage("now: --json and --format conflict") }
+        if json, format != nil { throw .usage(tr("now: --json and --format conflict")) }
         if format == .people || format == .json {
-            throw .usage("now: --format takes bar, waybar or a template ('--json' prints raind's reply)")
+            throw .usage(tr("now: --format takes bar, waybar or a template ('--json' prints raind's reply)"))
         }
         view = ForecastView(kind: .now, place: arguments.joinedPositionals, json: json)
         if let format { view.line = (format, icons) }
@@ -123,17 +127,19 @@ struct NowCommand: ClientCommand {
 
 struct HourlyCommand: ClientCommand {
     static let spec = CommandSpec(
-        name: "hourly", summary: "the coming hours: time, temperature, wind, rain",
+        name: "hourly", summary: Localization.marked("the coming hours: time, temperature, wind, rain"),
         synopses: ["[PLACE] [--hours N] [--json]"],
-        description: """
+        description: Localization.marked(
+            """
             Shows the forecast hour by hour for PLACE (the selected place by
             default), starting with the current hour. A row's rain is the chance
             of rain in the hour it starts. On a terminal a temperature curve and
-            rain bars come first (coloured unless NO_COLOR is set).
-            """,
+            rain bars come first when they fit its width (coloured unless
+            NO_COLOR is set).
+            """),
         options: [
-            OptionSpec("--hours", value: "N", summary: "how many hours (default 12, at most 48)"),
-            OptionSpec("--json", summary: "print raind's reply"),
+            OptionSpec("--hours", value: "N", summary: Localization.marked("how many hours (default 12, at most 48)")),
+            OptionSpec("--json", summary: Localization.marked("print raind's reply")),
         ], argument: PlaceArgument.spec)
 
     let view: ForecastView
@@ -143,7 +149,7 @@ struct HourlyCommand: ClientCommand {
         var hours = 12
         if let text = arguments.option("--hours") {
             guard let value = Int(text), (1...48).contains(value) else {
-                throw .usage("hourly: --hours takes a whole number from 1 to 48 (got '\(text)')")
+                throw .usage(tr("hourly: --hours takes a whole number from 1 to 48 (got '{value}')", ["value": text]))
             }
             hours = value
         }
@@ -155,13 +161,16 @@ struct HourlyCommand: ClientCommand {
 
 struct DailyCommand: ClientCommand {
     static let spec = CommandSpec(
-        name: "daily", summary: "the coming days: weekday, date, min/max, wind, rain", synopses: ["[PLACE] [--json]"],
-        description: """
+        name: "daily", summary: Localization.marked("the coming days: weekday, date, min/max, wind, rain"),
+        synopses: ["[PLACE] [--json]"],
+        description: Localization.marked(
+            """
             Shows the forecast day by day for PLACE (the selected place by default).
             On a terminal each day's low-high is drawn as a bar on one scale for
             the week (coloured unless NO_COLOR is set).
-            """,
-        options: [OptionSpec("--json", summary: "print raind's reply")], argument: PlaceArgument.spec)
+            """),
+        options: [OptionSpec("--json", summary: Localization.marked("print raind's reply"))],
+        argument: PlaceArgument.spec)
 
     let view: ForecastView
 
@@ -175,15 +184,16 @@ struct DailyCommand: ClientCommand {
 
 struct RefreshCommand: ClientCommand {
     static let spec = CommandSpec(
-        name: "refresh", summary: "fetch the weather now (the selected place, PLACE, or --all)",
+        name: "refresh", summary: Localization.marked("fetch the weather now (the selected place, PLACE, or --all)"),
         synopses: ["[PLACE | --all]"],
-        description: """
+        description: Localization.marked(
+            """
             Fetches the weather now and waits until it has arrived. A refresh
             already under way is joined, and data younger than a minute counts as
             fresh, so repeating the command costs no extra requests. Fails with
             a reason (offline, budget used up, provider error) when it cannot.
-            """,
-        options: [OptionSpec("--all", summary: "every saved place", listed: false)],
+            """),
+        options: [OptionSpec("--all", summary: Localization.marked("every saved place"), listed: false)],
         argument: PlaceArgument.spec)
 
     let place: String?
@@ -192,14 +202,19 @@ struct RefreshCommand: ClientCommand {
     init(arguments: ParsedArguments) throws(ClientError) {
         all = arguments.flag("--all")
         place = arguments.joinedPositionals
-        if all, place != nil { throw .usage("refresh: give PLACE or --all, not both") }
+        if all, place != nil { throw .usage(tr("refresh: give PLACE or --all, not both")) }
     }
 
     func run(_ session: ClientSession) throws(ClientError) {
         let reply = try session.connect().call(RefreshCall.self, .init(id: place, all: all ? true : nil))
-        if !reply.updated.isEmpty { Output.line("Updated: \(reply.updated.map(\.rawValue).joined(separator: ", "))") }
+        if !reply.updated.isEmpty {
+            Output.line(tr("Updated: {places}", ["places": reply.updated.map(\.rawValue).joined(separator: ", ")]))
+        }
         if !reply.failed.isEmpty {
-            Output.error("not updated: \(reply.failed.map(\.rawValue).joined(separator: ", ")) (see 'raindctl status')")
+            Output.error(
+                tr(
+                    "not updated: {places} (see 'raindctl status')",
+                    ["places": reply.failed.map(\.rawValue).joined(separator: ", ")]))
             throw .daemonPartial
         }
     }

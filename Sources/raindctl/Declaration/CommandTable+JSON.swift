@@ -15,8 +15,8 @@ extension CommandTable {
             "name": .string(command.name),
             "summary": .string(command.summary),
             "hidden": .bool(command.hidden),
-            "usage": .array(command.usageLines.map(JSON.string)),
-            "help": .string(command.help),
+            "usage": .array(command.usageLines().map(JSON.string)),
+            "help": .string(command.help(localized: false)),
             "options": .array(command.options.map(json)),
             "argument": command.argument.map(json) ?? .null,
         ])

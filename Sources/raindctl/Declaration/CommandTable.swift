@@ -21,39 +21,33 @@ enum CommandTable {
     /// The options that go before the command.
     static let globalOptions = [
         OptionSpec(
-            "--socket", value: "PATH", source: .files, summary: "the daemon's socket",
-            help: """
+            "--socket", value: "PATH", source: .files, summary: Localization.marked("the daemon's socket"),
+            help: Localization.marked(
+                """
                 the daemon's socket (default: $RAIND_SOCKET, then the user
                 socket in $XDG_RUNTIME_DIR/raind/, then /run/raind/raind.sock)
-                """),
-        OptionSpec("--version", summary: "print the version"),
+                """)),
+        OptionSpec("--version", summary: Localization.marked("print the version")),
         OptionSpec(
-            "--help", short: "-h", summary: "show help",
-            help: "this help; 'raindctl COMMAND --help' shows a command's own"),
+            "--help", short: "-h", summary: Localization.marked("show help"),
+            help: Localization.marked("this help; 'raindctl COMMAND --help' shows a command's own")),
     ]
 
     static func command(named name: String) -> (any ClientCommand.Type)? {
         commands.first { $0.spec.name == name }
     }
 
-    /// `raindctl --help`.
+    /// `raindctl --help`, in the reader's language.
     static var mainHelp: String {
         let shown = self.shown
         let width = shown.map(\.name.count).max() ?? 0
         let lines = shown.map {
-            "  \($0.name)" + String(repeating: " ", count: width - $0.name.count) + "  \($0.summary)"
+            "  \($0.name)" + String(repeating: " ", count: width - $0.name.count) + "  "
+                + Localization.translate($0.summary)
         }
-        return """
-            Usage: raindctl [--socket PATH] COMMAND [ARGS]
-
-            Talks to raind, the weather daemon.
-
-            Commands:
-            \(lines.joined(separator: "\n"))
-
-            Options:
-            \(OptionSpec.helpList(globalOptions))
-
-            """
+        // l10n: the synopsis is typed as it is
+        return tr("Usage:") + " raindctl [--socket PATH] COMMAND [ARGS]\n\n" + tr("Talks to raind, the weather daemon.")
+            + "\n\n" + tr("Commands:") + "\n" + lines.joined(separator: "\n") + "\n\n" + tr("Options:") + "\n"
+            + OptionSpec.helpList(globalOptions, Localization.translate) + "\n"
     }
 }

@@ -33,13 +33,14 @@ struct OptionSpec: Equatable {
         (short.map { $0 + ", " } ?? "") + name + (value.map { " " + $0 } ?? "")
     }
 
-    /// The `--help` list of these options: names padded to one column, then their text.
-    static func helpList(_ options: [OptionSpec]) -> String {
+    /// The `--help` list of these options: names padded to one column, then
+    /// their text through `text` (the reader's language, or as declared).
+    static func helpList(_ options: [OptionSpec], _ text: (String) -> String) -> String {
         let listed = options.filter { $0.help != nil }
         let width = listed.map(\.display.count).max() ?? 0
         let indent = String(repeating: " ", count: 2 + width + 3)
         return listed.map { option in
-            let lines = (option.help ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = text(option.help ?? "").split(separator: "\n", omittingEmptySubsequences: false)
             let first = "  " + option.display + String(repeating: " ", count: width - option.display.count + 3)
             return lines.enumerated().map { ($0.offset == 0 ? first : indent) + $0.element }.joined(separator: "\n")
         }.joined(separator: "\n")
