@@ -147,6 +147,13 @@ public struct RefreshScheduler: Sendable {
         places[id, default: PlaceState()].inFlight = true
     }
 
+    /// A refresh is under way but waits for the provider's per-minute
+    /// limit (the refresher's pacing): the place is not due meanwhile, and
+    /// nothing is counted until it is `started`.
+    public mutating func waiting(_ id: LocationID) {
+        places[id, default: PlaceState()].inFlight = true
+    }
+
     /// One more request of a refresh `started` counted went out (a provider
     /// that asks several questions for one forecast).
     public mutating func sent(now: Double) {

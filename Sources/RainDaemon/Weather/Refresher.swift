@@ -46,7 +46,15 @@ public final class Refresher {
         var waiters: [Completion]
         var provider: ProviderName
         var failures: [(provider: ProviderName, failure: RefreshFailure)] = []
+        /// Waiting for `provider`'s per-minute limit: nothing sent yet (`paced`).
+        var waitingForPace = false
     }
+    /// The places whose refresh waits for its provider's per-minute limit,
+    /// in the order they start (the selected place first).
+    private var paced: [LocationID] = []
+    /// The calls sent to each provider in the last minute, on the monotonic
+    /// clock: a sliding window kept within `ProviderQuota.callsPerMinute`.
+    private var sentLastMinute: [ProviderName: [(at: Double, calls: Double)]] = [:]
     private var timer: EventSource?
     public private(set) var lastSuccess: Double? { didSet { changes &+= 1 } }
     /// The last failed refresh and its place, until that place refreshes
@@ -402,6 +410,7 @@ public final class Refresher {
 
     /// What the timer does: fetch what is due (tests call it after moving their clock).
     func timerFired() {
+        startPaced()
         let ids = scheduler.dueRefreshes(list.locations.map(\.id), now: now, selected: list.selectedID)
         if ids.isEmpty {
             reschedule()
@@ -431,7 +440,10 @@ public final class Refresher {
             if pending == 0 { completion?(results) }
         }
         var started: [LocationID] = []
-        for id in ids {
+        // The selected place goes first: when the provider's per-minute limit
+        // holds some places back, it is not one of them.
+        let ordered = ids.filter { $0 == list.selectedID } + ids.filter { $0 != list.selectedID }
+        for id in ordered {
             guard let location = list[id] else {
                 finishOne(id, Self.noLongerSaved(id))
                 continue
@@ -467,6 +479,14 @@ public final class Refresher {
                 continue
             }
             inFlight[id] = Flight(waiters: [{ finishOne(id, $0) }], provider: provider)
+            guard paceAllows(provider) else {
+                // Under way but not started: later refreshes of it join its
+                // waiters; RefreshStarted comes when its request goes out.
+                inFlight[id]?.waitingForPace = true
+                scheduler.waiting(id)
+                paced.append(id)
+                continue
+            }
             started.append(id)
             start(location, selected: id == list.selectedID, provider: provider)
         }
@@ -528,6 +548,95 @@ public final class Refresher {
         list.selectedID == nil || list.selectedID == id
     }
 
+    // MARK: Pacing
+
+    /// The calls one request to `provider` costs, and the most it allows in a minute (nil: no limit).
+    private static func pace(of provider: ProviderName) -> (callsPerRequest: Double, perMinute: Double?) {
+        let quota = WeatherProviders.provider(provider).terms.quota
+        return (quota.callsPerRequest, quota.callsPerMinute)
+    }
+
+    /// The calls sent to `provider` in the 60 seconds before `time` (monotonic), the older ones forgotten.
+    private func recentCalls(_ provider: ProviderName, at time: Double) -> Double {
+        sentLastMinute[provider]?.removeAll { $0.at <= time - 60 }
+        return sentLastMinute[provider]?.reduce(0) { $0 + $1.calls } ?? 0
+    }
+
+    /// Whether one more request to `provider` now keeps its last minute
+    /// within its limit. With nothing sent in the last minute it always
+    /// does, so a limit below one request's cost cannot hold a place forever.
+    private func paceAllows(_ provider: ProviderName) -> Bool {
+        let (cost, limit) = Self.pace(of: provider)
+        guard let limit else { return true }
+        let recent = recentCalls(provider, at: context.clock.monotonicNow)
+        return recent == 0 || recent + cost <= limit
+    }
+
+    /// When (monotonic) one more request to `provider` fits its last minute:
+    /// when enough of the oldest calls in the window have left it.
+    private func paceOpens(_ provider: ProviderName) -> Double {
+        let time = context.clock.monotonicNow
+        let (cost, limit) = Self.pace(of: provider)
+        var recent = recentCalls(provider, at: time)
+        guard let limit else { return time }
+        for call in sentLastMinute[provider] ?? [] {
+            if recent == 0 || recent + cost <= limit { break }
+            recent -= call.calls
+            if recent == 0 || recent + cost <= limit { return call.at + 60 }
+        }
+        return time
+    }
+
+    /// Counts `calls` sent to `provider` now in its last minute.
+    private func noteSent(_ provider: ProviderName, calls: Double) {
+        guard Self.pace(of: provider).perMinute != nil else { return }
+        sentLastMinute[provider, default: []].append((context.clock.monotonicNow, calls))
+    }
+
+    /// Starts the places waiting for their provider's per-minute limit that
+    /// fit it now, in order; a place whose provider cannot be asked any more
+    /// (its budget ran out meanwhile) is answered with why.
+    private func startPaced() {
+        guard !paced.isEmpty else { return }
+        let time = now
+        var started: [LocationID] = []
+        var still: [LocationID] = []
+        var seen: Set<LocationID> = []
+        let selected = list.selectedID
+        let queue = paced.filter { $0 == selected } + paced.filter { $0 != selected }
+        paced = []
+        for id in queue where seen.insert(id).inserted {
+            guard let flight = inFlight[id], flight.waitingForPace else { continue }
+            guard let location = list[id] else { continue }
+            switch firstProvider(for: location, now: time) {
+            case .failure(let failure):
+                inFlight[id] = nil
+                scheduler.abandoned(id)
+                logger.warning("refreshing \(id) failed: \(failure.message)")
+                events.emit(.published(.refreshFailed(id, failure)))
+                for waiter in flight.waiters { waiter(failure) }
+            case .success(let provider):
+                guard paceAllows(provider) else {
+                    still.append(id)
+                    continue
+                }
+                inFlight[id]?.waitingForPace = false
+                inFlight[id]?.provider = provider
+                started.append(id)
+                start(location, selected: id == selected, provider: provider)
+            }
+        }
+        paced = still
+        if !started.isEmpty { events.emit(.published(.refreshStarted(started))) }
+    }
+
+    /// When (wall clock) the first waiting place's provider lets it start; nil when none waits.
+    private var pacedWake: Double? {
+        let providers = Set(paced.compactMap { inFlight[$0]?.provider })
+        guard let opens = providers.map(paceOpens).min() else { return nil }
+        return now + max(0, opens - context.clock.monotonicNow)
+    }
+
     private func start(_ location: Location, selected: Bool, provider: ProviderName) {
         scheduler.started(location.id, now: now)
         store.cache.storeBudget(scheduler.budgetUsage)
@@ -539,6 +648,7 @@ public final class Refresher {
     private func spend(_ provider: ProviderName) {
         budgets.sent(provider, now: now)
         store.cache.storeBudget(budgets.usage(provider, now: now), provider: provider)
+        noteSent(provider, calls: Self.pace(of: provider).callsPerRequest)
     }
 
     /// Spends `calls` of `provider`'s budget on a request beside the
@@ -555,6 +665,7 @@ public final class Refresher {
         if single, let refused = scheduler.besideExhausted(calls: calls, now: time) { return refused }
         budgets.sent(provider, calls: calls, now: time)
         store.cache.storeBudget(budgets.usage(provider, now: time), provider: provider)
+        noteSent(provider, calls: calls)
         if single {
             scheduler.sentBeside(calls: calls, now: time)
             store.cache.storeBudget(scheduler.budgetUsage)
@@ -649,6 +760,7 @@ public final class Refresher {
         where transport.neverSent || transport.kind == .dnsFailed || transport.kind == .connectFailed {
             scheduler.notSent(now: now)
             budgets.notSent(provider, now: now)
+            if sentLastMinute[provider]?.isEmpty == false { sentLastMinute[provider]?.removeLast() }
             changed = true
         }
         guard changed else { return }
@@ -853,6 +965,7 @@ public final class Refresher {
     func cancelAll() {
         let flights = inFlight
         inFlight.removeAll()
+        paced.removeAll()
         timer?.disarm()
         let stopping = RefreshFailure(error: .providerError, message: "raind is stopping; the refresh was cancelled")
         for (id, flight) in flights {
@@ -871,7 +984,8 @@ public final class Refresher {
 
     /// Arms the timer for the scheduler's next wake-up, with slack so wake-ups coalesce.
     private func reschedule() {
-        nextWake = scheduler.nextWake(list.locations.map(\.id), now: now)
+        let scheduled = scheduler.nextWake(list.locations.map(\.id), now: now)
+        nextWake = [scheduled, pacedWake].compactMap { $0 }.min()
         guard let nextWake else {
             timer?.disarm()
             return

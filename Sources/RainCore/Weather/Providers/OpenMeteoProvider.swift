@@ -316,12 +316,15 @@ public struct OpenMeteoProvider: SingleRequestProvider {
     }
 
     /// The free API allows 10,000 calls a day per address; raind's default
-    /// daily budget (1,500) keeps well inside it. `minutely_15` comes in
-    /// quarter hours.
+    /// daily budget (1,500) keeps well inside it. Its terms also allow 600
+    /// calls a minute (and 5,000 an hour, which the daily budget keeps
+    /// inside): more than 193 places refreshed at once pass that, so a
+    /// large refresh is paced. `minutely_15` comes in quarter hours.
     public var terms: ProviderTerms {
         ProviderTerms(
             needsKey: false, coordinateDigits: ProviderQuery.gridDigits,
-            quota: ProviderQuota(callsPerRequest: OpenMeteo.callsPerRequest, period: .day, freeCalls: nil),
+            quota: ProviderQuota(
+                callsPerRequest: OpenMeteo.callsPerRequest, period: .day, freeCalls: nil, callsPerMinute: 600),
             nowcastIntervalMinutes: 15)
     }
 

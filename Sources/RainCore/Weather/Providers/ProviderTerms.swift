@@ -64,15 +64,21 @@ public struct ProviderQuota: Equatable, Sendable {
     /// per place and refresh interval raind keeps within (its daily budget
     /// is derived from the places and the interval, `ProviderBudgets.fairUseDaily`).
     public var fairUseRequestsPerPlaceAndInterval: Double?
+    /// The calls the provider allows in any minute (its rate limit, in its
+    /// own units like `freeCalls`); nil when it documents none. A large
+    /// refresh is spread so the calls sent in the last 60 seconds stay
+    /// within it (docs/SCHEDULING.md, "Pacing").
+    public var callsPerMinute: Double?
 
     public init(
         callsPerRequest: Double, period: BudgetPeriod, freeCalls: Int?,
-        fairUseRequestsPerPlaceAndInterval: Double? = nil
+        fairUseRequestsPerPlaceAndInterval: Double? = nil, callsPerMinute: Double? = nil
     ) {
         self.callsPerRequest = callsPerRequest
         self.period = period
         self.freeCalls = freeCalls
         self.fairUseRequestsPerPlaceAndInterval = fairUseRequestsPerPlaceAndInterval
+        self.callsPerMinute = callsPerMinute
     }
 }
 
