@@ -500,3 +500,37 @@ class FakeNotifications:
     def stop(self):
         self.process.terminate()
         self.process.wait()
+
+
+def slow_subscriber(daemon):
+    """A subscriber past its snapshot that reads nothing more, with a small
+    receive buffer, so raind's queue for it fills fast."""
+    client = daemon.client()
+    client.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    client.send("io.raind.Weather.Subscribe", more=True)
+    assert client.receive()["parameters"]["event"] == "Snapshot"
+    return client
+
+
+def change_until_no_subscriber(daemon):
+    """Changes the settings, 200 calls at a time, until raind has dropped
+    every subscriber: each change is an event it sends them all."""
+    fast = daemon.client()
+    batch = b"".join(
+        json.dumps({"method": "io.raind.Weather.SetSettings", "parameters": {"refreshMinutes": 5 + i % 2}}).encode()
+        + b"\0" for i in range(200))
+    while fast.call("GetStatus")["parameters"]["status"]["subscribers"] > 0:
+        fast.send_raw(batch)
+        for _ in range(200):
+            fast.receive()
+
+
+def read_until_closed(client):
+    """Every message `client` still receives, until raind closes it."""
+    messages = []
+    try:
+        while True:
+            messages.append(client.receive())
+    except ConnectionError:
+        pass
+    return messages

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from raindtest import FIXTURES, FixtureServer, wait_for
+from raindtest import FIXTURES, FixtureServer, change_until_no_subscriber, read_until_closed, slow_subscriber, wait_for
 
 PARIS = ("48.8534,2.3488", "Paris")
 
@@ -214,28 +214,12 @@ def test_a_dropped_subscriber_that_reads_late_still_gets_subscriber_too_slow(dae
     """Issue 24, point 6: the dropped subscriber read its backlog and then
     end-of-file, never SubscriberTooSlow: the idle timer closed the
     connection under its last words. They now wait for SlowClientTimeoutSec=."""
-    import socket
     daemon = daemon_factory(config="[Socket]\nIdleTimeoutSec=1\nSlowClientTimeoutSec=30\n", args=["--log-level", "debug"])
-    slow = daemon.client()
-    slow.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    slow.send("io.raind.Weather.Subscribe", more=True)
-    assert slow.receive()["parameters"]["event"] == "Snapshot"
-    fast = daemon.client()
-    batch = b"".join(
-        json.dumps({"method": "io.raind.Weather.SetSettings", "parameters": {"refreshMinutes": 5 + i % 2}}).encode()
-        + b"\0" for i in range(200))
-    while fast.call("GetStatus")["parameters"]["status"]["subscribers"] > 0:
-        fast.send_raw(batch)
-        for _ in range(200):
-            fast.receive()
+    slow = slow_subscriber(daemon)
+    change_until_no_subscriber(daemon)
     # The subscriber comes back to reading only once the idle check has passed over it (it logs so).
     wait_for(lambda: "while its last words are unread; left to [Socket] SlowClientTimeoutSec=" in daemon.read_log(),
              what="the idle check to pass over the dropped subscriber", timeout=15)
-    messages = []
-    try:
-        while True:
-            messages.append(slow.receive())
-    except ConnectionError:
-        pass
+    messages = read_until_closed(slow)
     assert messages and messages[-1].get("error") == "io.raind.Weather.SubscriberTooSlow", messages[-1:]
     assert daemon.stop() == 0

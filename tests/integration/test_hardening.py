@@ -12,7 +12,8 @@ import subprocess
 
 import pytest
 
-from raindtest import RAIND, Varlink, parse_replies, read_replies, wait_for
+from raindtest import (RAIND, Varlink, change_until_no_subscriber, parse_replies, read_replies, read_until_closed,
+                       slow_subscriber, wait_for)
 
 SYSTEM_PYTHON = "/usr/bin/python3"
 needs_root = pytest.mark.skipif(
@@ -190,28 +191,10 @@ def test_oneway_subscribe_sends_nothing(daemon):
 
 
 def test_dropped_slow_subscribers_receive_subscriber_too_slow(daemon):
-    slow = []
-    for _ in range(10):
-        client = daemon.client()
-        client.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        client.send("io.raind.Weather.Subscribe", more=True)
-        assert client.receive()["parameters"]["event"] == "Snapshot"
-        slow.append(client)
-    fast = daemon.client()
-    batch = b"".join(
-        json.dumps({"method": "io.raind.Weather.SetSettings", "parameters": {"refreshMinutes": 5 + i % 2}}).encode()
-        + b"\0" for i in range(200))
-    while fast.call("GetStatus")["parameters"]["status"]["subscribers"] > 0:
-        fast.send_raw(batch)
-        for _ in range(200):
-            fast.receive()
+    slow = [slow_subscriber(daemon) for _ in range(10)]
+    change_until_no_subscriber(daemon)
     for client in slow:
-        messages = []
-        try:
-            while True:
-                messages.append(client.receive())
-        except ConnectionError:
-            pass
+        messages = read_until_closed(client)
         assert messages[-1].get("error") == "io.raind.Weather.SubscriberTooSlow", messages[-1]
         assert all("error" not in message for message in messages[:-1])
 

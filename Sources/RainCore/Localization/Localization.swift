@@ -149,23 +149,8 @@ public func trn(
 }
 
 extension String {
-    /// Every occurrence of `target` replaced by `replacement`.
+    /// Every occurrence of `target` replaced by `replacement` (`URLRedaction.replacing`, byte by byte).
     func replacingAll(_ target: String, with replacement: String) -> String {
-        let pattern = Array(target.utf8)
-        let bytes = Array(utf8)
-        guard !pattern.isEmpty, bytes.count >= pattern.count else { return self }
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if index + pattern.count <= bytes.count, bytes[index..<index + pattern.count].elementsEqual(pattern) {
-                result += replacement.utf8
-                index += pattern.count
-            } else {
-                result.append(bytes[index])
-                index += 1
-            }
-        }
-        return String(decoding: result, as: UTF8.self)
+        URLRedaction.replacing(target, with: replacement, in: self)
     }
 }
