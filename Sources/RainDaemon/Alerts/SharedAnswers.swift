@@ -77,13 +77,11 @@ final class SharedAnswers {
         nextTicket += 1
         let ticket = Ticket(owner: self, url: url, number: nextTicket)
         if let answer = kept[url], now - answer.at < freshFor, answer.at > staleBefore {
-            let flight = Flight()
-            flight.waiting[ticket.number] = completion
             // Delivered like an answer: after this call, unless cancelled first.
-            pendingReuse[ticket.number] = flight
+            pendingReuse[ticket.number] = completion
             later { [weak self] in
-                guard let self, let flight = self.pendingReuse.removeValue(forKey: ticket.number) else { return }
-                flight.waiting[ticket.number]?(.success(Answer(response: answer.response, unchanged: true)))
+                guard let completion = self?.pendingReuse.removeValue(forKey: ticket.number) else { return }
+                completion(.success(Answer(response: answer.response, unchanged: true)))
             }
             return ticket
         }
@@ -106,7 +104,7 @@ final class SharedAnswers {
     }
 
     /// Reused answers not yet delivered, by ticket.
-    private var pendingReuse: [Int: Flight] = [:]
+    private var pendingReuse: [Int: Completion] = [:]
 
     private func answered(_ url: String, _ result: Result<HTTPResponse, HTTPFailure>, counted: (HTTPResponse) -> Void) {
         guard let flight = inFlight.removeValue(forKey: url) else { return }
@@ -124,10 +122,7 @@ final class SharedAnswers {
     }
 
     private func drop(_ ticket: Ticket) {
-        if let flight = pendingReuse.removeValue(forKey: ticket.number) {
-            flight.waiting[ticket.number] = nil
-            return
-        }
+        if pendingReuse.removeValue(forKey: ticket.number) != nil { return }
         guard let flight = inFlight[ticket.url] else { return }
         flight.waiting[ticket.number] = nil
         if flight.waiting.isEmpty {
