@@ -82,6 +82,7 @@ public final class Daemon {
         }
         context = DaemonContext(loop: loop, configuration: loaded.configuration, paths: paths, logger: logger)
 
+        try Self.checkOwnDirectories(paths)
         let store = StateStore(path: paths.stateFile)
         for name in FileIO.removeLeftoverTemporaries(in: paths.stateDirectory) {
             logger.info("removed \(paths.stateDirectory)/\(name), left over from an interrupted write")
@@ -266,6 +267,21 @@ public final class Daemon {
     /// The group's id; nil when there is none, or the name service cannot say.
     static func groupID(named name: String) -> gid_t? {
         (try? UserDatabase.groupID(named: name)) ?? nil
+    }
+
+    /// Refuses to start on a state or cache directory someone else could
+    /// write in (`FileIO.untrustedDirectoryReason`): what raind would read
+    /// back from it could have been put there by them.
+    static func checkOwnDirectories(_ paths: DaemonPaths) throws(StartupError) {
+        let owner = ProcessIdentity.effectiveUserID
+        for (role, directory, variable) in [
+            ("state", paths.stateDirectory, "STATE_DIRECTORY"), ("cache", paths.cacheDirectory, "CACHE_DIRECTORY"),
+        ] {
+            guard let reason = FileIO.untrustedDirectoryReason(directory, owner: owner) else { continue }
+            throw StartupError(
+                "the \(role) directory \(directory) is not raind's own: \(reason). Another user could replace the files raind reads back from it. Make it a directory of user \(owner) that only it can write (chown \(owner) \(directory); chmod go-w \(directory)), or give raind another one with \(variable)=, and start raind again"
+            )
+        }
     }
 
     static func loadState(

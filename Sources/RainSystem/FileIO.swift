@@ -149,6 +149,41 @@ public enum FileIO {
         }
     }
 
+    /// Why `path`, a directory raind keeps its own files in, cannot be
+    /// trusted with them; nil when it can, or when it does not exist yet (it
+    /// is then made with a private mode).
+    ///
+    /// The directory is looked at through symbolic links, so a directory
+    /// that systemd links (`/var/lib/raind` to `/var/lib/private/raind` with
+    /// `DynamicUser=yes`) or a user moved to another disk is judged by what
+    /// it is: it must be a directory, belong to `owner`, and be writable by
+    /// nobody else. Another user who may write in it could put a file of
+    /// their choosing in place of the state (`O_NOFOLLOW` stops links, not
+    /// renames); one who owns it could do the same with `chmod`.
+    public static func untrustedDirectoryReason(_ path: String, owner: uid_t) -> String? {
+        // Opened through links, for fstat alone: O_PATH needs no permission on the directory.
+        let info: stat
+        do throws(SystemError) {
+            info = try FileDescriptor.open(path, Self.pathOnly).status()
+        } catch {
+            return error.errno == ENOENT ? nil : "it cannot be examined (\(SystemCall.strerror(error.errno)))"
+        }
+        let through = (try? symbolicLinkTarget(of: path)).map { " (a link to \($0))" } ?? ""
+        guard info.st_mode & S_IFMT == S_IFDIR else { return "it\(through) is not a directory" }
+        if info.st_uid != owner {
+            return "it\(through) belongs to user \(info.st_uid), not to user \(owner) who runs raind"
+        }
+        let mode = info.st_mode & 0o7777
+        if mode & 0o022 != 0 {
+            let who = mode & 0o002 != 0 ? "every user" : "its group"
+            return "it\(through) can be written by \(who) (mode \(String(mode, radix: 8)))"
+        }
+        return nil
+    }
+
+    /// O_PATH (Linux), which Swift's Glibc module does not export.
+    static let pathOnly: Int32 = 0o10_000_000
+
     public static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let parent = String(path[..<slash])

@@ -125,6 +125,7 @@ enum SystemCall {
     // MARK: Process
 
     static func getuid() -> uid_t { Glibc.getuid() }
+    static func geteuid() -> uid_t { Glibc.geteuid() }
     static func getpid() -> pid_t { Glibc.getpid() }
 
     static func getrlimit(_ resource: Int32, _ limit: inout rlimit) -> Int32 {

@@ -101,7 +101,7 @@ enum Output {
             guard let decoded = try? WireDecoder.decode(name.parametersType, from: parameters, context: "error") else {
                 return "\(shortName) \(parameters.serialized())"
             }
-            return decoded.message + (hint(for: name, instance: instance).map { " (\($0))" } ?? "")
+            return decoded.localizedMessage + (hint(for: name, instance: instance).map { " (\($0))" } ?? "")
         }
         if errorName == VarlinkServiceError.invalidParameter.qualifiedName,
             let invalid = try? WireDecoder.decode(VarlinkServiceError.InvalidParameter.self, from: parameters)

@@ -82,6 +82,33 @@ final class WrapperTests: XCTestCase {
         XCTAssertEqual(try FileIO.symbolicLinkTarget(of: directory + "/short"), "x")
     }
 
+    func testUntrustedDirectoryReason_judgesWhatALinkPointsAt_byOwnerAndWriteBits() throws {
+        let me = ProcessIdentity.effectiveUserID
+        XCTAssertNil(FileIO.untrustedDirectoryReason(directory, owner: me))
+        XCTAssertNil(FileIO.untrustedDirectoryReason(directory + "/missing", owner: me), "made private later")
+        // A link to a private directory is that directory: systemd's DynamicUser layout.
+        try FileIO.makeDirectories(directory + "/private/raind", mode: 0o755)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/raind", withDestinationPath: "private/raind")
+        XCTAssertNil(FileIO.untrustedDirectoryReason(directory + "/raind", owner: me))
+        XCTAssertEqual(
+            FileIO.untrustedDirectoryReason(directory + "/raind", owner: me + 1),
+            "it (a link to private/raind) belongs to user \(me), not to user \(me + 1) who runs raind")
+        XCTAssertEqual(chmod(directory + "/private/raind", 0o775), 0)
+        XCTAssertEqual(
+            FileIO.untrustedDirectoryReason(directory + "/raind", owner: me),
+            "it (a link to private/raind) can be written by its group (mode 775)")
+        XCTAssertEqual(chmod(directory + "/private/raind", 0o1777), 0)
+        XCTAssertEqual(
+            FileIO.untrustedDirectoryReason(directory + "/private/raind", owner: me),
+            "it can be written by every user (mode 1777)")
+        try FileIO.writeAtomically([], to: directory + "/file")
+        XCTAssertEqual(FileIO.untrustedDirectoryReason(directory + "/file", owner: me), "it is not a directory")
+        try FileManager.default.createSymbolicLink(atPath: directory + "/loop", withDestinationPath: "loop")
+        XCTAssertEqual(
+            FileIO.untrustedDirectoryReason(directory + "/loop", owner: me),
+            "it cannot be examined (Too many levels of symbolic links)")
+    }
+
     func testRemoveFile_andRename() throws {
         let path = directory + "/a"
         try FileIO.writeAtomically(Array("a".utf8), to: path)

@@ -2,11 +2,12 @@
 provider sends, absurd values are refused, saved places are capped."""
 import json
 import os
+import subprocess
 import time
 
 import pytest
 
-from raindtest import FIXTURES, FixtureServer, change_until_no_subscriber, read_until_closed, slow_subscriber, wait_for
+from raindtest import FIXTURES, RAIND, FixtureServer, change_until_no_subscriber, read_until_closed, slow_subscriber, wait_for
 
 PARIS = ("48.8534,2.3488", "Paris")
 
@@ -166,6 +167,35 @@ def test_state_and_cache_files_that_are_symbolic_links_are_not_followed(daemon_f
     assert len(kept) == 1 and kept[0].is_symlink(), "the link itself is moved aside"
     assert "a symbolic link, which raind does not follow" in daemon.read_log()
     assert target.read_text() == original and cache_target.read_text() == "{}", "what they point at is untouched"
+    assert daemon.stop() == 0
+
+
+def test_a_state_or_cache_directory_others_can_write_is_refused_and_a_link_to_a_private_one_is_used(
+        daemon_factory, tmp_path):
+    daemon = daemon_factory(start=False)
+    state = daemon.state_file.parent
+    state.mkdir(parents=True)
+    original = json.dumps({"version": 1, "locations": saved_places(1), "selected": "place-0",
+                           "settings": {"units": "si"}})
+    daemon.state_file.write_text(original)
+    for directory, mode, role, who in ((state, 0o770, "state", "its group"),
+                                       (daemon.cache_home / "raind", 0o1777, "cache", "every user")):
+        directory.mkdir(parents=True, exist_ok=True)
+        directory.chmod(mode)
+        result = subprocess.run([RAIND], env=daemon.env, capture_output=True, text=True, timeout=10)
+        assert result.returncode != 0, result.stderr
+        assert (f"the {role} directory {directory} is not raind's own: it can be written by {who} "
+                f"(mode {mode:o})") in result.stderr, result.stderr
+        assert "chmod go-w" in result.stderr
+        directory.chmod(0o700)
+    assert daemon.state_file.read_text() == original, "nothing was read or written"
+    # systemd's DynamicUser layout: the state directory is a link to a private one.
+    private = tmp_path / "private" / "raind"
+    private.parent.mkdir()
+    state.rename(private)
+    state.symlink_to(private)
+    daemon.start()
+    assert [p["id"] for p in json.loads(daemon.ctl("list", "--json", check=True).stdout)["locations"]] == ["place-0"]
     assert daemon.stop() == 0
 
 

@@ -34,6 +34,7 @@ PEOPLE_TEXT = [
     "Sources/RainCore/Weather/WeatherCode.swift",
     "Sources/RainDaemon/Notifications/DesktopNotification.swift",
     "Sources/RainCore/Presentation/AirWording.swift",
+    "Sources/RainCore/Presentation/PlaceWording.swift",
     "Sources/RainCore/Presentation/ForecastPresenter+Air.swift",
     "Sources/RainCore/Weather/Providers/OpenMeteoAirQuality.swift",
     "Sources/raindctl/Commands/StatusCommand.swift",
@@ -235,6 +236,15 @@ def test_raindctl_speaks_the_locale(weather_daemon, fixture_server, tmp_path, la
                                  env={**daemon.env, **env}, capture_output=True, timeout=20)
         assert nowhere.returncode == 2
         assert "raind ist nicht erreichbar: nichts unter " + str(tmp_path / "none.sock") in nowhere.stderr.decode()
+        # The daemon's answers about places, written again from their parameters in the reader's language.
+        ambiguous = run("add", "Portland").stderr.decode()
+        assert "'Portland' kann mehrere Orte meinen: Portland, Oregon, US (Einw. " in ambiguous, ambiguous
+        assert "could mean" not in ambiguous, ambiguous
+        missing = run("remove", "Atlantis").stderr.decode()
+        assert "kein gespeicherter Ort heißt 'Atlantis'" in missing, missing
+        assert "Einw. " in run("search", "Paris").stdout.decode()
+    elif lang == "en_US.UTF-8":
+        assert "'Portland' could mean several places: Portland, Oregon, US (pop. " in run("add", "Portland").stderr.decode()
 
 
 

@@ -55,7 +55,7 @@ public struct MethodError: Error {
     }
 
     public static func locationNotFound(_ reference: String) -> MethodError {
-        MethodError(LocationNotFound(id: reference, message: "no saved place is called '\(reference)'"))
+        MethodError(LocationNotFound(id: reference, message: PlaceWording.savedPlaceNotFound(reference)))
     }
 
     public init(_ error: LocationListError) {
@@ -71,11 +71,7 @@ public struct MethodError: Error {
                 ))
         case .full(let limit):
             self.init(
-                TooManyLocations(
-                    limit: limit,
-                    message:
-                        "\(limit) places are saved, as many as raind keeps; remove one ('raindctl remove PLACE') before adding another"
-                ))
+                TooManyLocations(limit: limit, message: PlaceWording.tooManyPlaces(limit: limit)))
         case .ambiguous(let reference, let matches):
             self.init(
                 LocationNotFound(

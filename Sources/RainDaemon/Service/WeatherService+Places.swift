@@ -165,40 +165,15 @@ extension WeatherService {
         let listed = candidates.map { $0.sanitized() }
         return MethodError(
             AmbiguousPlace(
-                query: query, candidates: listed,
-                message: "'\(query)' could mean several places: "
-                    + listed.map(describe).joined(separator: "; ")
-                    + ". Be more precise, like \"\(example(listed[0]))\", or use a GeoNames id"))
+                query: query, candidates: listed, message: PlaceWording.ambiguous(query: query, candidates: listed)))
     }
 
     /// `online`: nil when the online geocoder was not asked, "" when it found nothing, else why it failed.
     static func notFound(_ query: String, suggestions: [PlaceCandidate], online: String?) -> MethodError {
         let listed = suggestions.map { $0.sanitized() }
-        let online = online?.replacingControlCharacters()
-        var message = "no place called '\(query)' is known"
-        if let online {
-            message += online.isEmpty ? ", here or online" : " (the online geocoder could not be asked: \(online))"
-        }
-        if !listed.isEmpty { message += "; did you mean " + listed.map(describe).joined(separator: ", ") + "?" }
+        let message = PlaceWording.notFound(
+            query: query, suggestions: listed, online: online?.replacingControlCharacters())
         return MethodError(PlaceNotFound(query: query, suggestions: listed, message: message))
-    }
-
-    /// "Paris, Texas, US (pop. 24,171, geonames:4717560)": what tells candidates apart.
-    static func describe(_ candidate: PlaceCandidate) -> String {
-        var parts = [candidate.name]
-        if !candidate.region.isEmpty { parts.append(candidate.region) }
-        parts.append(candidate.countryCode.isEmpty ? candidate.country : candidate.countryCode)
-        var text = parts.joined(separator: ", ")
-        var extra: [String] = []
-        if candidate.population > 0 { extra.append("pop. \(PopulationText.grouped(candidate.population))") }
-        if let identity = candidate.source.identity { extra.append(identity) }
-        if !extra.isEmpty { text += " (" + extra.joined(separator: ", ") + ")" }
-        return text
-    }
-
-    static func example(_ candidate: PlaceCandidate) -> String {
-        let qualifier = candidate.region.isEmpty ? candidate.countryCode : candidate.region
-        return "\(candidate.name), \(qualifier)"
     }
 
     func searchPlaces(

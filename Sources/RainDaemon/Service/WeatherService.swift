@@ -165,7 +165,7 @@ public final class WeatherService {
     func resolve(_ reference: String?, selectedByDefault: Bool = false) throws(MethodError) -> Location {
         if reference == nil, selectedByDefault {
             guard let selected = state.places.selected else {
-                throw MethodError(LocationNotFound(id: "", message: "no place is saved yet; add one first"))
+                throw MethodError(LocationNotFound(id: "", message: PlaceWording.savedPlaceNotFound("")))
             }
             return selected
         }

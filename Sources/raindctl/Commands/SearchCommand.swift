@@ -57,7 +57,7 @@ struct SearchCommand: ClientCommand {
         let rows = candidates.map { candidate in
             [
                 candidate.name, candidate.region, candidate.countryCode,
-                candidate.population > 0 ? "pop. \(PopulationText.grouped(candidate.population))" : "",
+                candidate.population > 0 ? PlaceWording.population(candidate.population) : "",
                 candidate.source.identity ?? "",
             ]
         }

@@ -3,6 +3,8 @@
 public protocol WeatherErrorParameters: Codable, Sendable {
     static var error: WeatherErrorName { get }
     var message: String { get }
+    /// `message` as raindctl shows it (`PlaceWording`).
+    var localizedMessage: String { get }
 }
 
 public struct LocationNotFound: WeatherErrorParameters, Equatable {
