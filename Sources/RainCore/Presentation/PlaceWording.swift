@@ -2,7 +2,7 @@
 /// written once, so the daemon's message (English, in its C locale) and
 /// raindctl's rendering in the reader's language are the same sentence.
 /// raindctl shows its own rendering only when the English one is exactly the
-/// message the daemon sent (`matches`), so a daemon of another version, or a
+/// message the daemon sent (`matching`), so a daemon of another version, or a
 /// message with details the parameters do not carry, is shown as sent.
 public enum PlaceWording {
     /// "pop. 24,171", in the reader's digit grouping.
