@@ -103,7 +103,7 @@ def test_status_shows_selected_and_budget(daemon):
     add(daemon, 48.8534, 2.3488, "Paris")
     out = daemon.ctl("status", check=True).stdout
     assert "Selected:" in out and "(paris-fr)" in out
-    assert "of 1500 today" in out  # Open-Meteo's default: 1,500 counted calls a day
+    assert "of 1,500 today" in out  # Open-Meteo's default: 1,500 counted calls a day
     status = json.loads(daemon.ctl("status", "--json", check=True).stdout)
     assert status["locations"] == 1 and status["units"] == "si"
 

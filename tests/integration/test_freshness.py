@@ -141,7 +141,7 @@ def test_pirateweather_budget_is_monthly_and_spread_over_the_month(weather_daemo
     status = json.loads(daemon.ctl("status", "--json").stdout)
     # 10,000 calls a month (the free plan); 10,000 / 31 = 322 a day, so the month's quota lasts 31 days.
     assert status["monthlyBudget"] == 10000 and status["dailyBudget"] == 322
-    assert "0 of 10000 this month" in daemon.ctl("status").stdout
+    assert "0 of 10,000 this month" in daemon.ctl("status").stdout
 
 
 def test_budget_file_from_before_monthly_counting_still_counts_its_day(weather_daemon):

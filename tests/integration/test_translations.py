@@ -16,7 +16,7 @@ from raindtest import RAINDCTL, ROOT, wait_for
 PO = ROOT / "po"
 # Catalogues that hold only the locale's conventions (dates in its order)
 # and leave every other text to the English of the sources.
-CONVENTIONS_ONLY = {"en_US"}
+CONVENTIONS_ONLY = {"en_US", "ja"}
 LANGUAGES = ["de", "es", "fr", "it", "nl", "pl", "pt_BR", "sv"]
 
 # The files that write text for people; a literal in them with words in it
@@ -248,6 +248,27 @@ def test_raindctl_speaks_the_locale(weather_daemon, fixture_server, tmp_path, la
 
 
 
+def test_subscribe_for_people_speaks_the_locale(weather_daemon, fixture_server, tmp_path):
+    """`subscribe`'s people lines: the event's name as the protocol spells it, what happened in German."""
+    daemon = weather_daemon()
+    env = {**daemon.env, "LANG": "de_DE.UTF-8", "LANGUAGE": "", "LC_ALL": "", "RAIND_LOCALE_DIR": compiled(tmp_path),
+           "RAIND_SOCKET": str(daemon.socket)}
+    sub = subprocess.Popen([RAINDCTL, "subscribe", "--events", "LocationAdded,SettingsChanged"],
+                           stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        first = sub.stdout.readline()
+        assert re.search(r"^\d\d:\d\d:\d\d Snapshot 0 Orte, ausgewählt keiner, (on|off)line$", first), first
+        daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+        added = sub.stdout.readline()
+        assert " LocationAdded paris-fr Paris" in added, added
+        daemon.ctl("units", "uk", check=True)
+        units = sub.stdout.readline()
+        assert " SettingsChanged Einheiten uk" in units, units
+    finally:
+        sub.terminate()
+        sub.wait()
+
+
 GOLDEN = ROOT / "Tests" / "Fixtures" / "Golden" / "l10n"
 
 
@@ -259,7 +280,7 @@ def steady(status, version):
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("lang", ["C", "de_DE.UTF-8", "pl_PL.UTF-8"])
+@pytest.mark.parametrize("lang", ["C", "de_DE.UTF-8", "fr_FR.UTF-8", "pl_PL.UTF-8", "en_US.UTF-8", "en_GB.UTF-8", "ja_JP.UTF-8"])
 def test_status_matches_its_golden(weather_daemon, fixture_server, tmp_path, lang):
     """`raindctl status` in each locale, against Tests/Fixtures/Golden/l10n/status.LANG.txt (RAIND_UPDATE_GOLDEN=1 rewrites)."""
     assert lang == "C" or installed(lang), f"{lang} is not generated: ./scripts/test runs localedef"

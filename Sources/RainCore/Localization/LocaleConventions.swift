@@ -77,15 +77,46 @@ public struct LocaleConventions: Sendable, Equatable {
 
     /// A whole number with the locale's grouping (`1.505.005`, `1 505 005`, `1,505,005`).
     public func integer(_ number: Int) -> String {
-        var digits = String(number.magnitude)
-        guard groupSize > 0, digits.count > groupSize else { return (number < 0 ? "-" : "") + digits }
+        Self.grouping(String(number.magnitude), separator: groupSeparator, size: groupSize, negative: number < 0)
+    }
+
+    /// A number raind wrote with a `.` (`DecimalText`, `3.1` or `1500`), with
+    /// the locale's grouping and separator (`1.500`, `3,1`).
+    public func number(_ text: String) -> String {
+        let negative = text.hasPrefix("-")
+        let unsigned = negative ? String(text.dropFirst()) : text
+        let parts = unsigned.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            return decimal(text)
+        }
+        let grouped = Self.grouping(String(whole), separator: groupSeparator, size: groupSize, negative: negative)
+        return parts.count == 2 ? grouped + decimalSeparator + parts[1] : grouped
+    }
+
+    /// A count in a sentence (`trn`'s `{count}`): grouped from 1,000 on as
+    /// the calling thread's locale groups, read without the rest of `current`.
+    static func count(_ number: Int) -> String {
+        guard number.magnitude >= 1000 else { return String(number) }
+        var separator = String(cString: nl_langinfo(nl_item(Int32(THOUSEP))))
+        var size = Int(raind_group_size())
+        if separator.isEmpty && String(cString: nl_langinfo(nl_item(Int32(RADIXCHAR)))) == "." && size == 0 {
+            (separator, size) = (",", 3)
+        }
+        if separator.isEmpty { size = 0 }
+        return grouping(String(number.magnitude), separator: separator, size: size, negative: number < 0)
+    }
+
+    private static func grouping(_ digits: String, separator: String, size: Int, negative: Bool) -> String {
+        let sign = negative ? "-" : ""
+        guard size > 0, digits.count > size else { return sign + digits }
+        var digits = digits
         var groups: [String] = []
-        while digits.count > groupSize {
-            groups.insert(String(digits.suffix(groupSize)), at: 0)
-            digits.removeLast(groupSize)
+        while digits.count > size {
+            groups.insert(String(digits.suffix(size)), at: 0)
+            digits.removeLast(size)
         }
         groups.insert(digits, at: 0)
-        return (number < 0 ? "-" : "") + groups.joined(separator: groupSeparator)
+        return sign + groups.joined(separator: separator)
     }
 }
 

@@ -139,13 +139,14 @@ public func trc(_ context: StaticString, _ message: StaticString) -> String {
 }
 
 /// A sentence with a count in the reader's language and plural form:
-/// `trn("{count} day", "{count} days", days)`; `{count}` is the count in digits.
+/// `trn("{count} day", "{count} days", days)`; `{count}` is the count in
+/// digits, grouped from 1,000 on as the locale groups (`1.500 Anfragen`).
 public func trn(
     _ singular: StaticString, _ plural: StaticString, _ count: Int, _ values: KeyValuePairs<String, String> = [:]
 ) -> String {
     let magnitude = UInt(min(count.magnitude, UInt(UInt32.max)))
     let translated = Localization.ngettext(singular.description, plural.description, magnitude)
-    return Localization.fill(Localization.fill(translated, values), ["count": String(count)])
+    return Localization.fill(Localization.fill(translated, values), ["count": LocaleConventions.count(count)])
 }
 
 extension String {

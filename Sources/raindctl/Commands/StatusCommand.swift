@@ -63,7 +63,7 @@ struct StatusCommand: ClientCommand {
     /// "every 15 min while in use (now), +48 requests = 148.8 calls a day at most".
     /// A number of calls (`BudgetUsage.text`) with the locale's decimal separator: `3,1` in German.
     static func calls(_ calls: Double) -> String {
-        LocaleConventions.current.decimal(BudgetUsage.text(calls: calls))
+        LocaleConventions.current.number(BudgetUsage.text(calls: calls))
     }
 
     static func describe(_ nowcast: NowcastStatus) -> String {
@@ -106,7 +106,7 @@ struct StatusCommand: ClientCommand {
         if !details.isEmpty {
             text = tr("{text} ({details})", ["text": text, "details": details.joined(separator: ", ")])
         }
-        return source.name + ": " + text
+        return tr("{name}: {text}", ["name": source.name, "text": text])
     }
 
     /// "metno: ok, serves oslo-no; 12 of 96 calls today" or
@@ -143,7 +143,7 @@ struct StatusCommand: ClientCommand {
                     "budget": Self.calls(monthly),
                 ])
         }
-        return provider.name + ": " + text
+        return tr("{name}: {text}", ["name": provider.name, "text": text])
     }
 
     /// "every 2 h", "every 1 h 30 min", "every 45 min".
@@ -176,7 +176,7 @@ struct StatusCommand: ClientCommand {
         } else {
             rows.append([tr("Selected:"), tr("none (add a place: raindctl add PLACE)")])
         }
-        rows.append([tr("Places:"), "\(status.locations)"])
+        rows.append([tr("Places:"), LocaleConventions.current.integer(status.locations)])
         rows.append([tr("Units:"), status.units.rawValue])
         rows.append([tr("Refresh:"), trn("every {count} min", "every {count} min", status.refreshMinutes)])
         if let minutes = status.backgroundRefreshMinutes, status.locations > 1 {
@@ -234,12 +234,15 @@ struct StatusCommand: ClientCommand {
             rows.append([index == 0 ? tr("Providers:") : "", Self.describe(provider, now: now)])
         }
         for (index, (id, service)) in alertServices.enumerated() {
-            rows.append([index == 0 ? tr("Alert services:") : "", "\(id): " + Self.describe(service, now: now)])
+            rows.append([
+                index == 0 ? tr("Alert services:") : "",
+                tr("{name}: {text}", ["name": id.rawValue, "text": Self.describe(service, now: now)]),
+            ])
         }
         for (index, source) in (status.alertSources ?? []).enumerated() {
             rows.append([index == 0 ? tr("Alert polling:") : "", Self.describe(source)])
         }
-        rows.append([tr("Subscribers:"), "\(status.subscribers)"])
+        rows.append([tr("Subscribers:"), LocaleConventions.current.integer(status.subscribers)])
         lines += Output.table(rows, separator: " ")
         return lines
     }

@@ -204,40 +204,65 @@ struct SubscriberView {
     }
 
     /// One readable line per event.
+    /// The `people` format's line: the event's name as the protocol spells
+    /// it (what `--events` takes and scripts match), then what happened in
+    /// the reader's language.
     func describe(_ reply: SubscribeReply, event: Event?) -> String {
-        let name = reply.event
+        reply.event + " " + Self.detail(of: event, reply: reply, view: self)
+    }
+
+    private static func detail(of event: Event?, reply: SubscribeReply, view: SubscriberView) -> String {
         guard let event else {
             let count = reply.locations?.count ?? 0
-            let online = reply.status?.online == true ? "online" : "offline"
+            let values: KeyValuePairs<String, String> = ["selected": view.selected?.rawValue ?? tr("none")]
             var text =
-                "Snapshot \(count) place\(count == 1 ? "" : "s"), selected \(selected?.rawValue ?? "none"), \(online)"
-            if let selected, let presenter = presenter(for: selected) { text += ": " + presenter.statusLine() }
+                reply.status?.online == true
+                ? trn(
+                    "{count} place, selected {selected}, online", "{count} places, selected {selected}, online", count,
+                    values)
+                : trn(
+                    "{count} place, selected {selected}, offline", "{count} places, selected {selected}, offline",
+                    count,
+                    values)
+            if let selected = view.selected, let presenter = view.presenter(for: selected) {
+                text = tr("{snapshot}: {weather}", ["snapshot": text, "weather": presenter.statusLine()])
+            }
             return text
         }
         switch event {
         case .locationAdded(let location), .locationRemoved(let location), .locationSelected(let location),
             .locationChanged(let location):
-            return "\(name) \(location.id) \(location.displayName)" + (location.isFollowing ? " (follows you)" : "")
+            let values: KeyValuePairs<String, String> = ["id": location.id.rawValue, "name": location.displayName]
+            return location.isFollowing ? tr("{id} {name} (follows you)", values) : tr("{id} {name}", values)
         case .settingsChanged(let settings):
-            var text = "\(name) units=\(settings.units.rawValue)"
-            if let minutes = settings.refreshMinutes { text += " refresh=\(minutes)min" }
-            return text
+            let units = settings.units.rawValue
+            guard let minutes = settings.refreshMinutes else { return tr("units {units}", ["units": units]) }
+            return tr(
+                "units {units}, refresh every {interval}",
+                ["units": units, "interval": trn("{count} min", "{count} min", minutes)])
         case .reachabilityChanged(let online):
-            return "\(name) \(online ? "online" : "offline")"
+            return online ? tr("online") : tr("offline")
         case .refreshStarted(let ids):
-            return "\(name) \(ids.map(\.rawValue).joined(separator: " "))"
+            return ids.map(\.rawValue).joined(separator: " ")
         case .refreshFailed(let id, let failure):
-            return "\(name) \(id): \(failure.message)"
+            return tr("{id}: {problem}", ["id": id.rawValue, "problem": failure.message])
         case .providerChanged(let id, let change):
-            return "\(name) \(id): \(change.provider) (\(change.reason))"
+            return tr(
+                "{id}: {provider} ({reason})",
+                ["id": id.rawValue, "provider": change.provider, "reason": change.reason])
         case .alertsChanged(let id, let alerts):
-            return "\(name) \(id): " + (alerts.isEmpty ? "no alerts" : alerts.map(\.title).joined(separator: "; "))
+            guard !alerts.isEmpty else { return tr("{id}: no alerts", ["id": id.rawValue]) }
+            return tr("{id}: {alerts}", ["id": id.rawValue, "alerts": alerts.map(\.title).joined(separator: "; ")])
         case .weatherUpdated(let id, _):
-            return "\(name) \(presenter(for: id)?.statusLine() ?? id.rawValue)"
+            return view.presenter(for: id)?.statusLine() ?? id.rawValue
         case .nowcastChanged(let id, let nowcast, let change):
-            let summary = nowcast?.at(Output.now())?.summary ?? "no nowcast"
+            let summary = nowcast?.at(Output.now())?.summary ?? tr("no nowcast")
             let reasons = change.reasons.map(\.rawValue).joined(separator: ",")
-            return "\(name) \(id): \(summary) (\(reasons)\(change.newEpisode ? ", new episode" : ""))"
+            return change.newEpisode
+                ? tr(
+                    "{id}: {summary} ({reasons}, new episode)",
+                    ["id": id.rawValue, "summary": summary, "reasons": reasons])
+                : tr("{id}: {summary} ({reasons})", ["id": id.rawValue, "summary": summary, "reasons": reasons])
         }
     }
 }
