@@ -2,6 +2,7 @@
 #include "CLocale.h"
 
 #include <limits.h>
+#include <string.h>
 
 locale_t raind_environment_locale(void) {
     int mask = LC_CTYPE_MASK | LC_MESSAGES_MASK | LC_TIME_MASK | LC_NUMERIC_MASK | LC_MEASUREMENT_MASK;
@@ -13,6 +14,21 @@ locale_t raind_environment_locale(void) {
     int categories[] = {LC_CTYPE_MASK, LC_MESSAGES_MASK, LC_TIME_MASK, LC_NUMERIC_MASK, LC_MEASUREMENT_MASK};
     for (unsigned i = 0; i < sizeof categories / sizeof categories[0] && chosen; i++) {
         locale_t next = newlocale(categories[i], "", chosen);
+        if (next != (locale_t)0) chosen = next;
+    }
+    return chosen;
+}
+
+static int given(const char *value) { return value && value[0]; }
+
+locale_t raind_named_locale(const char *lc_all, const char *lang, const char *const lc[5]) {
+    int categories[] = {LC_CTYPE_MASK, LC_MESSAGES_MASK, LC_TIME_MASK, LC_NUMERIC_MASK, LC_MEASUREMENT_MASK};
+    locale_t chosen = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    for (unsigned i = 0; i < sizeof categories / sizeof categories[0] && chosen; i++) {
+        const char *name = given(lc_all) ? lc_all : given(lc[i]) ? lc[i] : given(lang) ? lang : "C";
+        // A name with a slash would be a path to a locale of the caller's choosing.
+        if (strchr(name, '/')) continue;
+        locale_t next = newlocale(categories[i], name, chosen);
         if (next != (locale_t)0) chosen = next;
     }
     return chosen;

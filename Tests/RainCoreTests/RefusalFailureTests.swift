@@ -27,7 +27,7 @@ final class RefusalFailureTests: XCTestCase {
         XCTAssertTrue(day.message.contains("[Refresh] DailyBudget="), day.message)
         let month = RefreshScheduler.Refusal.quotaExhausted(.month, resetsAt: now + 86_400)
             .failure(policy: policy, now: now)
-        XCTAssertTrue(month.message.contains("monthly budget of 10000 upstream calls"), month.message)
+        XCTAssertTrue(month.message.contains("monthly budget of 10,000 upstream calls"), month.message)
         XCTAssertTrue(month.message.contains("resets on the 1st"), month.message)
         XCTAssertTrue(month.message.contains("[Refresh] MonthlyBudget="), month.message)
     }

@@ -170,6 +170,6 @@ final class SkyHostileValueTests: XCTestCase {
         XCTAssertEqual(sky.moon.events, [])
         XCTAssertEqual(Daylight(latitude: 10, longitude: 0, dayStart: 100, dayEnd: 50).seconds, 0)
         XCTAssertEqual(HorizonCrossing.events(of: Daylight.body, latitude: 0, longitude: 0, from: 0, to: 1e12), [])
-        XCTAssertEqual(SkyWording.duration(1e300), "8784 h")
+        XCTAssertEqual(SkyWording.duration(1e300), "8,784 h")
     }
 }

@@ -10,7 +10,9 @@ import XCTest
 /// views), compared with `Tests/Fixtures/Golden/l10n/notifications.LOCALE.txt`;
 /// `RAIND_UPDATE_GOLDEN=1` rewrites them.
 final class LocalizedNotificationTests: XCTestCase {
-    static let locales = ["de_DE.UTF-8", "fr_FR.UTF-8", "pl_PL.UTF-8", "en_US.UTF-8", "en_GB.UTF-8", "ja_JP.UTF-8", "C"]
+    static let locales = [
+        "de_DE.UTF-8", "fr_FR.UTF-8", "pl_PL.UTF-8", "en_US.UTF-8", "en_GB.UTF-8", "ja_JP.UTF-8", "C",
+    ]
 
     static let bound: Bool = {
         guard let directory = Catalogues.compiled else { return false }

@@ -360,3 +360,84 @@ def test_a_real_notification_server_shows_the_grouped_alerts_and_closes_them(dae
         dunst.wait(timeout=5)
         display.stop()
         bus.stop()
+
+
+class UserManager:
+    """A real `systemd --user` in its own mount namespace (tmpfs on
+    /run/systemd, so it takes no part in the machine's), with Debian's
+    dbus-user-session starting its bus at $XDG_RUNTIME_DIR/bus: the session
+    whose language raind follows."""
+
+    def __init__(self, base):
+        self.run_dir = base / "run"
+        (base / "home").mkdir(parents=True)
+        self.run_dir.mkdir(mode=0o700)
+        self.env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": str(base / "home"),
+                    "XDG_RUNTIME_DIR": str(self.run_dir), "LANG": "C.UTF-8"}
+        self.address = f"unix:path={self.run_dir}/bus"
+        boot = "set -e; mount -t tmpfs tmpfs /run/systemd; mkdir /run/systemd/system; exec /lib/systemd/systemd --user"
+        self.log = open(base / "user-manager.log", "wb")
+        self.process = subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c", boot],
+                                        stdout=self.log, stderr=subprocess.STDOUT, env=self.env,
+                                        start_new_session=True)
+
+        def answers():
+            assert self.process.poll() is None, (base / "user-manager.log").read_text()
+            return self.environment() is not None
+        wait_for(answers, what="the user manager on its bus")
+
+    def environment(self):
+        result = subprocess.run(["busctl", f"--address={self.address}", "get-property", "org.freedesktop.systemd1",
+                                 "/org/freedesktop/systemd1", "org.freedesktop.systemd1.Manager", "Environment"],
+                                capture_output=True, text=True, timeout=10)
+        return result.stdout if result.returncode == 0 else None
+
+    def systemctl(self, *args):
+        subprocess.run(["systemctl", "--user", *args], env=self.env, check=True, capture_output=True, timeout=30)
+
+    def stop(self):
+        """Asked to exit, so it stops its bus too (a service of its own, in its own session)."""
+        if self.process.poll() is None:
+            subprocess.run(["systemctl", "--user", "exit"], env=self.env, capture_output=True, timeout=30)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, 9)
+                self.process.wait(timeout=30)
+        self.log.close()
+
+
+@pytest.mark.skipif(not (shutil.which("busctl") and os.path.exists("/usr/lib/systemd/user/dbus.socket")
+                         and os.geteuid() == 0),
+                    reason="needs root, systemd and dbus-user-session (Debian packages)")
+def test_notifications_follow_the_language_the_session_sets_after_raind_started(
+        daemon_factory, alert_server, tmp_path):
+    """Issue 22, point 4: raind runs in C; the user manager's LANG, changed
+    while raind runs (`systemctl --user set-environment`, as a login's
+    import-environment does), is the language of the next notification."""
+    from test_translations import compiled
+    manager = UserManager(tmp_path / "session")
+    server = None
+    try:
+        server = FakeNotifications(manager)
+        key = tmp_path / "api-key"
+        key.write_text("k3y-0123456789\n")
+        env = {"DBUS_SESSION_BUS_ADDRESS": manager.address, "LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": "",
+               "RAIND_LOCALE_DIR": compiled(tmp_path)}
+        daemon = daemon_factory(config=pirate_config(alert_server, key), extra_env=env)
+        daemon.ctl("add", "Paris", check=True)
+        first = server.next()
+        assert first["body"].startswith("Severe alert for Paris"), first
+
+        # The same raind, a new place whose forecast brings its alert.
+        manager.systemctl("set-environment", "LANG=de_DE.UTF-8")
+        daemon.ctl("add", "Berlin", check=True)
+        new = server.next()
+        assert new["summary"] == "Winter Storm Warning — Berlin", new
+        assert new["body"].startswith("Warnung (Schwer) für Berlin"), new
+        # Its own replies stay in C.
+        assert "Orte:" not in daemon.ctl("status", check=True).stdout
+    finally:
+        if server:
+            server.stop()
+        manager.stop()

@@ -269,6 +269,36 @@ def test_subscribe_for_people_speaks_the_locale(weather_daemon, fixture_server, 
         sub.wait()
 
 
+def test_provider_failures_are_worded_in_the_locale(weather_daemon, fixture_server, tmp_path):
+    """The daemon's message stays English on the wire; raindctl words it again
+    from its kind and parameters (`FailureWording`) in the reader's language."""
+    daemon = weather_daemon()
+    daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+    wait_for(lambda: daemon.client().call("GetForecast")["parameters"]["forecast"])
+    fixture_server.script(path_prefix="/v1/forecast", count=-1, mode="status", status=503, retry_after=1200)
+    # A second place has no data, so its refresh asks the provider.
+    daemon.ctl("add", "--coords", "51.5085,-0.1257", "--name", "London")
+    failure = wait_for(lambda: daemon.client().call("GetStatus")["parameters"]["status"].get("lastError"))
+    assert failure["message"].startswith("open-meteo failed (HTTP 503); it asked raind to wait 1,"), failure
+    assert failure["wording"]["kind"] == "serverErrorAsked", failure
+    env = {**daemon.env, "LANG": "de_DE.UTF-8", "LANGUAGE": "", "LC_ALL": "", "RAIND_LOCALE_DIR": compiled(tmp_path),
+           "RAIND_SOCKET": str(daemon.socket)}
+
+    def run(*args):
+        return subprocess.run([RAINDCTL, *args], env=env, capture_output=True, text=True, timeout=20)
+
+    status = run("status").stdout
+    assert re.search(r"open-meteo schlug fehl \(HTTP 503\); er bat raind, 1\.\d{3} s zu warten; raind behält", status), status
+    refused = run("refresh", "london-gb")
+    assert refused.returncode == 1, refused
+    assert "der Anbieter ist vor kurzem ausgefallen (open-meteo schlug fehl (HTTP 503)" in refused.stderr, refused.stderr
+    assert "failed" not in refused.stderr, refused.stderr
+    # Under C, the daemon's own words.
+    english = subprocess.run([RAINDCTL, "refresh", "london-gb"], env={**env, "LANG": "C"}, capture_output=True,
+                             text=True, timeout=20)
+    assert "the provider failed recently (open-meteo failed (HTTP 503)" in english.stderr, english.stderr
+
+
 GOLDEN = ROOT / "Tests" / "Fixtures" / "Golden" / "l10n"
 
 

@@ -12,6 +12,14 @@
 /// (locale_t)0 when it names one that is not installed.
 locale_t raind_environment_locale(void);
 
+/// The locale that the variables `lc_all`, `lang` and `lc[i]` (for
+/// LC_CTYPE, LC_MESSAGES, LC_TIME, LC_NUMERIC, LC_MEASUREMENT, in that
+/// order; NULL or "" for unset) name, chosen per category as glibc chooses
+/// from the environment (LC_ALL, else LC_x, else LANG, else C); a category
+/// naming a locale that is not installed stays in C. Another process's
+/// environment, read from the bus: the user manager's.
+locale_t raind_named_locale(const char *lc_all, const char *lang, const char *const lc[5]);
+
 /// The measurement system of the calling thread's locale: 1 metric, 2 US.
 int raind_measurement(void);
 

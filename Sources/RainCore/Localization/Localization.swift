@@ -71,6 +71,43 @@ public enum Localization {
         return body()
     }
 
+    /// The variables of another process's environment that choose its
+    /// locale, as `inLocale(of:)` reads them.
+    public static let localeVariables = [
+        "LC_ALL", "LANG", "LC_CTYPE", "LC_MESSAGES", "LC_TIME", "LC_NUMERIC", "LC_MEASUREMENT",
+    ]
+
+    /// Runs `body` on this thread in the locale `environment` names (the user
+    /// manager's `LANG` and `LC_*`, read from the bus), then returns to the
+    /// locale before; nil `environment`: this process's own
+    /// (`inEnvironmentLocale`). `LANGUAGE` is read by gettext from this
+    /// process's environment only, so another's is not followed.
+    public static func inLocale<T>(of environment: [String: String]?, _ body: () -> T) -> T {
+        guard let environment else { return inEnvironmentLocale(body) }
+        let categories = ["LC_CTYPE", "LC_MESSAGES", "LC_TIME", "LC_NUMERIC", "LC_MEASUREMENT"].map {
+            environment[$0] ?? ""
+        }
+        let chosen = (environment["LC_ALL"] ?? "").withCString { all in
+            (environment["LANG"] ?? "").withCString { lang in
+                withCStrings(categories) { raind_named_locale(all, lang, $0) }
+            }
+        }
+        guard let chosen else { return body() }
+        defer { freelocale(chosen) }
+        let previous = uselocale(chosen)
+        defer { _ = uselocale(previous) }
+        return body()
+    }
+
+    /// `body` with a C array of `strings`, valid for the call only.
+    private static func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+        var copies = strings.map { strdup($0) }
+        defer { for copy in copies { free(copy) } }
+        return copies.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { body($0) }
+        }
+    }
+
     /// Runs `body` in `locale` (a name such as `de_DE.UTF-8`) on this
     /// thread, then returns to the locale before; nil when it is not installed.
     public static func with<T>(locale name: String, _ body: () -> T) -> T? {

@@ -66,6 +66,8 @@ public struct RefreshFailure: Equatable, Sendable, Error, Codable {
     public var retryAfter: Double?
     /// When it happened (Unix seconds); set where a failure is recorded.
     public var time: Double?
+    /// The message's kind and parameters, for a reader's language (`FailureWording`).
+    public var wording: FailureWording?
 
     public init(
         error: WeatherErrorName, message: String, httpStatus: Int? = nil, retryAfter: Double? = nil, time: Double? = nil
@@ -75,5 +77,11 @@ public struct RefreshFailure: Equatable, Sendable, Error, Codable {
         self.httpStatus = httpStatus
         self.retryAfter = retryAfter
         self.time = time
+    }
+
+    /// A failure whose message is `wording`'s English.
+    public init(error: WeatherErrorName, wording: FailureWording, httpStatus: Int? = nil, retryAfter: Double? = nil) {
+        self.init(error: error, message: wording.message, httpStatus: httpStatus, retryAfter: retryAfter)
+        self.wording = wording
     }
 }

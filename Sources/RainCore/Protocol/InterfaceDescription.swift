@@ -255,7 +255,16 @@ extension WeatherInterface {
           message: string,
           httpStatus: ?int,
           retryAfter: ?float,
-          time: ?float
+          time: ?float,
+          wording: ?FailureWording
+        )
+
+        # What a failure's message says, as its kind and parameters, so a client can
+        # write it in its reader's language (docs/PROTOCOL.md, FailureWording).
+        type FailureWording (
+          kind: string,
+          parameters: [string]string,
+          causes: ?[]FailureWording
         )
 
         # The nowcast's short refreshes of the selected place: on (enabled), running
@@ -438,16 +447,16 @@ extension WeatherInterface {
         error TooManyLocations (limit: int, message: string)
 
         # The provider cannot be reached; cached data is still served.
-        error Offline (message: string)
+        error Offline (message: string, wording: ?FailureWording)
 
         # The daily or monthly budget of upstream calls is used up until retryAfter.
-        error QuotaExhausted (period: (day, month), calls: float, budget: float, retryAfter: float, message: string)
+        error QuotaExhausted (period: (day, month), calls: float, budget: float, retryAfter: float, message: string, wording: ?FailureWording)
 
         # The provider failed or answered with something unusable.
-        error ProviderError (message: string, httpStatus: ?int, retryAfter: ?float)
+        error ProviderError (message: string, httpStatus: ?int, retryAfter: ?float, wording: ?FailureWording)
 
         # The provider needs configuration (an API key) that is missing.
-        error NotConfigured (message: string)
+        error NotConfigured (message: string, wording: ?FailureWording)
 
         # This client may not make changes (system instance: root or group raind only).
         error PermissionDenied (message: string)

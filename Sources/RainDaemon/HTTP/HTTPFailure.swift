@@ -47,42 +47,35 @@ public struct HTTPFailure: Error, Equatable, CustomStringConvertible {
     }
 
     /// What failed, on which URL, and what to do about it.
-    public var message: String {
-        let url = redactedURL
-        let because = detail.isEmpty ? "" : " (\(detail))"
-        switch kind {
-        case .dnsFailed:
-            return
-                "could not resolve the host of \(url)\(because); check the network connection and DNS, or the provider's BaseURL="
-        case .connectFailed:
-            return
-                "could not connect to \(url)\(because); check the network connection, any proxy in http_proxy/https_proxy, or that the server at BaseURL= is up"
-        case .tlsFailed:
-            return
-                "the TLS connection to \(url) failed\(because); check the system clock and CA certificates, or a proxy intercepting TLS"
-        case .timedOut:
-            return
-                "the request to \(url) timed out\(because); the provider or the network is slow, it will be retried later"
-        case .connectionLost:
-            return "the connection to \(url) broke before a complete response\(because); it will be retried later"
-        case .truncated:
-            return "the response from \(url) ended before its announced length\(because); it will be retried later"
+    public var message: String { wording.message }
+
+    /// `message`'s kind and parameters, for a reader's language.
+    public var wording: FailureWording {
+        var parameters = ["url": redactedURL, "detail": FailureWording.detail(detail)]
+        let kind: FailureWording.Kind
+        switch self.kind {
+        case .dnsFailed: kind = .dnsFailed
+        case .connectFailed: kind = .connectFailed
+        case .tlsFailed: kind = .tlsFailed
+        case .timedOut: kind = .timedOut
+        case .connectionLost: kind = .connectionLost
+        case .truncated: kind = .truncated
         case .bodyTooLarge(let limit):
-            return
-                "the response from \(url) is larger than the limit of \(limit) bytes; check that BaseURL= points at the weather API"
+            kind = .bodyTooLarge
+            parameters["limit"] = String(limit)
         case .tooManyRedirects(let limit):
-            return "the request to \(url) was redirected more than \(limit) times; check BaseURL="
+            kind = .tooManyRedirects
+            parameters["limit"] = String(limit)
         case .redirectedElsewhere(let origin):
-            return
-                "the request to \(url) was redirected to another server (\(origin)), whose answer raind does not take; check BaseURL= (it should name the server that answers)"
-        case .invalidRequest:
-            return "the request to \(url) could not be made\(because); check BaseURL="
-        case .libcurlUnavailable:
-            return
-                "raind cannot make the request to \(url): libcurl could not be loaded\(because); install libcurl (Debian's libcurl4 package) and restart raind"
+            kind = .redirectedElsewhere
+            parameters["origin"] = origin
+        case .invalidRequest: kind = .invalidRequest
+        case .libcurlUnavailable: kind = .libcurlUnavailable
         case .other(let text):
-            return "the request to \(url) failed: \(text)\(because)"
+            kind = .requestFailed
+            parameters["problem"] = text
         }
+        return FailureWording(kind, parameters)
     }
 
     public var description: String { message }

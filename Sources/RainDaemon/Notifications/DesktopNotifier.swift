@@ -42,9 +42,17 @@ public final class DesktopNotifier {
     }
 
     private enum Outgoing {
-        case notify(DesktopNotification, Target)
+        /// Worded when it is sent, in the session's language then.
+        case notify(() -> DesktopNotification, Target)
         case close(UInt32)
     }
+
+    /// Where the session's language is read: the user manager's environment
+    /// (`systemctl --user set-environment`, `import-environment` at login).
+    static let manager = (
+        name: "org.freedesktop.systemd1", path: "/org/freedesktop/systemd1",
+        interface: "org.freedesktop.systemd1.Manager"
+    )
 
     private let connect: () throws(BusError) -> BusConnection
     private let configuration: () -> Configuration
@@ -70,6 +78,13 @@ public final class DesktopNotifier {
     private var ownerWatch: BusSlot?
     private var queue: [Outgoing] = []
     private var inFlight: BusSlot?
+    /// The user manager's `LANG` and `LC_*` as last read, nil when it could
+    /// not be read (raind not under a user manager on its bus): raind's own
+    /// environment then. Read again before each run of notifications, so a
+    /// language the session changes after raind started is followed.
+    private(set) var sessionEnvironment: [String: String]?
+    /// Whether `sessionEnvironment` was read for the calls queued now.
+    private var environmentRead = false
     private(set) var record: NotificationRecord
     private var writtenRecord: NotificationRecord?
     /// Whether no call is queued or waiting for its answer.
@@ -185,13 +200,12 @@ public final class DesktopNotifier {
                 logger.info(
                     "notifying \(notice.alerts.count == 1 ? "alert" : "\(notice.alerts.count) alerts") \(names) for \(place.id)"
                         + (notice.isUpdate ? " (an update)" : ""))
-                // In the session's language: the user manager's LANG and LC_*,
-                // which are this instance's environment.
-                let shown = Localization.inEnvironmentLocale {
+                // Worded in the session's language when sent (`sessionEnvironment`).
+                let wording = {
                     DesktopNotification.alerts(
                         notice.alerts, at: place, now: time, local: local, replaces: notice.replaces)
                 }
-                send(.notify(shown, .alerts(place: place.id, group: notice.group)))
+                send(.notify(wording, .alerts(place: place.id, group: notice.group)))
             }
         }
     }
@@ -215,16 +229,16 @@ public final class DesktopNotifier {
             rainEpisode?.spell = spell
         }
         if let shown = rainEpisode {
-            let spoken = Localization.inEnvironmentLocale { nowcast.at(nowcast.time)?.summary }
-            rainSoon(place: place, summary: nowcast.summary, episode: shown.id, spoken: spoken)
+            rainSoon(place: place, summary: nowcast.summary, episode: shown.id) { nowcast.at(nowcast.time)?.summary }
         }
     }
 
     /// Rain is expected soon at `place` (the selected one). Shown once per
     /// `episode`; a new summary for the same episode updates the notification
     /// in place, and a new episode replaces the previous one's.
-    /// `spoken`: the summary in the session's language, when it differs.
-    public func rainSoon(place: Location, summary: String, episode: String, spoken: String? = nil) {
+    /// `speak`: the summary in the locale it is called in, when it differs
+    /// (the nowcast's own sentence); called when the notification is sent.
+    public func rainSoon(place: Location, summary: String, episode: String, speak: (() -> String?)? = nil) {
         guard configuration().notifyRainSoon, availability == .usable else { return }
         if let shown = record.rain, shown.episode == episode, shown.summary == summary, shown.place == place.id {
             return
@@ -234,10 +248,8 @@ public final class DesktopNotifier {
         next.rain = .init(place: place.id, episode: episode, summary: summary, notification: replaces)
         update(next)
         logger.info("notifying rain soon at \(place.id): \(summary)")
-        let shown = Localization.inEnvironmentLocale {
-            DesktopNotification.rainSoon(at: place, summary: spoken ?? summary, replaces: replaces)
-        }
-        send(.notify(shown, .rain(episode: episode)))
+        let wording = { DesktopNotification.rainSoon(at: place, summary: speak?() ?? summary, replaces: replaces) }
+        send(.notify(wording, .rain(episode: episode)))
     }
 
     /// The rain episode is over (it rained and stopped, or it will not come):
@@ -304,13 +316,16 @@ public final class DesktopNotifier {
             return
         }
         update(next)
-        // In the session's language (the log lines stay raind's): the same
-        // pure decision, worded in the user manager's LANG and LC_*.
-        let (spoken, credit) = Localization.inEnvironmentLocale {
+        // In the session's language when sent (the log lines stay raind's):
+        // the same pure decision, worded in that locale.
+        let words = { (position: Int, notice: AirNotices.Notice) -> DesktopNotification in
             let worded = AirNotices.decide(
                 place: place.id, placeName: place.name, air: air, episodes: episodes,
-                airLevel: settings.notifyAirQualityLevel, uv: settings.notifyUVCategory)
-            return (worded.actions, air.map(ForecastPresenter.creditLine))
+                airLevel: settings.notifyAirQualityLevel, uv: settings.notifyUVCategory
+            ).actions
+            var shown = notice
+            if position < worded.count, case .show(let spoken) = worded[position] { shown = spoken }
+            return .air(shown, credit: air.map(ForecastPresenter.creditLine))
         }
         for (position, action) in decision.actions.enumerated() {
             switch action {
@@ -319,9 +334,7 @@ public final class DesktopNotifier {
                 if id != 0 { send(.close(id)) }
             case .show(let notice):
                 logger.info("notifying \(notice.title)" + (notice.replaces != 0 ? " (in place of the one shown)" : ""))
-                var worded = notice
-                if position < spoken.count, case .show(let shown) = spoken[position] { worded = shown }
-                send(.notify(.air(worded, credit: credit), .air(place: place.id, kind: notice.kind)))
+                send(.notify({ words(position, notice) }, .air(place: place.id, kind: notice.kind)))
             }
         }
     }
@@ -334,6 +347,7 @@ public final class DesktopNotifier {
     }
 
     private func sendNext() {
+        if inFlight == nil && queue.isEmpty { environmentRead = false }
         guard inFlight == nil, !queue.isEmpty, availability == .usable else { return }
         let connection: BusConnection
         if let bus, bus.isOpen {
@@ -350,10 +364,15 @@ public final class DesktopNotifier {
                 return
             }
         }
+        if case .notify = queue.first, !environmentRead {
+            environmentRead = true
+            if readSessionEnvironment(on: connection) { return }
+        }
         let outgoing = queue.removeFirst()
         do throws(BusError) {
             switch outgoing {
-            case .notify(var notification, let target):
+            case .notify(let wording, let target):
+                var notification = Localization.inLocale(of: sessionEnvironment, wording)
                 // An earlier call in the queue may have told the id this one replaces.
                 if notification.replaces == 0 { notification.replaces = shownID(of: target) }
                 inFlight = try connection.call(
@@ -387,6 +406,58 @@ public final class DesktopNotifier {
             failed(error, Self.account(of: outgoing))
             sendNext()
         }
+    }
+
+    /// Asks the user manager for its environment, then goes on sending;
+    /// false when the call could not even be sent.
+    private func readSessionEnvironment(on connection: BusConnection) -> Bool {
+        do throws(BusError) {
+            inFlight = try connection.getProperty(
+                destination: Self.manager.name, path: Self.manager.path, interface: Self.manager.interface,
+                name: "Environment", timeout: Self.callTimeout
+            ) { [weak self] result in
+                guard let self else { return }
+                self.inFlight = nil
+                switch result {
+                case .success(let value):
+                    self.sessionEnvironment = Self.localeVariables(of: value)
+                case .failure(let error):
+                    if self.sessionEnvironment != nil || !self.toldNoManager {
+                        self.logger.info(
+                            "no user manager's environment (\(error)): notifications speak raind's own locale")
+                        self.toldNoManager = true
+                    }
+                    self.sessionEnvironment = nil
+                }
+                self.sendNext()
+                if self.inFlight == nil { self.settled() }
+            }
+            return true
+        } catch {
+            sessionEnvironment = nil
+            return false
+        }
+    }
+
+    /// Whether it was logged that the user manager's environment could not be read.
+    private var toldNoManager = false
+
+    /// The locale's variables among a manager's `Environment` (`as`, each
+    /// `NAME=value`); nil when it sets none, so raind's own are used.
+    static func localeVariables(of value: BusValue) -> [String: String]? {
+        guard case .array(_, let items) = value else { return nil }
+        var found: [String: String] = [:]
+        for case .string(let assignment) in items {
+            guard let equals = assignment.firstIndex(of: "=") else { continue }
+            let name = String(assignment[..<equals])
+            let text = String(assignment[assignment.index(after: equals)...])
+            // A locale's name is short and printable; anything else is not one.
+            guard Localization.localeVariables.contains(name), text.utf8.count <= 128,
+                text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f })
+            else { continue }
+            found[name] = text
+        }
+        return found.isEmpty ? nil : found
     }
 
     private func notified(_ result: Result<UInt32, BusError>, target: Target) {

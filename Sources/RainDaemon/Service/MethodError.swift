@@ -90,13 +90,15 @@ public struct MethodError: Error {
             self.init(
                 QuotaExhausted(
                     period: budget.period, calls: budget.calls, budget: budget.budget,
-                    retryAfter: failure.retryAfter ?? 0, message: failure.message))
-        case .offline: self.init(Offline(message: failure.message))
-        case .notConfigured: self.init(NotConfigured(message: failure.message))
+                    retryAfter: failure.retryAfter ?? 0, message: failure.message, wording: failure.wording))
+        case .offline: self.init(Offline(message: failure.message, wording: failure.wording))
+        case .notConfigured: self.init(NotConfigured(message: failure.message, wording: failure.wording))
         case .locationNotFound: self.init(LocationNotFound(id: "", message: failure.message))
         default:
             self.init(
-                ProviderError(message: failure.message, httpStatus: failure.httpStatus, retryAfter: failure.retryAfter))
+                ProviderError(
+                    message: failure.message, httpStatus: failure.httpStatus, retryAfter: failure.retryAfter,
+                    wording: failure.wording))
         }
     }
 }

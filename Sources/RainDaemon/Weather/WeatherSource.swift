@@ -222,7 +222,7 @@ public struct WeatherSource {
         case .notModified(let expiresAt, let age):
             return .notModified(expiresAt: expiresAt, age: age)
         case .failed(var failure):
-            failure.message = scrub(failure.message)
+            failure.scrub(with: scrub)
             return .failed(failure)
         }
     }
@@ -263,7 +263,7 @@ public struct WeatherSource {
                 return .failure(
                     RefreshFailure(error: .providerError, message: "\(name) answered raind's lookup unexpectedly"))
             }
-            failure.message = scrub(failure.message)
+            failure.scrub(with: scrub)
             return .failure(failure)
         }
     }
@@ -347,15 +347,14 @@ public struct WeatherSource {
         }
         let refusal = provider.refusal(in: response.body, now: now)
         let name = provider.name.rawValue
-        let said = refusal.map { ": \"\($0.reason)\"" } ?? ""
+        let said = FailureWording.said(refusal?.reason)
+        let status = String(response.status)
         switch response.status {
         case 200 where all.contains(where: Self.isWebPage), 203 where all.contains(where: Self.isWebPage):
             // A network that intercepts requests (a hotel's or a train's sign-in page) answers 200 with HTML.
             return .failed(
                 RefreshFailure(
-                    error: .providerError,
-                    message:
-                        "\(name) answered with a web page (a captive portal?), not a forecast; sign in to the network or check [Provider] BaseURL=; raind keeps the cached data and retries later",
+                    error: .providerError, wording: FailureWording(.webPage, ["provider": name]),
                     httpStatus: response.status))
         case 200, 203:
             do {
@@ -384,78 +383,70 @@ public struct WeatherSource {
                 return .failed(
                     RefreshFailure(
                         error: .providerError,
-                        message:
-                            "\(name) sent an unusable forecast (\(error)); raind keeps the cached data and retries later",
+                        wording: FailureWording(.unusableForecast, ["provider": name, "problem": "\(error)"]),
                         httpStatus: 200))
             }
         case 304:
             return .notModified(expiresAt: expiresAt, age: policy.dataAge)
         case 401 where viaProxy, 403 where viaProxy:
             // Only a keyed provider's requests carry a key the proxy adds.
-            let why = provider.terms.needsKey ? "the proxy's API key is wrong or " : ""
+            let kind: FailureWording.Kind = provider.terms.needsKey ? .proxyRefusedKey : .proxyRefused
             return .failed(
                 RefreshFailure(
-                    error: .providerError,
-                    message:
-                        "\(name) refused the request through the site proxy (HTTP \(response.status)): \(why)the proxy does not admit this machine; check the proxy (docs/DEPLOYMENT-PROXY.md), then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
+                    error: .providerError, wording: FailureWording(kind, ["provider": name, "status": status]),
                     httpStatus: response.status))
         case 401 where apiKey == nil, 403 where apiKey == nil:
             // A provider that takes no key refused for another reason: a proxy, a block, a wrong BaseURL=.
             return .failed(
                 RefreshFailure(
                     error: .providerError,
-                    message:
-                        "\(name) refused the request (HTTP \(response.status)); it needs no API key, so check [Provider] BaseURL= and any proxy in between, then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
+                    wording: FailureWording(.keylessRefused, ["provider": name, "status": status]),
                     httpStatus: response.status))
         case 401, 403:
             return .failed(
                 RefreshFailure(
-                    error: .providerError,
-                    message:
-                        "\(name) refused the request (HTTP \(response.status)): the API key is wrong or not allowed; fix it, then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
+                    error: .providerError, wording: FailureWording(.keyRefused, ["provider": name, "status": status]),
                     httpStatus: response.status))
         case 404:
             return .failed(
                 RefreshFailure(
-                    error: .providerError,
-                    message:
-                        "\(name) answered 404 Not Found; check [Provider] BaseURL= (it should be the provider's base, without a path)",
-                    httpStatus: 404))
+                    error: .providerError, wording: FailureWording(.notFound, ["provider": name]), httpStatus: 404))
         case 429:
             // Open-Meteo sends no Retry-After; its reason names the limit hit, which says how long to wait.
             if retryAfter == nil, let wait = refusal?.retryAfter {
                 return .failed(
                     RefreshFailure(
                         error: .providerError,
-                        message:
-                            "\(name) is rate-limiting raind (HTTP 429\(said)); raind waits \(Int((wait - now).rounded(.up))) s before asking again",
+                        wording: FailureWording(
+                            .rateLimitedFor,
+                            ["provider": name, "said": said, "seconds": String(Int((wait - now).rounded(.up)))]),
                         httpStatus: 429, retryAfter: wait))
             }
             return .failed(
                 RefreshFailure(
                     error: .providerError,
-                    message: "\(name) is rate-limiting raind (HTTP 429\(said))" + Self.waitText(retryAfter, now: now),
+                    wording: FailureWording(
+                        retryAfter == nil ? .rateLimited : .rateLimitedAsked,
+                        Self.waiting(["provider": name, "said": said], retryAfter, now: now)),
                     httpStatus: 429, retryAfter: retryAfter))
         case 500...599:
             return .failed(
                 RefreshFailure(
                     error: .providerError,
-                    message: "\(name) failed (HTTP \(response.status))" + Self.waitText(retryAfter, now: now)
-                        + "; raind keeps the cached data and retries later",
+                    wording: FailureWording(
+                        retryAfter == nil ? .serverError : .serverErrorAsked,
+                        Self.waiting(["provider": name, "status": status], retryAfter, now: now)),
                     httpStatus: response.status, retryAfter: retryAfter))
         case 400 where refusal != nil:
             return .failed(
                 RefreshFailure(
-                    error: .providerError,
-                    message:
-                        "\(name) refused raind's request (HTTP 400\(said)); raind retries later, and an update of raind may be needed if this persists",
+                    error: .providerError, wording: FailureWording(.badRequest, ["provider": name, "said": said]),
                     httpStatus: 400, retryAfter: retryAfter))
         default:
             return .failed(
                 RefreshFailure(
                     error: .providerError,
-                    message:
-                        "\(name) answered HTTP \(response.status)\(said), which raind does not expect; check [Provider] BaseURL=",
+                    wording: FailureWording(.unexpectedStatus, ["provider": name, "status": status, "said": said]),
                     httpStatus: response.status, retryAfter: retryAfter))
         }
     }
@@ -479,9 +470,12 @@ public struct WeatherSource {
         "\(name) says the product raind asks for is deprecated (HTTP 203); an update of raind will be needed before it is withdrawn"
     }
 
-    static func waitText(_ retryAfter: Double?, now: Double) -> String {
-        guard let retryAfter else { return "" }
-        return "; it asked raind to wait \(Int(min(max(retryAfter - now, 0), 1e9).rounded(.up))) s"
+    /// `parameters` with the seconds `Retry-After` asked raind to wait, when it did.
+    static func waiting(_ parameters: [String: String], _ retryAfter: Double?, now: Double) -> [String: String] {
+        guard let retryAfter else { return parameters }
+        var waiting = parameters
+        waiting["seconds"] = String(Int(min(max(retryAfter - now, 0), 1e9).rounded(.up)))
+        return waiting
     }
 
     /// Transport failures: those that mean the provider was not reached count as
@@ -489,11 +483,11 @@ public struct WeatherSource {
     static func failure(from failure: HTTPFailure) -> RefreshFailure {
         switch failure.kind {
         case .dnsFailed, .connectFailed:
-            return RefreshFailure(error: .offline, message: failure.message)
+            return RefreshFailure(error: .offline, wording: failure.wording)
         case .libcurlUnavailable:
-            return RefreshFailure(error: .notConfigured, message: failure.message)
+            return RefreshFailure(error: .notConfigured, wording: failure.wording)
         default:
-            return RefreshFailure(error: .providerError, message: failure.message)
+            return RefreshFailure(error: .providerError, wording: failure.wording)
         }
     }
 }

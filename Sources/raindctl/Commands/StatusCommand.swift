@@ -203,7 +203,7 @@ struct StatusCommand: ClientCommand {
         }
         if let failure = status.lastError {
             let when = failure.time.map { Durations.ago(now - $0) + ": " } ?? ""
-            rows.append([tr("Last error:"), when + failure.message])
+            rows.append([tr("Last error:"), when + failure.localizedMessage])
         }
         rows.append([
             tr("Upstream calls:"),

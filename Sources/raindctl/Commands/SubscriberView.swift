@@ -47,7 +47,7 @@ struct SubscriberView {
             // The selected place's last failure, until a later success: a bar
             // started after a failure shows what one running before it shows.
             if let selected, let failure = reply.failure ?? (reply.forecast == nil ? reply.status?.lastError : nil) {
-                failures[selected] = failure.message
+                failures[selected] = failure.localizedMessage
             }
             forecasts = [:]
             if let selected, let forecast = reply.forecast { forecasts[selected] = forecast }
@@ -75,7 +75,7 @@ struct SubscriberView {
         case .reachabilityChanged(let isOnline):
             online = isOnline
         case .refreshFailed(let id, let failure):
-            failures[id] = failure.message
+            failures[id] = failure.localizedMessage
         case .nowcastChanged(let id, let nowcast, _):
             forecasts[id]?.nowcast = nowcast
         case .alertsChanged(let id, let alerts):
@@ -245,7 +245,7 @@ struct SubscriberView {
         case .refreshStarted(let ids):
             return ids.map(\.rawValue).joined(separator: " ")
         case .refreshFailed(let id, let failure):
-            return tr("{id}: {problem}", ["id": id.rawValue, "problem": failure.message])
+            return tr("{id}: {problem}", ["id": id.rawValue, "problem": failure.localizedMessage])
         case .providerChanged(let id, let change):
             return tr(
                 "{id}: {provider} ({reason})",

@@ -65,7 +65,12 @@ public struct TooManyLocations: WeatherErrorParameters, Equatable {
 public struct Offline: WeatherErrorParameters, Equatable {
     public static let error = WeatherErrorName.offline
     public var message: String
-    public init(message: String) { self.message = message }
+    /// The message's kind and parameters, for a reader's language (`FailureWording`).
+    public var wording: FailureWording?
+    public init(message: String, wording: FailureWording? = nil) {
+        self.message = message
+        self.wording = wording
+    }
 }
 
 public struct QuotaExhausted: WeatherErrorParameters, Equatable {
@@ -77,12 +82,18 @@ public struct QuotaExhausted: WeatherErrorParameters, Equatable {
     public var budget: Double
     public var retryAfter: Double
     public var message: String
-    public init(period: BudgetPeriod, calls: Double, budget: Double, retryAfter: Double, message: String) {
+    /// The message's kind and parameters, for a reader's language (`FailureWording`).
+    public var wording: FailureWording?
+    public init(
+        period: BudgetPeriod, calls: Double, budget: Double, retryAfter: Double, message: String,
+        wording: FailureWording? = nil
+    ) {
         self.period = period
         self.calls = calls
         self.budget = budget
         self.retryAfter = retryAfter
         self.message = message
+        self.wording = wording
     }
 }
 
@@ -91,17 +102,25 @@ public struct ProviderError: WeatherErrorParameters, Equatable {
     public var message: String
     public var httpStatus: Int?
     public var retryAfter: Double?
-    public init(message: String, httpStatus: Int?, retryAfter: Double?) {
+    /// The message's kind and parameters, for a reader's language (`FailureWording`).
+    public var wording: FailureWording?
+    public init(message: String, httpStatus: Int?, retryAfter: Double?, wording: FailureWording? = nil) {
         self.message = message
         self.httpStatus = httpStatus
         self.retryAfter = retryAfter
+        self.wording = wording
     }
 }
 
 public struct NotConfigured: WeatherErrorParameters, Equatable {
     public static let error = WeatherErrorName.notConfigured
     public var message: String
-    public init(message: String) { self.message = message }
+    /// The message's kind and parameters, for a reader's language (`FailureWording`).
+    public var wording: FailureWording?
+    public init(message: String, wording: FailureWording? = nil) {
+        self.message = message
+        self.wording = wording
+    }
 }
 
 public struct PermissionDenied: WeatherErrorParameters, Equatable {

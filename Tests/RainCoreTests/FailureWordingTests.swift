@@ -1,0 +1,88 @@
+import TestSupport
+import XCTest
+
+@testable import RainCore
+
+/// The failures' sentences, written once for the daemon (English) and
+/// raindctl (the reader's language), through the real glibc and catalogues.
+final class FailureWordingTests: XCTestCase {
+    static let catalogues: String? = {
+        guard let directory = Catalogues.compiled else { return nil }
+        Localization.bind(environment: ["RAIND_LOCALE_DIR": directory], executablePath: nil)
+        return directory
+    }()
+
+    /// Every parameter any kind takes, so each kind renders.
+    static let everything = [
+        "provider": "open-meteo", "url": "https://api.open-meteo.com/v1/forecast", "status": "503",
+        "seconds": "1200", "limit": "4194304", "origin": "https://elsewhere.example", "budget": "1500",
+        "problem": "hourly.time: expected an array", "detail": " (Connection refused)", "said": ": \"Too many\"",
+    ]
+
+    func testEveryKind_rendersInEnglishAndInEachCatalogue_keepingItsNumbersInTheLocalesWay() throws {
+        try XCTSkipIf(Self.catalogues == nil, "msgfmt is not installed")
+        for kind in FailureWording.Kind.allCases {
+            let wording = FailureWording(kind, Self.everything)
+            let english = try XCTUnwrap(Localization.with(locale: "C") { wording.text } ?? nil, kind.rawValue)
+            XCTAssertEqual(wording.message, english)
+            XCTAssertFalse(english.contains("{"), english)
+            let german = try XCTUnwrap(Localization.with(locale: "de_DE.UTF-8") { wording.localized(english) })
+            XCTAssertNotEqual(german, english, kind.rawValue)
+            XCTAssertFalse(german.contains("{"), german)
+        }
+        let budget = FailureWording(.dailyBudgetUsed, ["budget": "1500"])
+        XCTAssertTrue(budget.message.contains("daily budget of 1,500 upstream calls"), budget.message)
+        let german = Localization.with(locale: "de_DE.UTF-8") { budget.localized(budget.message) }
+        XCTAssertEqual(
+            german,
+            "das Tagesbudget von 1.500 Abrufen beim Anbieter ist aufgebraucht; es beginnt um 00:00 UTC neu ([Refresh] DailyBudget= erhöhen, um mehr zu erlauben)"
+        )
+    }
+
+    func testTheSameEnglishAsTheDaemonWroteBefore() {
+        XCTAssertEqual(
+            FailureWording(.serverErrorAsked, ["provider": "open-meteo", "status": "503", "seconds": "120"]).message,
+            "open-meteo failed (HTTP 503); it asked raind to wait 120 s; raind keeps the cached data and retries later")
+        XCTAssertEqual(
+            FailureWording(.rateLimited, ["provider": "metno", "said": FailureWording.said(nil)]).message,
+            "metno is rate-limiting raind (HTTP 429)")
+        XCTAssertEqual(
+            FailureWording(.timedOut, ["url": "https://x.example/", "detail": FailureWording.detail("")]).message,
+            "the request to https://x.example/ timed out; the provider or the network is slow, it will be retried later"
+        )
+    }
+
+    func testAnUnknownKindOrAMissingParameter_showsTheMessageAsSent() {
+        let newer = FailureWording(kind: "solarFlare", parameters: [:])
+        XCTAssertNil(newer.text)
+        XCTAssertEqual(newer.localized("the sun interfered"), "the sun interfered")
+        let partial = FailureWording(.serverError, ["provider": "open-meteo"])
+        XCTAssertNil(partial.text)
+        XCTAssertEqual(partial.localized("open-meteo failed"), "open-meteo failed")
+    }
+
+    func testAMessageOtherThanTheWordingsEnglish_isShownAsSent() throws {
+        try XCTSkipIf(Self.catalogues == nil, "msgfmt is not installed")
+        let wording = FailureWording(.notFound, ["provider": "metno"])
+        let shown = Localization.with(locale: "de_DE.UTF-8") { wording.localized("an older daemon's words") }
+        XCTAssertEqual(shown, "an older daemon's words")
+    }
+
+    func testBackingOff_wordsTheFailureItNamesInTheSameLanguage() throws {
+        try XCTSkipIf(Self.catalogues == nil, "msgfmt is not installed")
+        let cause = FailureWording(.notFound, ["provider": "metno"])
+        let wording = FailureWording(.backingOff, ["problem": cause.message, "seconds": "30"], cause: cause)
+        let german = try XCTUnwrap(Localization.with(locale: "de_DE.UTF-8") { wording.localized(wording.message) })
+        XCTAssertTrue(
+            german.hasPrefix("der Anbieter ist vor kurzem ausgefallen (metno antwortete 404 Not Found;"), german)
+    }
+
+    func testHostileParameters_areShownNotInterpreted() {
+        let wording = FailureWording(.webPage, ["provider": "{provider}{said}%s\u{0}"])
+        XCTAssertEqual(wording.text?.hasPrefix("{provider}{said}%s\u{0} answered with a web page"), true)
+        let huge = FailureWording(.dailyBudgetUsed, ["budget": String(repeating: "9", count: 10_000)])
+        XCTAssertNotNil(huge.text)
+        let odd = FailureWording(.dailyBudgetUsed, ["budget": "-.5e3"])
+        XCTAssertEqual(odd.text?.contains("budget of -.5e3 upstream"), true)
+    }
+}
