@@ -17,7 +17,7 @@ final class WireSchemaTests: XCTestCase {
         ("ProviderChange", ProviderChange.self), ("ProviderStatus", ProviderStatus.self),
         ("AlertSourceStatus", AlertSourceStatus.self),
         ("AlertService", AlertService.self), ("AirQuality", AirQuality.self), ("Pollen", Pollen.self),
-        ("AirHour", AirHour.self),
+        ("AirHour", AirHour.self), ("FailureWording", FailureWording.self),
     ]
 
     var idl: VarlinkIDL!
@@ -189,6 +189,7 @@ final class SchemaRecorder: Decoder {
         case is Double.Type: return (0.0 as! T, .float)  // T is Double
         case is Int.Type: return (0 as! T, .int)  // T is Int
         case is Bool.Type: return (false as! T, .bool)  // T is Bool
+        case is [String: String].Type: return ([:] as! T, .dictionary(.string))  // T is a map of strings
         default: break
         }
         if let wireEnum = type as? any WireEnum.Type {

@@ -261,7 +261,7 @@ final class HTTPClientTests: XCTestCase {
     func testGet_hugeBodyWithLength_failsAsBodyTooLarge() throws {
         let failure = try ClientHarness().fetch(try request("/big?mode=huge")).failure()
         XCTAssertEqual(failure.kind, .bodyTooLarge(limit: 1 << 20))
-        XCTAssertTrue(failure.message.contains("1048576 bytes"), failure.message)
+        XCTAssertTrue(failure.message.contains("1,048,576 bytes"), failure.message)
     }
 
     func testGet_hugeChunkedBody_isCutOffAtTheCap() throws {

@@ -26,8 +26,6 @@ public struct FailureWording: Codable, Equatable, Sendable {
     /// A `Kind`'s name; another name (a newer daemon's) is shown as sent.
     public var kind: String
     public var parameters: [String: String]
-    /// `backingOff`: the wording of the failure it names as `problem`.
-    public var causes: [FailureWording]?
 
     /// A wording as it arrived (a kind this version may not know).
     public init(kind: String, parameters: [String: String]) {
@@ -35,10 +33,26 @@ public struct FailureWording: Codable, Equatable, Sendable {
         self.parameters = parameters
     }
 
+    /// `cause`: the wording of the failure a `backingOff` names as
+    /// `problem`, kept among the parameters as `cause` (its kind) and
+    /// `cause.NAME` (its parameters), so a wording never nests.
     public init(_ kind: Kind, _ parameters: [String: String], cause: FailureWording? = nil) {
         self.kind = kind.rawValue
         self.parameters = parameters
-        self.causes = cause.map { [$0] }
+        if let cause {
+            self.parameters["cause"] = cause.kind
+            for (name, value) in cause.parameters where !name.hasPrefix("cause") {
+                self.parameters["cause." + name] = value
+            }
+        }
+    }
+
+    /// The failure a `backingOff` names, from its `cause` parameters.
+    var cause: FailureWording? {
+        guard let kind = parameters["cause"] else { return nil }
+        var named: [String: String] = [:]
+        for (name, value) in parameters where name.hasPrefix("cause.") { named[String(name.dropFirst(6))] = value }
+        return FailureWording(kind: kind, parameters: named)
     }
 
     /// The sentence in the calling thread's language; nil for a kind this
@@ -197,7 +211,7 @@ public struct FailureWording: Codable, Equatable, Sendable {
                 ["budget": v("budget")])
         case .backingOff:
             // The failure it names, in the same language when it is its wording's.
-            let problem = causes?.first.flatMap { $0.message == v("problem") ? $0.text : nil } ?? v("problem")
+            let problem = cause.flatMap { $0.message == v("problem") ? $0.text : nil } ?? v("problem")
             return tr(
                 "the provider failed recently ({problem}); raind retries in {seconds} s",
                 ["problem": problem, "seconds": v("seconds")])
@@ -224,12 +238,11 @@ public struct FailureWording: Codable, Equatable, Sendable {
 }
 
 extension FailureWording {
-    /// This wording with `transform` applied to every parameter, its
-    /// causes' too (a secret cut out of what the provider echoed).
+    /// This wording with `transform` applied to every parameter (a secret
+    /// cut out of what the provider echoed).
     public func mapping(_ transform: (String) -> String) -> FailureWording {
         var mapped = self
         mapped.parameters = parameters.mapValues(transform)
-        mapped.causes = causes?.map { $0.mapping(transform) }
         return mapped
     }
 }

@@ -263,8 +263,7 @@ extension WeatherInterface {
         # write it in its reader's language (docs/PROTOCOL.md, FailureWording).
         type FailureWording (
           kind: string,
-          parameters: [string]string,
-          causes: ?[]FailureWording
+          parameters: [string]string
         )
 
         # The nowcast's short refreshes of the selected place: on (enabled), running
