@@ -203,7 +203,6 @@ struct SubscriberView {
         return .object(object)
     }
 
-    /// One readable line per event.
     /// The `people` format's line: the event's name as the protocol spells
     /// it (what `--events` takes and scripts match), then what happened in
     /// the reader's language.

@@ -49,6 +49,11 @@ extension AirQuality {
 
     /// What is wrong, naming the field; nil when the data is usable. Read
     /// back from the cache and fresh from the provider alike.
+    // Not optimized: the optimizer's instruction order for this function
+    // changed with where the tree was built (two checkouts of one commit gave
+    // two packages, the difference only here), which a reproducible package
+    // cannot have. It runs once per air update.
+    @_optimize(none)
     public func validationProblem() -> WireDecodingError? {
         func fail(_ field: String, _ reason: String) -> WireDecodingError {
             WireDecodingError(field: field, reason: reason)
