@@ -56,166 +56,167 @@ public struct FailureWording: Codable, Equatable, Sendable {
     }
 
     /// The sentence in the calling thread's language; nil for a kind this
-    /// version does not know or a parameter missing.
+    /// version does not know or a placeholder of its sentence without a
+    /// parameter.
     public var text: String? {
         guard let kind = Kind(rawValue: kind) else { return nil }
-        let p = parameters
-        let needed: [String]
-        switch kind {
-        case .dnsFailed, .connectFailed, .tlsFailed, .timedOut, .connectionLost, .truncated, .invalidRequest,
-            .libcurlUnavailable:
-            needed = ["url", "detail"]
-        case .bodyTooLarge, .tooManyRedirects: needed = ["url", "limit"]
-        case .redirectedElsewhere: needed = ["url", "origin"]
-        case .requestFailed: needed = ["url", "problem", "detail"]
-        case .webPage, .notFound: needed = ["provider"]
-        case .unusableForecast: needed = ["provider", "problem"]
-        case .proxyRefused, .proxyRefusedKey, .keylessRefused, .keyRefused, .serverError:
-            needed = ["provider", "status"]
-        case .serverErrorAsked: needed = ["provider", "status", "seconds"]
-        case .rateLimited, .badRequest: needed = ["provider", "said"]
-        case .rateLimitedAsked, .rateLimitedFor: needed = ["provider", "said", "seconds"]
-        case .unexpectedStatus: needed = ["provider", "status", "said"]
-        case .offline: needed = []
-        case .dailyBudgetUsed, .monthlyBudgetUsed, .dailyBudgetKept, .monthlyBudgetKept: needed = ["budget"]
-        case .backingOff: needed = ["problem", "seconds"]
-        }
-        guard needed.allSatisfy({ p[$0] != nil }) else { return nil }
+        let english = Self.sentence(kind)
         // Numbers in the reader's digit grouping and separator (`1.500`).
-        let numbers: Set<String> = ["budget", "limit", "seconds"]
         let conventions = LocaleConventions.current
-        let v = { (name: String) in numbers.contains(name) ? conventions.number(p[name] ?? "") : p[name] ?? "" }
+        var values = parameters
+        for name in ["budget", "limit", "seconds"] { values[name] = values[name].map(conventions.number) }
+        // The failure a back-off names, in the same language when it is its wording's.
+        if kind == .backingOff, let cause, let problem = values["problem"], cause.message == problem {
+            values["problem"] = cause.text ?? problem
+        }
+        guard Self.placeholders(of: english).allSatisfy({ values[$0] != nil }) else { return nil }
+        return Self.filling(Localization.translate(english), with: values)
+    }
+
+    /// Each kind's English sentence, with `{name}` for its parameters.
+    static func sentence(_ kind: Kind) -> String {
         switch kind {
         case .dnsFailed:
-            return tr(
-                "could not resolve the host of {url}{detail}; check the network connection and DNS, or the provider's BaseURL=",
-                ["url": v("url"), "detail": v("detail")])
+            return Localization.marked(
+                "could not resolve the host of {url}{detail}; check the network connection and DNS, or the provider's BaseURL="
+            )
         case .connectFailed:
-            return tr(
-                "could not connect to {url}{detail}; check the network connection, any proxy in http_proxy/https_proxy, or that the server at BaseURL= is up",
-                ["url": v("url"), "detail": v("detail")])
+            return Localization.marked(
+                "could not connect to {url}{detail}; check the network connection, any proxy in http_proxy/https_proxy, or that the server at BaseURL= is up"
+            )
         case .tlsFailed:
-            return tr(
-                "the TLS connection to {url} failed{detail}; check the system clock and CA certificates, or a proxy intercepting TLS",
-                ["url": v("url"), "detail": v("detail")])
+            return Localization.marked(
+                "the TLS connection to {url} failed{detail}; check the system clock and CA certificates, or a proxy intercepting TLS"
+            )
         case .timedOut:
-            return tr(
-                "the request to {url} timed out{detail}; the provider or the network is slow, it will be retried later",
-                ["url": v("url"), "detail": v("detail")])
+            return Localization.marked(
+                "the request to {url} timed out{detail}; the provider or the network is slow, it will be retried later")
         case .connectionLost:
-            return tr(
-                "the connection to {url} broke before a complete response{detail}; it will be retried later",
-                ["url": v("url"), "detail": v("detail")])
+            return Localization.marked(
+                "the connection to {url} broke before a complete response{detail}; it will be retried later")
         case .truncated:
-            return tr(
-                "the response from {url} ended before its announced length{detail}; it will be retried later",
-                ["url": v("url"), "detail": v("detail")])
+            return Localization.marked(
+                "the response from {url} ended before its announced length{detail}; it will be retried later")
         case .bodyTooLarge:
-            return tr(
-                "the response from {url} is larger than the limit of {limit} bytes; check that BaseURL= points at the weather API",
-                ["url": v("url"), "limit": v("limit")])
+            return Localization.marked(
+                "the response from {url} is larger than the limit of {limit} bytes; check that BaseURL= points at the weather API"
+            )
         case .tooManyRedirects:
-            return tr(
-                "the request to {url} was redirected more than {limit} times; check BaseURL=",
-                ["url": v("url"), "limit": v("limit")])
+            return Localization.marked(
+                "the request to {url} was redirected more than {limit} times; check BaseURL=")
         case .redirectedElsewhere:
-            return tr(
-                "the request to {url} was redirected to another server ({origin}), whose answer raind does not take; check BaseURL= (it should name the server that answers)",
-                ["url": v("url"), "origin": v("origin")])
+            return Localization.marked(
+                "the request to {url} was redirected to another server ({origin}), whose answer raind does not take; check BaseURL= (it should name the server that answers)"
+            )
         case .invalidRequest:
-            return tr(
-                "the request to {url} could not be made{detail}; check BaseURL=",
-                ["url": v("url"), "detail": v("detail")])
+            return Localization.marked(
+                "the request to {url} could not be made{detail}; check BaseURL=")
         case .libcurlUnavailable:
-            return tr(
-                "raind cannot make the request to {url}: libcurl could not be loaded{detail}; install libcurl (Debian's libcurl4 package) and restart raind",
-                ["url": v("url"), "detail": v("detail")])
+            return Localization.marked(
+                "raind cannot make the request to {url}: libcurl could not be loaded{detail}; install libcurl (Debian's libcurl4 package) and restart raind"
+            )
         case .requestFailed:
-            return tr(
-                "the request to {url} failed: {problem}{detail}",
-                ["url": v("url"), "problem": v("problem"), "detail": v("detail")])
+            return Localization.marked(
+                "the request to {url} failed: {problem}{detail}")
         case .webPage:
-            return tr(
-                "{provider} answered with a web page (a captive portal?), not a forecast; sign in to the network or check [Provider] BaseURL=; raind keeps the cached data and retries later",
-                ["provider": v("provider")])
+            return Localization.marked(
+                "{provider} answered with a web page (a captive portal?), not a forecast; sign in to the network or check [Provider] BaseURL=; raind keeps the cached data and retries later"
+            )
         case .unusableForecast:
-            return tr(
-                "{provider} sent an unusable forecast ({problem}); raind keeps the cached data and retries later",
-                ["provider": v("provider"), "problem": v("problem")])
+            return Localization.marked(
+                "{provider} sent an unusable forecast ({problem}); raind keeps the cached data and retries later")
         case .proxyRefused:
-            return tr(
-                "{provider} refused the request through the site proxy (HTTP {status}): the proxy does not admit this machine; check the proxy (docs/DEPLOYMENT-PROXY.md), then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
-                ["provider": v("provider"), "status": v("status")])
+            return Localization.marked(
+                "{provider} refused the request through the site proxy (HTTP {status}): the proxy does not admit this machine; check the proxy (docs/DEPLOYMENT-PROXY.md), then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then"
+            )
         case .proxyRefusedKey:
-            return tr(
-                "{provider} refused the request through the site proxy (HTTP {status}): the proxy's API key is wrong or the proxy does not admit this machine; check the proxy (docs/DEPLOYMENT-PROXY.md), then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
-                ["provider": v("provider"), "status": v("status")])
+            return Localization.marked(
+                "{provider} refused the request through the site proxy (HTTP {status}): the proxy's API key is wrong or the proxy does not admit this machine; check the proxy (docs/DEPLOYMENT-PROXY.md), then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then"
+            )
         case .keylessRefused:
-            return tr(
-                "{provider} refused the request (HTTP {status}); it needs no API key, so check [Provider] BaseURL= and any proxy in between, then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
-                ["provider": v("provider"), "status": v("status")])
+            return Localization.marked(
+                "{provider} refused the request (HTTP {status}); it needs no API key, so check [Provider] BaseURL= and any proxy in between, then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then"
+            )
         case .keyRefused:
-            return tr(
-                "{provider} refused the request (HTTP {status}): the API key is wrong or not allowed; fix it, then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then",
-                ["provider": v("provider"), "status": v("status")])
+            return Localization.marked(
+                "{provider} refused the request (HTTP {status}): the API key is wrong or not allowed; fix it, then reload raind (systemctl reload raind, or SIGHUP). No requests are made until then"
+            )
         case .notFound:
-            return tr(
-                "{provider} answered 404 Not Found; check [Provider] BaseURL= (it should be the provider's base, without a path)",
-                ["provider": v("provider")])
+            return Localization.marked(
+                "{provider} answered 404 Not Found; check [Provider] BaseURL= (it should be the provider's base, without a path)"
+            )
         case .rateLimited:
-            return tr(
-                "{provider} is rate-limiting raind (HTTP 429{said})", ["provider": v("provider"), "said": v("said")])
+            return Localization.marked(
+                "{provider} is rate-limiting raind (HTTP 429{said})")
         case .rateLimitedAsked:
-            return tr(
-                "{provider} is rate-limiting raind (HTTP 429{said}); it asked raind to wait {seconds} s",
-                ["provider": v("provider"), "said": v("said"), "seconds": v("seconds")])
+            return Localization.marked(
+                "{provider} is rate-limiting raind (HTTP 429{said}); it asked raind to wait {seconds} s")
         case .rateLimitedFor:
-            return tr(
-                "{provider} is rate-limiting raind (HTTP 429{said}); raind waits {seconds} s before asking again",
-                ["provider": v("provider"), "said": v("said"), "seconds": v("seconds")])
+            return Localization.marked(
+                "{provider} is rate-limiting raind (HTTP 429{said}); raind waits {seconds} s before asking again")
         case .serverError:
-            return tr(
-                "{provider} failed (HTTP {status}); raind keeps the cached data and retries later",
-                ["provider": v("provider"), "status": v("status")])
+            return Localization.marked(
+                "{provider} failed (HTTP {status}); raind keeps the cached data and retries later")
         case .serverErrorAsked:
-            return tr(
-                "{provider} failed (HTTP {status}); it asked raind to wait {seconds} s; raind keeps the cached data and retries later",
-                ["provider": v("provider"), "status": v("status"), "seconds": v("seconds")])
+            return Localization.marked(
+                "{provider} failed (HTTP {status}); it asked raind to wait {seconds} s; raind keeps the cached data and retries later"
+            )
         case .badRequest:
-            return tr(
-                "{provider} refused raind's request (HTTP 400{said}); raind retries later, and an update of raind may be needed if this persists",
-                ["provider": v("provider"), "said": v("said")])
+            return Localization.marked(
+                "{provider} refused raind's request (HTTP 400{said}); raind retries later, and an update of raind may be needed if this persists"
+            )
         case .unexpectedStatus:
-            return tr(
-                "{provider} answered HTTP {status}{said}, which raind does not expect; check [Provider] BaseURL=",
-                ["provider": v("provider"), "status": v("status"), "said": v("said")])
+            return Localization.marked(
+                "{provider} answered HTTP {status}{said}, which raind does not expect; check [Provider] BaseURL=")
         case .offline:
-            return tr(
+            return Localization.marked(
                 "the network is down, so raind makes no requests; cached data is still served and refreshed when the network returns"
             )
         case .dailyBudgetUsed:
-            return tr(
-                "the daily budget of {budget} upstream calls is used up; it resets at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)",
-                ["budget": v("budget")])
+            return Localization.marked(
+                "the daily budget of {budget} upstream calls is used up; it resets at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)"
+            )
         case .monthlyBudgetUsed:
-            return tr(
-                "the monthly budget of {budget} upstream calls is used up; it resets on the 1st at 00:00 UTC (raise [Refresh] MonthlyBudget= if your plan allows more)",
-                ["budget": v("budget")])
+            return Localization.marked(
+                "the monthly budget of {budget} upstream calls is used up; it resets on the 1st at 00:00 UTC (raise [Refresh] MonthlyBudget= if your plan allows more)"
+            )
         case .dailyBudgetKept:
-            return tr(
-                "what is left of the daily budget of {budget} upstream calls is kept for the selected place's refreshes; other places wait until it renews at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)",
-                ["budget": v("budget")])
+            return Localization.marked(
+                "what is left of the daily budget of {budget} upstream calls is kept for the selected place's refreshes; other places wait until it renews at 00:00 UTC (raise [Refresh] DailyBudget= to allow more)"
+            )
         case .monthlyBudgetKept:
-            return tr(
-                "what is left of the monthly budget of {budget} upstream calls is kept for the selected place's refreshes; other places wait until it renews on the 1st at 00:00 UTC (raise [Refresh] MonthlyBudget= to allow more)",
-                ["budget": v("budget")])
+            return Localization.marked(
+                "what is left of the monthly budget of {budget} upstream calls is kept for the selected place's refreshes; other places wait until it renews on the 1st at 00:00 UTC (raise [Refresh] MonthlyBudget= to allow more)"
+            )
         case .backingOff:
-            // The failure it names, in the same language when it is its wording's.
-            let problem = cause.flatMap { $0.message == v("problem") ? $0.text : nil } ?? v("problem")
-            return tr(
-                "the provider failed recently ({problem}); raind retries in {seconds} s",
-                ["problem": problem, "seconds": v("seconds")])
+            return Localization.marked(
+                "the provider failed recently ({problem}); raind retries in {seconds} s")
         }
+    }
+
+    /// The names between braces in `template`.
+    static func placeholders(of template: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            names.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
+    /// `template` with each `{name}` replaced by its value in one pass, so a
+    /// value that holds braces (what a provider echoed) is shown, never filled.
+    static func filling(_ template: String, with values: [String: String]) -> String {
+        var text = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let name = String(rest[rest.index(after: open)..<close])
+            text += rest[..<open]
+            text += values[name] ?? String(rest[open...close])
+            rest = rest[rest.index(after: close)...]
+        }
+        return text + rest
     }
 
     /// The English sentence, as the daemon sends it whatever the thread's locale.

@@ -61,7 +61,7 @@ struct StatusCommand: ClientCommand {
     }
 
     /// "every 15 min while in use (now), +48 requests = 148.8 calls a day at most".
-    /// A number of calls (`BudgetUsage.text`) with the locale's decimal separator: `3,1` in German.
+    /// A number of calls (`BudgetUsage.text`) as the locale writes it: `3,1` and `1.500` in German.
     static func calls(_ calls: Double) -> String {
         LocaleConventions.current.number(BudgetUsage.text(calls: calls))
     }

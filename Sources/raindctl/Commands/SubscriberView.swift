@@ -207,13 +207,13 @@ struct SubscriberView {
     /// it (what `--events` takes and scripts match), then what happened in
     /// the reader's language.
     func describe(_ reply: SubscribeReply, event: Event?) -> String {
-        reply.event + " " + Self.detail(of: event, reply: reply, view: self)
+        reply.event + " " + detail(of: event, reply: reply)
     }
 
-    private static func detail(of event: Event?, reply: SubscribeReply, view: SubscriberView) -> String {
+    private func detail(of event: Event?, reply: SubscribeReply) -> String {
         guard let event else {
             let count = reply.locations?.count ?? 0
-            let values: KeyValuePairs<String, String> = ["selected": view.selected?.rawValue ?? tr("none")]
+            let values: KeyValuePairs<String, String> = ["selected": selected?.rawValue ?? tr("none")]
             var text =
                 reply.status?.online == true
                 ? trn(
@@ -223,7 +223,7 @@ struct SubscriberView {
                     "{count} place, selected {selected}, offline", "{count} places, selected {selected}, offline",
                     count,
                     values)
-            if let selected = view.selected, let presenter = view.presenter(for: selected) {
+            if let selected = selected, let presenter = presenter(for: selected) {
                 text = tr("{snapshot}: {weather}", ["snapshot": text, "weather": presenter.statusLine()])
             }
             return text
@@ -253,7 +253,7 @@ struct SubscriberView {
             guard !alerts.isEmpty else { return tr("{id}: no alerts", ["id": id.rawValue]) }
             return tr("{id}: {alerts}", ["id": id.rawValue, "alerts": alerts.map(\.title).joined(separator: "; ")])
         case .weatherUpdated(let id, _):
-            return view.presenter(for: id)?.statusLine() ?? id.rawValue
+            return presenter(for: id)?.statusLine() ?? id.rawValue
         case .nowcastChanged(let id, let nowcast, let change):
             let summary = nowcast?.at(Output.now())?.summary ?? tr("no nowcast")
             let reasons = change.reasons.map(\.rawValue).joined(separator: ",")
