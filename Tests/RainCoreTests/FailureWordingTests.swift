@@ -85,4 +85,33 @@ final class FailureWordingTests: XCTestCase {
         let odd = FailureWording(.dailyBudgetUsed, ["budget": "-.5e3"])
         XCTAssertEqual(odd.text?.contains("budget of -.5e3 upstream"), true)
     }
+
+    /// An alert service's or the air's last failure: worded again from its
+    /// wording, a sentence raind marked from the catalogue, else as sent.
+    func testAnAlertServicesOrTheAirsProblem_isSaidInTheReadersLanguage() throws {
+        try XCTSkipIf(Self.catalogues == nil, "msgfmt is not installed")
+        let wording = FailureWording(.timedOut, ["url": "https://warnings.example/", "detail": ""])
+        let failed = AlertService(source: "dwd", problem: wording.message, wording: wording)
+        XCTAssertEqual(
+            Localization.with(locale: "de_DE.UTF-8") { failed.localizedProblem },
+            "die Anfrage an https://warnings.example/ lief in eine Zeitüberschreitung; Anbieter oder Netzwerk sind langsam, sie wird später wiederholt"
+        )
+        let outside = AlertService(source: "dwd", problem: "the DWD warns for Germany only")
+        XCTAssertEqual(
+            Localization.with(locale: "de_DE.UTF-8") { outside.localizedProblem }, "der DWD warnt nur für Deutschland")
+        let status = AlertService(source: "dwd", problem: "HTTP 503")
+        XCTAssertEqual(Localization.with(locale: "de_DE.UTF-8") { status.localizedProblem }, "HTTP 503")
+        let other = AlertService(source: "dwd", problem: "an older daemon's words", wording: wording)
+        XCTAssertEqual(Localization.with(locale: "de_DE.UTF-8") { other.localizedProblem }, "an older daemon's words")
+        let air = AirQuality(
+            provider: "open-meteo", fetchedAt: 1_768_466_880, index: .european, problem: wording.message,
+            wording: wording)
+        XCTAssertEqual(
+            Localization.with(locale: "fr_FR.UTF-8") { air.localizedProblem ?? "" }?.hasPrefix(
+                "la requête vers https://warnings.example/"), true)
+        XCTAssertEqual(Localization.with(locale: "C") { air.localizedProblem ?? "" }, wording.message)
+        var huge = air
+        huge.wording = FailureWording(.timedOut, ["url": String(repeating: "x", count: 2000), "detail": ""])
+        XCTAssertEqual(huge.validationProblem()?.field, "wording")
+    }
 }

@@ -57,7 +57,9 @@ import Testing
     @Test func countriesWithoutAFeedAreNotCovered() {
         var place = paris
         place.countryCode = "US"
-        #expect(source.plan(for: place, languages: [], now: feedTime) == .notCovered("MeteoAlarm has no feed for US"))
+        #expect(
+            source.plan(for: place, languages: [], now: feedTime)
+                == .notCovered("MeteoAlarm has no feed for the place's country"))
         place.countryCode = ""
         #expect(
             source.plan(for: place, languages: [], now: feedTime) == .notCovered("the place's country is not known"))

@@ -205,6 +205,9 @@ final class FailoverTests: XCTestCase {
                         XCTAssertTrue(
                             forecast.failover?.reason.hasPrefix(way.reason) == true,
                             "\(way.mode): \(String(describing: forecast.failover))")
+                        if way.mode == "malformed" {
+                            XCTAssertEqual(forecast.failover?.wording?.kind, "webPage", "so raindctl can word it")
+                        }
                         XCTAssertEqual(try rig.server.count(Self.openMeteoPath), 1, "\(way.mode): the first asked once")
                         XCTAssertEqual(try rig.server.count(Self.metNorwayPath), 1, "\(way.mode): one more request")
                         let status = rig.refresher.providerStatuses
@@ -372,6 +375,10 @@ final class FailoverTests: XCTestCase {
                     self.changes(rig).map { "\($0.previous ?? "-") -> \($0.provider)" },
                     ["open-meteo -> metno", "metno -> open-meteo"])
                 XCTAssertEqual(self.changes(rig).first?.reason, "open-meteo: HTTP 503")
+                XCTAssertEqual(self.changes(rig).first?.wording?.kind, "serverError", "so raindctl can word it")
+                XCTAssertEqual(
+                    self.changes(rig).last?.reason, "open-meteo is this place's first choice and answers again")
+                XCTAssertNil(self.changes(rig).last?.wording)
                 let status = rig.refresher.providerStatuses
                 XCTAssertEqual(status.first?.failures, 0, "recovered")
                 XCTAssertEqual(status.first?.available, true)

@@ -11,7 +11,8 @@ import subprocess
 
 import pytest
 
-from raindtest import RAINDCTL, ROOT, wait_for
+from raindtest import RAINDCTL, ROOT, FixtureServer, wait_for
+from test_bars import Lines
 
 PO = ROOT / "po"
 # Catalogues that hold only the locale's conventions (dates in its order)
@@ -297,6 +298,53 @@ def test_provider_failures_are_worded_in_the_locale(weather_daemon, fixture_serv
     english = subprocess.run([RAINDCTL, "refresh", "london-gb"], env={**env, "LANG": "C"}, capture_output=True,
                              text=True, timeout=20)
     assert "the provider failed recently (open-meteo failed (HTTP 503)" in english.stderr, english.stderr
+
+
+def test_a_failover_is_worded_in_the_locale(daemon_factory, tmp_path):
+    """Why another provider serves a place: English on the wire (`failover`,
+    `ProviderChange`), worded again from the failure's wording in the
+    reader's language in `now` and in `subscribe`'s ProviderChanged line."""
+    server = FixtureServer(routes=[
+        ("/v1/forecast", "openmeteo-forecast-paris-unixtime.json"),
+        ("/weatherapi/locationforecast/", "metno-forecast-oslo-dst.json"),
+    ])
+    try:
+        config = f"[Provider]\nName=auto\nProviders=open-meteo metno\nBaseURL={server.url}\nTimeoutSec=3\n"
+        daemon = daemon_factory(config=config, base=tmp_path)
+        daemon.ctl("add", "--coords", "59.91,10.75", "--name", "Oslo", check=True)
+        first = wait_for(lambda: daemon.client().call("GetForecast")["parameters"]["forecast"])
+        assert first["provider"] == "open-meteo", first["provider"]
+        daemon.stop()
+        # Five minutes old after a restart: not stale, so nothing is fetched
+        # until a person's refresh, which the subscriber below sees.
+        cache = next(daemon.cache_home.rglob("forecasts/*.json"))
+        kept = json.loads(cache.read_text())
+        kept["forecast"]["fetchedAt"] -= 300
+        cache.write_text(json.dumps(kept))
+        # Open-Meteo answers with a web page; MET Norway answers instead, in the same refresh.
+        server.script(path_prefix="/v1/forecast", count=-1, mode="malformed")
+        daemon = daemon_factory(config=config, base=tmp_path)
+        env = {"LANG": "de_DE.UTF-8", "LANGUAGE": "", "LC_ALL": "", "RAIND_LOCALE_DIR": compiled(tmp_path)}
+        lines = Lines([RAINDCTL, "subscribe", "--events", "ProviderChanged"],
+                      {**daemon.env, **env, "RAIND_SOCKET": str(daemon.socket)})
+        try:
+            lines.until(lambda line: " Snapshot " in line, what="the snapshot")
+            daemon.ctl("refresh", check=True)
+            changed = lines.until(lambda line: " ProviderChanged " in line, what="the change of provider")
+        finally:
+            lines.stop()
+        served = daemon.client().call("GetForecast")["parameters"]["forecast"]
+        assert served["provider"] == "metno", served["provider"]
+        assert served["failover"]["reason"] == "open-meteo answered with a web page", served["failover"]
+        assert served["failover"]["wording"] == {"kind": "webPage", "parameters": {"provider": "open-meteo"}}
+        german = "open-meteo: open-meteo antwortete mit einer Webseite"
+        assert changed.endswith(f" ProviderChanged oslo-no: metno ({german})"), changed
+        now = daemon.ctl("now", check=True, env=env).stdout
+        assert f"von metno ({german}) · " in now, now
+        english = daemon.ctl("now", check=True, env={**env, "LANG": "C"}).stdout
+        assert "from metno (open-meteo: open-meteo answered with a web page) - Data" in english, english
+    finally:
+        server.stop()
 
 
 GOLDEN = ROOT / "Tests" / "Fixtures" / "Golden" / "l10n"

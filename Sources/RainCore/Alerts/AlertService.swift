@@ -12,21 +12,29 @@ public struct AlertService: Equatable, Sendable, Codable {
     /// Why the last poll failed ("HTTP 503"), or why the place is not
     /// covered; nil when it answered.
     public var problem: String?
+    /// The wording of the failure `problem` says, so raindctl can say it in
+    /// the reader's language (`localizedProblem`); nil when it says none.
+    public var wording: FailureWording?
     /// How many of the region's warnings name no area raind can place (no
     /// outline, codes it cannot tell), which are not shown; nil when none.
     public var unplaced: Int?
 
     public init(
         source: String?, attribution: Attribution? = nil, checkedAt: Double? = nil, problem: String? = nil,
-        unplaced: Int? = nil
+        wording: FailureWording? = nil, unplaced: Int? = nil
     ) {
         self.source = source
         self.attribution = attribution
         self.checkedAt = checkedAt
         self.problem = problem
+        self.wording = wording
         self.unplaced = unplaced
     }
 
+    /// `problem` in the reader's language where raindctl can say it again.
+    public var localizedProblem: String? { problem.map { FailureWording.localized($0, wording: wording) } }
+
     /// A place no official alert service covers.
-    public static let none = AlertService(source: nil, problem: "no official alert service for this place")
+    public static let none = AlertService(
+        source: nil, problem: Localization.marked("no official alert service for this place"))
 }

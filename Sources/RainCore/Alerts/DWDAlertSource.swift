@@ -63,7 +63,7 @@ public struct DWDAlertSource: AlertSource {
     /// point in no warn cell.
     public func plan(for place: Location, languages: [String], now: Double) -> AlertPlan {
         if !place.countryCode.isEmpty, !terms.countries.contains(place.countryCode.uppercased()) {
-            return .notCovered("the DWD warns for Germany only")
+            return .notCovered(Localization.marked("the DWD warns for Germany only"))
         }
         return .requests([
             ProviderRequest(

@@ -78,7 +78,7 @@ public struct ECCCAlertSource: AlertSource {
     /// One request; a place known to lie outside Canada is not covered.
     public func plan(for place: Location, languages: [String], now: Double) -> AlertPlan {
         if !place.countryCode.isEmpty, !terms.countries.contains(place.countryCode.uppercased()) {
-            return .notCovered("Environment and Climate Change Canada warns for Canada only")
+            return .notCovered(Localization.marked("Environment and Climate Change Canada warns for Canada only"))
         }
         let language = AlertLanguage.choose(languages, from: Self.languages)
         return .requests([

@@ -58,7 +58,7 @@ public struct MetAlertsSource: AlertSource {
     /// for a place in Norway or Svalbard; not covered elsewhere.
     public func plan(for place: Location, languages: [String], now: Double) -> AlertPlan {
         guard terms.countries.contains(place.countryCode.uppercased()) else {
-            return .notCovered("MET Norway issues warnings for Norway and Svalbard only")
+            return .notCovered(Localization.marked("MET Norway issues warnings for Norway and Svalbard only"))
         }
         return .requests([
             ProviderRequest(

@@ -67,7 +67,8 @@ public struct MeteoAlarmSource: AlertSource {
         guard let feed = Self.feeds[place.countryCode.uppercased()] else {
             return .notCovered(
                 place.countryCode.isEmpty
-                    ? "the place's country is not known" : "MeteoAlarm has no feed for \(place.countryCode)")
+                    ? Localization.marked("the place's country is not known")
+                    : Localization.marked("MeteoAlarm has no feed for the place's country"))
         }
         return .requests([ProviderRequest(path: "/feeds/meteoalarm-legacy-atom-\(feed)")])
     }

@@ -118,6 +118,10 @@ public enum Localization {
         return body()
     }
 
+    /// Runs `body` in the C locale: what the daemon writes on the wire and in
+    /// its log, in English whatever its own locale.
+    public static func english<T>(_ body: () -> T) -> T { with(locale: "C", body) ?? body() }
+
     /// LC_ALL_MASK, which Swift cannot import (a macro of other macros).
     static let LC_ALL_MASK_VALUE =
         (1 << LC_CTYPE) | (1 << LC_NUMERIC) | (1 << LC_TIME) | (1 << LC_COLLATE) | (1 << LC_MONETARY)

@@ -231,6 +231,16 @@ public struct FailureWording: Codable, Equatable, Sendable {
         PlaceWording.matching(message, [{ text ?? "" }]) ?? message
     }
 
+    /// `problem`, one of raind's English sentences (an alert service's or
+    /// the air's last failure), in the reader's language: written again from
+    /// `wording` when it is that wording's English, else the catalogue's text
+    /// for it (a sentence raind marked, such as why no service covers a
+    /// place), else as sent (`HTTP 503`, a parser's words).
+    public static func localized(_ problem: String, wording: FailureWording?) -> String {
+        if let wording, let text = PlaceWording.matching(problem, [{ wording.text ?? "" }]) { return text }
+        return Localization.translate(problem)
+    }
+
     /// `" (libcurl's words)"`, or nothing: the `detail` parameter.
     public static func detail(_ words: String) -> String { words.isEmpty ? "" : " (\(words))" }
 
@@ -239,6 +249,14 @@ public struct FailureWording: Codable, Equatable, Sendable {
 }
 
 extension FailureWording {
+    /// Whether raind keeps this wording in its cache with a forecast
+    /// (`ProviderFailover`): a known kind's few short parameters, no more
+    /// than its failures write; what a cache file holds beyond it is refused.
+    public var fitsCache: Bool {
+        kind.utf8.count <= 64 && parameters.count <= 16
+            && parameters.allSatisfy { $0.key.utf8.count <= 64 && $0.value.utf8.count <= 1024 }
+    }
+
     /// This wording with `transform` applied to every parameter (a secret
     /// cut out of what the provider echoed).
     public func mapping(_ transform: (String) -> String) -> FailureWording {

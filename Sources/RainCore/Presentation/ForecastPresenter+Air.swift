@@ -37,7 +37,7 @@ extension ForecastPresenter {
     var airLines: [String] {
         guard let air = recentAir else { return [] }
         var lines: [String] = []
-        if let problem = air.problem { lines.append(AirWording.problemLine(problem)) }
+        if let problem = air.localizedProblem { lines.append(AirWording.problemLine(problem)) }
         lines.append(Self.creditLine(air))
         return lines
     }

@@ -51,7 +51,8 @@ public struct ForecastPresenter: Sendable {
         guard let failover = forecast.failover else { return line }
         return tr(
             "from {provider} ({other}: {reason})",
-            ["provider": forecast.provider, "other": failover.provider, "reason": failover.reason]) + " · " + line
+            ["provider": forecast.provider, "other": failover.provider, "reason": failover.localizedReason]) + " · "
+            + line
     }
 
     /// `Updated 4 min ago`, with ` (stale)` when stale; for an outdated
@@ -172,10 +173,11 @@ public struct ForecastPresenter: Sendable {
     /// while the service answers, and before raind has looked.
     var alertServiceLine: String? {
         guard let service = forecast.alertService else { return nil }
-        let problem = service.problem.map { Self.brief($0) } ?? ""
+        let english = service.problem.map { Self.brief($0) } ?? ""
+        let problem = service.localizedProblem.map { Self.brief($0) } ?? ""
         guard let source = service.source, !source.isEmpty else {
             let usual = AlertService.none.problem ?? ""
-            guard !problem.isEmpty, problem.lowercased() != usual else {
+            guard !english.isEmpty, english.lowercased() != usual else {
                 return tr("No official alert service for this place")
             }
             return tr("No official alert service for this place ({problem})", ["problem": problem])

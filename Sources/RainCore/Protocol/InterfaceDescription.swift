@@ -178,8 +178,9 @@ extension WeatherInterface {
           alerts: []Alert,
           nowcast: ?Nowcast,
           # Set when another provider than the place's first choice answered:
-          # that one (provider) and why it did not (reason, "HTTP 503").
-          failover: ?(provider: string, reason: string),
+          # that one (provider) and why it did not (reason, "HTTP 503"), with the
+          # wording of the failure reason shortens.
+          failover: ?(provider: string, reason: string, wording: ?FailureWording),
           alertService: ?AlertService,
           air: ?AirQuality
         )
@@ -192,7 +193,7 @@ extension WeatherInterface {
         # and no2 in µg/m³ now (at time); uvIndex with its WHO category; pollen by
         # type in grains/m³ (empty outside Europe and out of season); hourly the
         # index and UV ahead. problem says why the last fetch failed, the data
-        # then being the last good one (fetchedAt).
+        # then being the last good one (fetchedAt), with the failure's wording.
         type AirQuality (
           provider: string,
           attribution: Attribution,
@@ -211,7 +212,8 @@ extension WeatherInterface {
           uvCategory: ?(low, moderate, high, veryHigh, extreme),
           pollen: []Pollen,
           hourly: []AirHour,
-          problem: ?string
+          problem: ?string,
+          wording: ?FailureWording
         )
 
         # One pollen type's count now, in grains/m³.
@@ -231,22 +233,25 @@ extension WeatherInterface {
         # none covers it: then there is "no official alert service for this
         # place", which is not the same as no alerts), its credit, when it last
         # answered (checkedAt), why its last poll failed or why the place is not
-        # covered (problem), and how many of its region's warnings name no area raind
+        # covered (problem) with the wording of a failure, and how many of its region's warnings name no area raind
         # can place (unplaced: MeteoAlarm's by NUTS code only), which are not shown.
         type AlertService (
           source: ?string,
           attribution: ?Attribution,
           checkedAt: ?float,
           problem: ?string,
+          wording: ?FailureWording,
           unplaced: ?int
         )
 
         # Which provider serves a place now (provider), the one that did before
-        # (previous), and why it changed (reason).
+        # (previous), and why it changed (reason), with the wording of the failure
+        # reason names.
         type ProviderChange (
           provider: string,
           previous: ?string,
-          reason: string
+          reason: string,
+          wording: ?FailureWording
         )
 
         # A failed refresh: the error it maps to, what happened, and when (time).

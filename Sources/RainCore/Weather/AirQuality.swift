@@ -45,12 +45,15 @@ public struct AirQuality: Equatable, Sendable, Codable {
     public var hourly: [AirHour]
     /// Why the last fetch failed; nil when it answered.
     public var problem: String?
+    /// The wording of the failure `problem` says, so raindctl can say it in
+    /// the reader's language (`localizedProblem`); nil when it says none.
+    public var wording: FailureWording?
 
     public init(
         provider: String, attribution: Attribution? = nil, fetchedAt: Double, index: AirQualityIndex,
         time: Double? = nil, aqi: Int? = nil, dominant: Pollutant? = nil, pm25: Double? = nil, pm10: Double? = nil,
         o3: Double? = nil, no2: Double? = nil, uvIndex: Double? = nil, pollen: [Pollen] = [], hourly: [AirHour] = [],
-        problem: String? = nil
+        problem: String? = nil, wording: FailureWording? = nil
     ) {
         self.provider = provider
         self.attribution = attribution ?? Attribution(provider: provider)
@@ -70,7 +73,11 @@ public struct AirQuality: Equatable, Sendable, Codable {
         self.pollen = pollen
         self.hourly = hourly
         self.problem = problem
+        self.wording = wording
     }
+
+    /// `problem` in the reader's language where raindctl can say it again.
+    public var localizedProblem: String? { problem.map { FailureWording.localized($0, wording: wording) } }
 
     /// The pollen type with the most grains now, when any has some.
     public var highestPollen: Pollen? {

@@ -18,6 +18,9 @@ extension Forecast {
         if let failover, failover.provider.utf8.count > 64 || failover.reason.utf8.count > 256 {
             checker.fail("failover", "names a provider or a reason longer than raind writes")
         }
+        if let wording = failover?.wording, !wording.fitsCache {
+            checker.fail("failover.wording", "has more or longer parameters than raind writes")
+        }
         if abs(utcOffsetSeconds) > ProviderOffset.maximumSeconds {
             checker.fail("utcOffsetSeconds", "\(utcOffsetSeconds) is outside ±18 hours")
         }

@@ -208,7 +208,7 @@ final class AirWatcher: DaemonEventObserver {
             if failure.neverSent || failure.kind == .dnsFailed || failure.kind == .connectFailed {
                 refund(service.provider, calls)
             }
-            failed(id, failure.message, at: time)
+            failed(id, failure.message, wording: failure.wording, at: time)
         case .success(let response) where response.status == 200:
             do {
                 let air = try service.parse(response.body, index: index, fetchedAt: time)
@@ -238,11 +238,14 @@ final class AirWatcher: DaemonEventObserver {
     }
 
     /// Keeps the last data, with the problem; the forecast is not touched.
-    private func failed(_ id: LocationID, _ problem: String, at time: Double, retryAfter: Double? = nil) {
+    private func failed(
+        _ id: LocationID, _ problem: String, wording: FailureWording? = nil, at time: Double, retryAfter: Double? = nil
+    ) {
         schedule.failed(id, now: time, retryAfter: retryAfter)
         note(id, problem)
         guard var kept = store.air(of: id) else { return }
         kept.problem = String(problem.prefix(400))
+        kept.wording = wording.flatMap { $0.fitsCache ? $0 : nil }
         store.setAir(kept, for: id)
         publish(id)
     }

@@ -275,7 +275,7 @@ final class AlertWatcher: DaemonEventObserver {
         for result in results {
             switch result {
             case .failure(let failure):
-                return failed(id, failure.message)
+                return failed(id, failure.message, wording: failure.wording)
             case .success(let answer) where answer.response.status == 200 || answer.response.status == 203:
                 bodies.append(answer.response.body)
             case .success(let answer):
@@ -360,19 +360,22 @@ final class AlertWatcher: DaemonEventObserver {
         }
     }
 
-    private func failed(_ id: LocationID, _ problem: String) {
+    private func failed(_ id: LocationID, _ problem: String, wording: FailureWording? = nil) {
         logger.warning("\(id): official alerts: \(problem)")
-        record(id, messages: nil, problem: problem, checked: nil)
+        record(id, messages: nil, problem: problem, wording: wording, checked: nil)
     }
 
     /// Keeps the outcome of a poll (`messages` nil: keep the last ones) and
     /// publishes what changed.
-    private func record(_ id: LocationID, messages: [WeatherAlert]?, problem: String?, checked: Double?) {
+    private func record(
+        _ id: LocationID, messages: [WeatherAlert]?, problem: String?, wording: FailureWording? = nil, checked: Double?
+    ) {
         guard let watch = watches[id] else { return }
         let previous = store.officialAlerts(of: id)
         let service = AlertService(
             source: watch.source.name, attribution: watch.source.attribution,
             checkedAt: checked ?? previous?.service.checkedAt, problem: problem,
+            wording: wording.flatMap { $0.fitsCache ? $0 : nil },
             unplaced: watch.unplaced.isEmpty ? nil : watch.unplaced.count)
         store.setOfficialAlerts(
             OfficialAlerts(messages: messages ?? previous?.messages ?? [], service: service), for: id)

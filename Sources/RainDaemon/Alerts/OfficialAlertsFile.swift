@@ -28,6 +28,9 @@ struct OfficialAlertsFile: Codable {
         guard let source = service.source, AlertSources.all.contains(where: { $0.name == source }) else {
             return WireDecodingError(field: "service.source", reason: "names no alert source raind has")
         }
+        if let wording = service.wording, !wording.fitsCache {
+            return WireDecodingError(field: "service.wording", reason: "more or longer parameters than raind writes")
+        }
         if let checked = service.checkedAt, !Forecast.plausibleTimes.contains(checked) {
             return WireDecodingError(field: "service.checkedAt", reason: "\(checked) is no time raind accepts")
         }

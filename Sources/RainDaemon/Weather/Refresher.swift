@@ -899,8 +899,7 @@ public final class Refresher {
     /// first one's last failure, shortened; nil when it is the first.
     private func failover(for location: Location, servedBy provider: ProviderName) -> ProviderFailover? {
         guard let preferred = chain(for: location).first, preferred != provider else { return nil }
-        let why = health[preferred].lastFailure.map(ProviderFailover.brief) ?? "not asked"
-        return ProviderFailover(provider: preferred.rawValue, reason: why)
+        return ProviderFailover(provider: preferred.rawValue, lastFailure: health[preferred].lastFailure)
     }
 
     /// `provider` answered for `location`: when another provider served it
@@ -912,21 +911,22 @@ public final class Refresher {
         let id = location.id
         let previous = serving[id]?.provider
         let preferred = chain(for: location).first
-        let reason: String?
+        // The provider whose failure let this one serve; nil: it is the first choice.
+        let failed: (provider: ProviderName, failure: RefreshFailure?)?
         if provider == preferred {
-            reason = nil
-        } else if let failed = failures.first {
-            reason = "\(failed.provider): \(ProviderFailover.brief(failed.failure))"
+            failed = nil
+        } else if let first = failures.first {
+            failed = (first.provider, first.failure)
         } else if let preferred {
-            reason = "\(preferred): " + (health[preferred].lastFailure.map(ProviderFailover.brief) ?? "not available")
+            failed = (preferred, health[preferred].lastFailure)
         } else {
-            reason = nil
+            failed = nil
         }
-        serving[id] = (provider, reason)
-        guard let previous, previous != provider else { return }
         let change = ProviderChange(
-            provider: provider.rawValue, previous: previous.rawValue,
-            reason: reason ?? "\(provider) is this place's first choice and answers again")
+            provider: provider.rawValue, previous: previous?.rawValue, failed: failed?.provider.rawValue,
+            failure: failed?.failure)
+        serving[id] = (provider, failed == nil ? nil : change.reason)
+        guard let previous, previous != provider else { return }
         logger.notice("\(id): now served by \(provider) (\(change.reason))")
         events.emit(.published(.providerChanged(id, change)))
     }

@@ -9,7 +9,10 @@ extension Forecast {
         var copy = self
         copy.provider = plain(provider)
         copy.attribution = Attribution(text: plain(attribution.text), url: plain(attribution.url))
-        copy.failover = failover.map { ProviderFailover(provider: plain($0.provider), reason: plain($0.reason)) }
+        copy.failover = failover.map {
+            ProviderFailover(
+                provider: plain($0.provider), reason: plain($0.reason), wording: $0.wording?.mapping(plain))
+        }
         if var current = copy.current {
             current.summary = plain(current.summary)
             current.icon = plain(current.icon)
@@ -37,6 +40,7 @@ extension Forecast {
         if var service = copy.alertService {
             service.source = service.source.map(plain)
             service.problem = service.problem.map(plain)
+            service.wording = service.wording?.mapping(plain)
             service.attribution = service.attribution.map { Attribution(text: plain($0.text), url: plain($0.url)) }
             copy.alertService = service
         }

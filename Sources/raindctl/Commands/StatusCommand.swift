@@ -43,7 +43,7 @@ struct StatusCommand: ClientCommand {
     /// yet" before raind has looked.
     static func describe(_ service: AlertService?, now: Double) -> String {
         guard let service else { return tr("not checked yet") }
-        let problem = service.problem.map { ForecastPresenter.brief($0) } ?? ""
+        let problem = service.localizedProblem.map { ForecastPresenter.brief($0) } ?? ""
         guard let source = service.source, !source.isEmpty else {
             return problem.isEmpty
                 ? tr("none (no official alert service for this place)") : tr("none ({problem})", ["problem": problem])
@@ -123,7 +123,7 @@ struct StatusCommand: ClientCommand {
             text = tr("refused raind; fix the configuration and reload")
         }
         if let failure = provider.lastError {
-            text = tr("{text} ({problem})", ["text": text, "problem": ProviderFailover.brief(failure)])
+            text = tr("{text} ({problem})", ["text": text, "problem": ProviderFailover.localizedBrief(failure)])
         }
         if !provider.places.isEmpty {
             let served = provider.places.map(\.rawValue).joined(separator: " ")

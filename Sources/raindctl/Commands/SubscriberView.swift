@@ -248,7 +248,7 @@ struct SubscriberView {
         case .providerChanged(let id, let change):
             return tr(
                 "{id}: {provider} ({reason})",
-                ["id": id.rawValue, "provider": change.provider, "reason": change.reason])
+                ["id": id.rawValue, "provider": change.provider, "reason": change.localizedReason])
         case .alertsChanged(let id, let alerts):
             guard !alerts.isEmpty else { return tr("{id}: no alerts", ["id": id.rawValue]) }
             return tr("{id}: {alerts}", ["id": id.rawValue, "alerts": alerts.map(\.title).joined(separator: "; ")])

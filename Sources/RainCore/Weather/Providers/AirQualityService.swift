@@ -93,6 +93,7 @@ extension AirQuality {
         if provider.utf8.count > 64 || (problem?.utf8.count ?? 0) > 512 {
             return fail("provider", "a name or problem longer than raind writes")
         }
+        if let wording, !wording.fitsCache { return fail("wording", "more or longer parameters than raind writes") }
         return nil
     }
 }

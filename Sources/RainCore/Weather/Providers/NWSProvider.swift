@@ -59,7 +59,7 @@ public enum NWS {
     static let maximumPeriods = 28
 
     /// The reason a place outside the NWS's area is not asked for.
-    static let notCovered = "the NWS covers only the United States and its territories"
+    static let notCovered = Localization.marked("the NWS covers only the United States and its territories")
 
     /// `/points/30,-85`: the lookup of a place's grid cell, with coordinates
     /// on raind's grid (`ProviderQuery.gridDigits` decimals, within the
