@@ -221,8 +221,7 @@ public struct FailureWording: Codable, Equatable, Sendable {
 
     /// The English sentence, as the daemon sends it whatever the thread's locale.
     public var message: String {
-        let english = Localization.with(locale: "C") { text }
-        return (english ?? text) ?? kind
+        Localization.english { text } ?? kind
     }
 
     /// `message` in the reader's language when it is this wording's English

@@ -233,8 +233,9 @@ extension WeatherInterface {
         # none covers it: then there is "no official alert service for this
         # place", which is not the same as no alerts), its credit, when it last
         # answered (checkedAt), why its last poll failed or why the place is not
-        # covered (problem) with the wording of a failure, and how many of its region's warnings name no area raind
-        # can place (unplaced: MeteoAlarm's by NUTS code only), which are not shown.
+        # covered (problem, with a failure's wording), and how many of its region's
+        # warnings name no area raind can place (unplaced: MeteoAlarm's by NUTS code
+        # only), which are not shown.
         type AlertService (
           source: ?string,
           attribution: ?Attribution,
