@@ -36,6 +36,12 @@ final class OfficialAlertsFileTests: XCTestCase {
         XCTAssertEqual(
             problem(OfficialAlertsFile(messages: Array(repeating: alert(), count: 401), service: service)),
             "messages: 401 messages, more than 400")
+        let wordy = FailureWording(kind: "timedOut", parameters: ["url": String(repeating: "x", count: 1025)])
+        XCTAssertEqual(
+            problem(
+                OfficialAlertsFile(
+                    messages: [], service: AlertService(source: "nws", problem: "timed out", wording: wordy))),
+            "service.wording: more or longer parameters than raind writes")
     }
 
     func testWrittenAndReadBack_asPlainText_andABadFileIsDiscarded() throws {
