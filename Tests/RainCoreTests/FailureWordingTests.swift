@@ -96,20 +96,31 @@ final class FailureWordingTests: XCTestCase {
             Localization.with(locale: "de_DE.UTF-8") { failed.localizedProblem },
             "die Anfrage an https://warnings.example/ lief in eine Zeitüberschreitung; Anbieter oder Netzwerk sind langsam, sie wird später wiederholt"
         )
-        let outside = AlertService(source: "dwd", problem: "the DWD warns for Germany only")
+        let strasbourg = Location(
+            id: LocationID("strasbourg-fr"), name: "Strasbourg", countryCode: "FR", latitude: 48.58, longitude: 7.75,
+            timeZone: "Europe/Paris", source: .coordinates)
+        guard case .notCovered(let reason) = DWDAlertSource().plan(for: strasbourg, languages: [], now: 0) else {
+            return XCTFail("the DWD covers Strasbourg")
+        }
+        let outside = AlertService(source: "dwd", problem: reason)
         XCTAssertEqual(
             Localization.with(locale: "de_DE.UTF-8") { outside.localizedProblem }, "der DWD warnt nur für Deutschland")
         let status = AlertService(source: "dwd", problem: "HTTP 503")
         XCTAssertEqual(Localization.with(locale: "de_DE.UTF-8") { status.localizedProblem }, "HTTP 503")
         let other = AlertService(source: "dwd", problem: "an older daemon's words", wording: wording)
         XCTAssertEqual(Localization.with(locale: "de_DE.UTF-8") { other.localizedProblem }, "an older daemon's words")
+        // Open-Meteo's air URL is long: the sentence raind keeps is whole, so it is still the wording's English.
+        let path = OpenMeteoAirQuality().request(for: strasbourg, index: .european).request.path
+        let slow = FailureWording(.timedOut, ["url": "https://air-quality-api.open-meteo.com" + path, "detail": ""])
+        XCTAssertGreaterThan(slow.message.count, 400, slow.message)
+        let kept = String(slow.message.prefix(AirQuality.maximumProblemCharacters))
         let air = AirQuality(
-            provider: "open-meteo", fetchedAt: 1_768_466_880, index: .european, problem: wording.message,
-            wording: wording)
+            provider: "open-meteo", fetchedAt: 1_768_466_880, index: .european, problem: kept, wording: slow)
+        XCTAssertNil(air.validationProblem(), "what raind keeps, it reads back")
         XCTAssertEqual(
             Localization.with(locale: "fr_FR.UTF-8") { air.localizedProblem ?? "" }?.hasPrefix(
-                "la requête vers https://warnings.example/"), true)
-        XCTAssertEqual(Localization.with(locale: "C") { air.localizedProblem ?? "" }, wording.message)
+                "la requête vers https://air-quality-api.open-meteo.com/v1/air-quality?"), true)
+        XCTAssertEqual(Localization.with(locale: "C") { air.localizedProblem ?? "" }, slow.message)
         var huge = air
         huge.wording = FailureWording(.timedOut, ["url": String(repeating: "x", count: 2000), "detail": ""])
         XCTAssertEqual(huge.validationProblem()?.field, "wording")

@@ -91,7 +91,9 @@ final class ProviderFailoverTests: XCTestCase {
             try german { back.localizedReason }, "open-meteo ist die erste Wahl für diesen Ort und antwortet wieder")
         let older = ProviderChange(provider: "metno", previous: "open-meteo", reason: "open-meteo: HTTP 503")
         XCTAssertEqual(try german { older.localizedReason }, "open-meteo: HTTP 503", "nothing to word again")
-        let odd = ProviderChange(provider: "metno", previous: nil, reason: "", wording: Self.webPage.wording)
-        XCTAssertEqual(try german { odd.localizedReason }, "")
+        let other = ProviderChange(
+            provider: "metno", previous: "open-meteo", reason: "open-meteo: the upstream is on fire",
+            wording: Self.webPage.wording)
+        XCTAssertEqual(try german { other.localizedReason }, "open-meteo: the upstream is on fire", "as sent")
     }
 }

@@ -303,14 +303,16 @@ def test_provider_failures_are_worded_in_the_locale(weather_daemon, fixture_serv
 def test_a_failover_is_worded_in_the_locale(daemon_factory, tmp_path):
     """Why another provider serves a place: English on the wire (`failover`,
     `ProviderChange`), worded again from the failure's wording in the
-    reader's language in `now` and in `subscribe`'s ProviderChanged line."""
+    reader's language in `now` and in `subscribe`'s ProviderChanged line. The
+    daemon itself runs under German, and still writes English."""
     server = FixtureServer(routes=[
         ("/v1/forecast", "openmeteo-forecast-paris-unixtime.json"),
         ("/weatherapi/locationforecast/", "metno-forecast-oslo-dst.json"),
     ])
     try:
         config = f"[Provider]\nName=auto\nProviders=open-meteo metno\nBaseURL={server.url}\nTimeoutSec=3\n"
-        daemon = daemon_factory(config=config, base=tmp_path)
+        env = {"LANG": "de_DE.UTF-8", "LANGUAGE": "", "LC_ALL": "", "RAIND_LOCALE_DIR": compiled(tmp_path)}
+        daemon = daemon_factory(config=config, base=tmp_path, extra_env=env)
         daemon.ctl("add", "--coords", "59.91,10.75", "--name", "Oslo", check=True)
         first = wait_for(lambda: daemon.client().call("GetForecast")["parameters"]["forecast"])
         assert first["provider"] == "open-meteo", first["provider"]
@@ -323,8 +325,7 @@ def test_a_failover_is_worded_in_the_locale(daemon_factory, tmp_path):
         cache.write_text(json.dumps(kept))
         # Open-Meteo answers with a web page; MET Norway answers instead, in the same refresh.
         server.script(path_prefix="/v1/forecast", count=-1, mode="malformed")
-        daemon = daemon_factory(config=config, base=tmp_path)
-        env = {"LANG": "de_DE.UTF-8", "LANGUAGE": "", "LC_ALL": "", "RAIND_LOCALE_DIR": compiled(tmp_path)}
+        daemon = daemon_factory(config=config, base=tmp_path, extra_env=env)
         lines = Lines([RAINDCTL, "subscribe", "--events", "ProviderChanged"],
                       {**daemon.env, **env, "RAIND_SOCKET": str(daemon.socket)})
         try:

@@ -249,8 +249,9 @@ public struct FailureWording: Codable, Equatable, Sendable {
 
 extension FailureWording {
     /// Whether raind keeps this wording in its cache with a forecast
-    /// (`ProviderFailover`): a known kind's few short parameters, no more
-    /// than its failures write; what a cache file holds beyond it is refused.
+    /// (`ProviderFailover`, an alert service's or the air's problem): a short
+    /// kind and a few short parameters, no more than its failures write; what
+    /// a cache file holds beyond it is refused.
     public var fitsCache: Bool {
         kind.utf8.count <= 64 && parameters.count <= 16
             && parameters.allSatisfy { $0.key.utf8.count <= 64 && $0.value.utf8.count <= 1024 }

@@ -76,6 +76,10 @@ public struct AirQuality: Equatable, Sendable, Codable {
         self.wording = wording
     }
 
+    /// The most of a problem raind keeps: a transfer's sentence with the
+    /// longest request URL (about 600 characters), with room.
+    public static let maximumProblemCharacters = 1000
+
     /// `problem` in the reader's language where raindctl can say it again.
     public var localizedProblem: String? { problem.map { FailureWording.localized($0, wording: wording) } }
 

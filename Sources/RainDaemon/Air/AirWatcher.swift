@@ -244,7 +244,9 @@ final class AirWatcher: DaemonEventObserver {
         schedule.failed(id, now: time, retryAfter: retryAfter)
         note(id, problem)
         guard var kept = store.air(of: id) else { return }
-        kept.problem = String(problem.prefix(400))
+        // Long enough for a transfer's sentence with Open-Meteo's long URL,
+        // so it stays the wording's English and raindctl can word it again.
+        kept.problem = String(problem.prefix(AirQuality.maximumProblemCharacters))
         kept.wording = wording.flatMap { $0.fitsCache ? $0 : nil }
         store.setAir(kept, for: id)
         publish(id)

@@ -295,6 +295,10 @@ final class AlertWatcher: DaemonEventObserver {
                 return fetchDocuments(id, Array(missing.prefix(AlertLimits.documentsPerFeed)), place: place)
             }
         } catch {
+            // The service says the place is outside its area (the NWS's invalid point): why, as written.
+            if case .notCovered(let reason) = error.problem {
+                return record(id, messages: nil, problem: reason, checked: nil)
+            }
             return failed(id, "\(source.name) sent an answer raind cannot read: \(error)")
         }
         watches[id] = watch

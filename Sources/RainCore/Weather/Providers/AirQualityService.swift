@@ -90,7 +90,7 @@ extension AirQuality {
                 return fail("hourly[\(position)].uvIndex", "\(uv) is outside 0–40")
             }
         }
-        if provider.utf8.count > 64 || (problem?.utf8.count ?? 0) > 512 {
+        if provider.utf8.count > 64 || (problem?.utf8.count ?? 0) > 4 * Self.maximumProblemCharacters {
             return fail("provider", "a name or problem longer than raind writes")
         }
         if let wording, !wording.fitsCache { return fail("wording", "more or longer parameters than raind writes") }
