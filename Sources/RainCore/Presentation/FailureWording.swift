@@ -257,6 +257,10 @@ extension FailureWording {
             && parameters.allSatisfy { $0.key.utf8.count <= 64 && $0.value.utf8.count <= 1024 }
     }
 
+    /// This wording when raind keeps it (`fitsCache`), else nil: the English
+    /// problem or reason beside it is kept alone, as before wordings.
+    public var cacheable: FailureWording? { fitsCache ? self : nil }
+
     /// This wording with `transform` applied to every parameter (a secret
     /// cut out of what the provider echoed).
     public func mapping(_ transform: (String) -> String) -> FailureWording {

@@ -24,21 +24,23 @@ public struct ProviderFailover: Equatable, Sendable, Codable {
     public init(provider: String, lastFailure failure: RefreshFailure?) {
         self.init(
             provider: provider, reason: failure.map(Self.brief) ?? Localization.english { Self.notAsked },
-            wording: failure?.wording.flatMap { $0.fitsCache ? $0 : nil })
+            wording: failure?.wording?.cacheable)
     }
 
     /// A failure in a few words: its HTTP status, else the first clause of
     /// its message, at most 60 characters.
-    public static func brief(_ failure: RefreshFailure) -> String {
-        if let status = failure.httpStatus, status != 200 { return "HTTP \(status)" }
-        return brief(failure.message, else: failure.error.rawValue)
-    }
+    public static func brief(_ failure: RefreshFailure) -> String { brief(failure, saying: failure.message) }
 
     /// `brief` in the reader's language, where raindctl can word the failure
     /// again (`RefreshFailure.localizedMessage`).
     public static func localizedBrief(_ failure: RefreshFailure) -> String {
+        brief(failure, saying: failure.localizedMessage)
+    }
+
+    /// `failure`'s HTTP status, else the first clause of `message` (its message in some language).
+    private static func brief(_ failure: RefreshFailure, saying message: String) -> String {
         if let status = failure.httpStatus, status != 200 { return "HTTP \(status)" }
-        return brief(failure.localizedMessage, else: failure.error.rawValue)
+        return brief(message, else: failure.error.rawValue)
     }
 
     /// The first clause of `message`, at most 60 characters; `fallback`
@@ -91,8 +93,7 @@ public struct ProviderChange: Equatable, Sendable, Codable {
             guard let failed else { return Self.answersAgain(provider) }
             return Self.reason(failed, failure.map(ProviderFailover.brief) ?? Self.notAvailable)
         }
-        self.init(
-            provider: provider, previous: previous, reason: reason, wording: failed == nil ? nil : failure?.wording)
+        self.init(provider: provider, previous: previous, reason: reason, wording: failure?.wording)
     }
 
     static func reason(_ failed: String, _ brief: String) -> String {

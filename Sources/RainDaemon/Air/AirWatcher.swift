@@ -247,7 +247,7 @@ final class AirWatcher: DaemonEventObserver {
         // Long enough for a transfer's sentence with Open-Meteo's long URL,
         // so it stays the wording's English and raindctl can word it again.
         kept.problem = String(problem.prefix(AirQuality.maximumProblemCharacters))
-        kept.wording = wording.flatMap { $0.fitsCache ? $0 : nil }
+        kept.wording = wording?.cacheable
         store.setAir(kept, for: id)
         publish(id)
     }

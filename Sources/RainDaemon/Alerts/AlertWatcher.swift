@@ -379,7 +379,7 @@ final class AlertWatcher: DaemonEventObserver {
         let service = AlertService(
             source: watch.source.name, attribution: watch.source.attribution,
             checkedAt: checked ?? previous?.service.checkedAt, problem: problem,
-            wording: wording.flatMap { $0.fitsCache ? $0 : nil },
+            wording: wording?.cacheable,
             unplaced: watch.unplaced.isEmpty ? nil : watch.unplaced.count)
         store.setOfficialAlerts(
             OfficialAlerts(messages: messages ?? previous?.messages ?? [], service: service), for: id)
