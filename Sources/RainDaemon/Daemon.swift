@@ -168,22 +168,14 @@ public final class Daemon {
 
         let limits = Self.socketLimits(
             loaded.configuration, descriptorLimit: Self.raiseDescriptorLimit(), logger: logger)
-        let ownUID = ProcessIdentity.userID
-        let mode = options.mode
-        let raindGroup = Self.groupID(named: "raind")
         server = VarlinkServer(
             loop: loop, listener: listener, limits: limits,
             info: .init(
                 version: RaindVersion.string, interfaces: [WeatherInterface.name: WeatherInterface.description]),
             logger: logger.scoped("socket"),
-            authorize: { peer in
-                guard let access = Self.access(for: peer, mode: mode, ownUID: ownUID, raindGroup: raindGroup) else {
-                    return nil
-                }
-                // The reserve is for root, and on the system instance for those who may change things.
-                return .init(access: access, isPrivileged: peer.uid == 0 || (mode == .system && access == .change))
-            })
-        server.handler = { [service] request in service.handle(request) }
+            policy: AccessPolicy(
+                mode: options.mode, ownUID: ProcessIdentity.userID, raindGroup: Self.groupID(named: "raind")),
+            handler: service)
         if options.mode == .user {
             notifier = DesktopNotifier(
                 connect: { [loop] () throws(BusError) in try BusConnection(.user, loop: loop) },
@@ -194,18 +186,13 @@ public final class Daemon {
             notifier = nil
         }
         follower = PlaceFollower(
-            loop: loop, systemBus: systemBus, places: places, logger: logger.scoped("follow"),
-            onMove: { [weak service] candidate in service?.moveFollowing(to: candidate) })
+            loop: loop, systemBus: systemBus, places: places, events: events, logger: logger.scoped("follow"))
 
-        // Who acts on what. An event goes to its observers in this order:
-        // the notifier sees a change before subscribers are sent it, and the
-        // refresher has acted on a state change before the status line is written.
-        if let notifier { events.register(notifier, for: DesktopNotifier.observedKinds) }
-        events.register(publisher, for: [.published])
-        events.register(refresher, for: Refresher.observedKinds)
-        events.register(alerts, for: AlertWatcher.observedKinds)
-        events.register(air, for: AirWatcher.observedKinds)
-        events.register(self, for: [.stateChanged, .weatherChanged])
+        // Who acts on what: the event table (Events/EventTable.swift).
+        events.connect(
+            EventParts(
+                notifier: notifier, publisher: publisher, refresher: refresher, alerts: alerts, air: air,
+                service: service, daemon: self))
         // Rain soon is a use of the nowcast: its short refreshes go on
         // without subscribers only while it can be shown.
         notifier?.announceRainSoonInterest()
@@ -244,24 +231,6 @@ public final class Daemon {
         limits.idleTimeout = Double(configuration.idleTimeoutSeconds)
         limits.slowClientTimeout = Double(configuration.slowClientTimeoutSeconds)
         return limits
-    }
-
-    /// Who may do what (docs/PROTOCOL.md, "Access"): in a user instance only the same
-    /// user and root; in the system instance everyone reads and root or group
-    /// `raind` change.
-    static func access(
-        for peer: PeerCredentials, mode: DaemonPaths.Mode, ownUID: uid_t, raindGroup: gid_t?
-    )
-        -> VarlinkServer.Access?
-    {
-        switch mode {
-        case .user:
-            return peer.uid == ownUID || peer.uid == 0 ? .change : nil
-        case .system:
-            if peer.uid == 0 || peer.uid == ownUID { return .change }
-            if let raindGroup, peer.gid == raindGroup || peer.groups.contains(raindGroup) { return .change }
-            return .read
-        }
     }
 
     /// The group's id; nil when there is none, or the name service cannot say.
@@ -387,7 +356,7 @@ public final class Daemon {
 
     private var lastStatus = ""
 
-    private func updateStatus() {
+    func updateStatus() {
         let line = statusLine()
         guard line != lastStatus else { return }
         lastStatus = line
@@ -438,17 +407,10 @@ public final class Daemon {
 }
 
 /// The status line follows the state and the weather; the followed place's
-/// watch follows the state.
-extension Daemon: DaemonEventObserver {
-    public func observe(_ event: DaemonEvent) {
-        switch event {
-        case .stateChanged(_, let new):
-            updateStatus()
-            follower.update(following: new.places.following)
-        case .weatherChanged:
-            updateStatus()
-        default:
-            break
-        }
+/// watch follows the state (the event table, `DaemonEvents.connect`).
+extension Daemon {
+    func stateChanged(to new: PersistentState) {
+        updateStatus()
+        follower.update(following: new.places.following)
     }
 }

@@ -155,8 +155,7 @@ final class AlertLifeTests: XCTestCase {
             events: events, logger: logger)
         let watcher = try AlertWatcher(context: context, http: harness.http, store: store, events: events)
         // As Daemon.init wires them: the notifier sees a change first.
-        events.register(notifier, for: DesktopNotifier.observedKinds)
-        events.register(watcher, for: AlertWatcher.observedKinds)
+        events.connect(EventParts(notifier: notifier, alerts: watcher))
         let rig = Rig(
             harness: harness, server: server, clock: clock, watcher: watcher, notifier: notifier,
             notifications: notifications, store: store, directory: directory, place: place,

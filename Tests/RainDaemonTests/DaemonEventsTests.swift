@@ -5,58 +5,80 @@ import XCTest
 
 /// The daemon's internal event stream: who gets what, in which order.
 final class DaemonEventsTests: XCTestCase {
-    final class Log: DaemonEventObserver {
+    final class Log {
         let name: String
         var seen: [String] = []
-        var onEvent: (DaemonEvent) -> Void = { _ in }
         init(_ name: String) { self.name = name }
-        func observe(_ event: DaemonEvent) {
-            seen.append("\(event.kind)")
-            onEvent(event)
-        }
+        func saw(_ what: String) { seen.append(what) }
     }
 
-    func testAnObserver_getsOnlyTheKindsItRegisteredFor() {
+    func testAHandler_getsOnlyTheKindItIsRegisteredFor_withItsPayload() {
         let events = DaemonEvents()
         let status = Log("status")
-        events.register(status, for: [.stateChanged, .weatherChanged])
+        events.on(.weatherChanged, status) { $0.saw("weatherChanged") }
+        events.on(.networkChanged, status) { $0.saw("networkChanged \($1)") }
+        events.on(.becameActive, status) { $0.saw("becameActive \($1)") }
+        events.emit(.watchingChanged(true))
         events.emit(.becameActive(reason: "resume"))
         events.emit(.weatherChanged)
-        events.emit(.watchingChanged(true))
-        XCTAssertEqual(status.seen, ["weatherChanged"])
+        events.emit(.networkChanged(hasRoute: false))
+        events.emit(.configurationReloaded)
+        XCTAssertEqual(status.seen, ["becameActive resume", "weatherChanged", "networkChanged false"])
     }
 
-    func testObservers_getAnEventInTheOrderTheyRegistered_andNestedEventsBeforeEmitReturns() {
+    func testHandlers_getAnEventInTheOrderTheyRegistered_andNestedEventsAfterEveryHandlerOfTheFirst() {
         let events = DaemonEvents()
         var order: [String] = []
         let notifier = Log("notifier")
         let publisher = Log("publisher")
         let refresher = Log("refresher")
-        for log in [notifier, publisher, refresher] {
-            log.onEvent = { event in order.append("\(log.name):\(event.kind)") }
-        }
-        events.register(notifier, for: [.published])
-        events.register(publisher, for: [.published])
-        events.register(refresher, for: [.watchingChanged])
-        // The refresher acts on the first subscriber by publishing: handed out at once.
-        refresher.onEvent = { event in
-            order.append("refresher:\(event.kind)")
+        let alerts = Log("alerts")
+        events.on(.published, notifier) { _, _ in order.append("notifier:published") }
+        events.on(.published, publisher) { _, _ in order.append("publisher:published") }
+        // The refresher acts on a state change by publishing: the alert watcher,
+        // registered after it, still sees the state change first.
+        events.on(.stateChanged, refresher) { _, _ in
+            order.append("refresher:stateChanged")
             events.emit(.published(.refreshStarted([LocationID("paris-fr")])))
+            events.emit(.weatherChanged)
             order.append("refresher:done")
         }
-        events.emit(.watchingChanged(true))
+        events.on(.stateChanged, alerts) { _, _ in order.append("alerts:stateChanged") }
+        events.on(.weatherChanged, alerts) { _ in order.append("alerts:weatherChanged") }
+        let state = PersistentState(settings: Settings(units: .si))
+        events.emit(.stateChanged(from: state, to: state))
         XCTAssertEqual(
-            order, ["refresher:watchingChanged", "notifier:published", "publisher:published", "refresher:done"])
+            order,
+            [
+                "refresher:stateChanged", "refresher:done", "alerts:stateChanged", "notifier:published",
+                "publisher:published", "alerts:weatherChanged",
+            ])
+        XCTAssertEqual(events.emitted, 3)
+        // Delivery is over: the next emit is handed out at once again.
+        events.emit(.weatherChanged)
+        XCTAssertEqual(order.last, "alerts:weatherChanged")
+        XCTAssertEqual(order.count, 7)
     }
 
-    func testAnObserverThatIsGone_isNoLongerCalled() {
+    func testAHandlerWhoseOwnerIsGone_isNoLongerCalled() {
         let events = DaemonEvents()
         var log: Log? = Log("short-lived")
-        events.register(log!, for: [.weatherChanged])  // just made: cannot be nil
+        var calls = 0
+        events.on(.weatherChanged, log) { _ in calls += 1 }
         weak let gone = log
         log = nil
         events.emit(.weatherChanged)
-        XCTAssertNil(gone, "the stream holds its observers weakly: the daemon owns its parts")
+        XCTAssertNil(gone, "the stream holds its handlers' owners weakly: the daemon owns its parts")
+        XCTAssertEqual(calls, 0)
+    }
+
+    func testAMissingPart_registersNothing() {
+        let events = DaemonEvents()
+        let none: Log? = nil
+        var calls = 0
+        events.on(.weatherChanged, none) { _ in calls += 1 }
+        events.emit(.weatherChanged)
+        XCTAssertEqual(calls, 0)
     }
 
     func testPublish_emitsEachChangeInOrder() {

@@ -430,7 +430,7 @@ final class DesktopNotifierTests: XCTestCase {
                         atOnset["body"] as? String,
                         "Severe alert for Paris, Île-de-France, France: Frost expected\nuntil Sat 16 Jan 08:00 · dwd")
                     knobs.configuration.minimumAlertSeverity = .moderate
-                    setup.notifier.observe(DaemonEvent.configurationReloaded)
+                    setup.notifier.configurationReloaded()
                 },
                 {
                     let lowered = try self.call(server)

@@ -51,7 +51,7 @@ final class StatusReplyTests: XCTestCase {
         let refresher = try Refresher(
             context: context, source: WeatherSource(configuration: configuration, credentialsDirectory: nil),
             http: harness.http, store: forecasts, events: events, places: places, settings: state.settings)
-        events.register(refresher, for: Refresher.observedKinds)
+        events.connect(EventParts(refresher: refresher))
         refresher.restore()
         let publisher = Publisher(
             maximumQueuedBytes: 1 << 20, forecasts: forecasts, clock: clock, events: events, logger: logger)

@@ -15,17 +15,18 @@ final class VarlinkConnectionLifetimeTests: XCTestCase {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("raind-lifetime-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock").path
         defer { unlink(path) }
+        let handler = RequestHandler()
         let server = VarlinkServer(
             loop: harness.loop, listener: try UnixSocket.listen(path: path, mode: 0o600), limits: .init(),
             info: .init(version: "test", interfaces: ["io.raind.Test": "interface io.raind.Test\n"]),
-            logger: Logger(subsystem: "lifetime-test", threshold: .warning)
-        ) { _ in .init(access: .read, isPrivileged: false) }
+            logger: Logger(subsystem: "lifetime-test", threshold: .warning),
+            policy: AccessPolicy(mode: .system, ownUID: getuid(), raindGroup: nil), handler: handler)
         var kept: [VarlinkRequest] = []
         var cancelled = false
         var answeredLetGo = false
         weak var connection: VarlinkConnection?
         var client: FileDescriptor?
-        server.handler = { request in
+        handler.answer = { request in
             kept.append(request)
             if request.call.method == "io.raind.Test.Answer" {
                 request.reply(encoding: NoParameters())
@@ -54,5 +55,12 @@ final class VarlinkConnectionLifetimeTests: XCTestCase {
         XCTAssertNil(kept[1].connection, "a call cut short lets its connection go")
         XCTAssertNil(connection, "the connection is freed while its requests are still kept")
         server.stop()
+        withExtendedLifetime(handler) {}
+    }
+
+    /// Answers the test's calls with the test's closure.
+    final class RequestHandler: VarlinkRequestHandler {
+        var answer: (VarlinkRequest) -> Bool = { _ in false }
+        func handle(_ request: VarlinkRequest) -> Bool { answer(request) }
     }
 }

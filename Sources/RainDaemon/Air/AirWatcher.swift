@@ -12,7 +12,7 @@ import RainSystem
 /// cache, and published as `WeatherUpdated`. A failure keeps the last data,
 /// says why in `AirQuality.problem` and touches nothing of the forecast.
 /// All on the loop.
-final class AirWatcher: DaemonEventObserver {
+final class AirWatcher {
     private let context: DaemonContext
     private let http: any HTTPFetching
     private let store: ForecastStore
@@ -35,10 +35,6 @@ final class AirWatcher: DaemonEventObserver {
     private var loggedProblems: [LocationID: String] = [:]
     /// For tests: called when a request has been answered (or failed) and its outcome kept.
     var settled: () -> Void = {}
-
-    static let observedKinds: Set<DaemonEvent.Kind> = [
-        .stateChanged, .configurationReloaded, .becameActive, .networkChanged,
-    ]
 
     init(
         context: DaemonContext, http: any HTTPFetching, store: ForecastStore, events: DaemonEvents,
@@ -112,28 +108,34 @@ final class AirWatcher: DaemonEventObserver {
         schedule.restored(id, fetchedAt: 0, now: now)
     }
 
-    func observe(_ event: DaemonEvent) {
-        switch event {
-        case .stateChanged(let old, let new):
-            if old.places != new.places {
-                for place in new.places.locations {
-                    guard let before = old.places[place.id] else { continue }
-                    if before.latitude != place.latitude || before.longitude != place.longitude { moved(place.id) }
-                }
-                placesChanged(new.places)
-            }
-        case .configurationReloaded:
-            // Enabled=, the index or the providers may have changed: every place is
-            // taken up anew, its cached air kept while it is on the index now shown.
-            for place in places { stop(place.id) }
-            places = []
-            schedule.track([], selected: nil, now: now)
-            placesChanged(list)
-        case .becameActive, .networkChanged:
-            timerFired()
-        default:
-            break
+    // What moves the watcher (the event table, `DaemonEvents.connect`).
+
+    /// Places added, removed or moved are taken up; a selection alone only
+    /// changes which place is polled at the shorter interval.
+    func stateChanged(from old: PersistentState, to new: PersistentState) {
+        if old.places.locations == new.places.locations {
+            guard old.places.selectedID != new.places.selectedID else { return }
+            list = new.places
+            selected = new.places.selectedID
+            let time = now
+            schedule.selectionChanged(to: selected, now: time)
+            reschedule(at: time)
+            return
         }
+        for place in new.places.locations {
+            guard let before = old.places[place.id] else { continue }
+            if before.latitude != place.latitude || before.longitude != place.longitude { moved(place.id) }
+        }
+        placesChanged(new.places)
+    }
+
+    /// Enabled=, the index or the providers may have changed: every place is
+    /// taken up anew, its cached air kept while it is on the index now shown.
+    func configurationReloaded() {
+        for place in places { stop(place.id) }
+        places = []
+        schedule.track([], selected: nil, now: now)
+        placesChanged(list)
     }
 
     private func stop(_ id: LocationID) {

@@ -11,7 +11,7 @@ import RainSystem
 /// at the next onset or end (`AlertLifecycle.nextChange`), without a poll.
 /// A failed poll keeps the last messages (their own ends still apply) and
 /// says what went wrong in `Forecast.alertService.problem`. All on the loop.
-final class AlertWatcher: DaemonEventObserver {
+final class AlertWatcher {
     private let context: DaemonContext
     /// Every request goes through it: places asking the same question share one answer.
     private let answers: SharedAnswers
@@ -37,10 +37,6 @@ final class AlertWatcher: DaemonEventObserver {
         /// places with the same URLs share their requests.
         var requestURLs: [String] = []
     }
-
-    static let observedKinds: Set<DaemonEvent.Kind> = [
-        .stateChanged, .configurationReloaded, .becameActive, .published,
-    ]
 
     /// What one service's requests cost: only those it answered count (a
     /// lookup or connection that failed reached nobody).
@@ -126,26 +122,30 @@ final class AlertWatcher: DaemonEventObserver {
         timerFired()
     }
 
-    func observe(_ event: DaemonEvent) {
-        switch event {
-        case .stateChanged(let old, let new):
-            if old.places != new.places { placesChanged(new.places.locations) }
-        case .configurationReloaded:
-            // The sources, their base URL or the contact may have changed: ask again.
-            answers.expireAll()
-            let time = now
-            for id in Array(watches.keys) { watches[id]?.nextPoll = time }
-            placesChanged(places)
-        case .becameActive:
-            // After a resume, alerts may have begun or ended while asleep.
-            publishChanges(at: now)
-        case .published(.alertsChanged(let id, let alerts)):
-            // Published by the refresher with a new forecast, or by this
-            // watcher: either way what clients were last sent.
-            lastPublished[id] = alerts
-        default:
-            break
-        }
+    // What moves the watcher (the event table, `DaemonEvents.connect`).
+
+    /// A selection alone changes no place's service or poll.
+    func stateChanged(from old: PersistentState, to new: PersistentState) {
+        if old.places.locations != new.places.locations { placesChanged(new.places.locations) }
+    }
+
+    /// The sources, their base URL or the contact may have changed: ask again.
+    func configurationReloaded() {
+        answers.expireAll()
+        let time = now
+        for id in Array(watches.keys) { watches[id]?.nextPoll = time }
+        placesChanged(places)
+    }
+
+    /// After a resume, alerts may have begun or ended while asleep.
+    func becameActive() {
+        publishChanges(at: now)
+    }
+
+    /// Published by the refresher with a new forecast, or by this watcher:
+    /// either way what clients were last sent.
+    func published(_ change: Event) {
+        if case .alertsChanged(let id, let alerts) = change { lastPublished[id] = alerts }
     }
 
     private func stop(_ id: LocationID) {

@@ -1,9 +1,9 @@
 import RainCore
 
 /// Something that happened inside raind that other parts act on. Parts emit
-/// them into `DaemonEvents`; which part acts on which is wired in one place,
-/// `Daemon.init`, by the kinds each observer registers for (as MPD's idle
-/// flags are declared once). Client-visible changes travel as `.published`.
+/// them into `DaemonEvents`; which part acts on which is one table,
+/// `DaemonEvents.connect(_:)` (Events/EventTable.swift), as MPD's idle
+/// flags are declared once. Client-visible changes travel as `.published`.
 public enum DaemonEvent {
     /// A change clients are told of: to the notifier, then to subscribers.
     case published(Event)
@@ -27,11 +27,13 @@ public enum DaemonEvent {
     /// An alert of some place began or ended (its onset or end came), with
     /// no new answer from its service: what is in effect changed.
     case alertMomentReached
+    /// The machine's position names another town than the followed place's.
+    case positionMoved(PlaceCandidate)
 
-    /// The kinds of events, which observers register for.
+    /// The kinds of events, which handlers are registered for.
     public enum Kind: CaseIterable, Sendable {
         case published, stateChanged, placeMoved, weatherChanged, watchingChanged, becameActive, networkChanged
-        case rainSoonInterestChanged, configurationReloaded, alertMomentReached
+        case rainSoonInterestChanged, configurationReloaded, alertMomentReached, positionMoved
     }
 
     public var kind: Kind {
@@ -46,12 +48,75 @@ public enum DaemonEvent {
         case .rainSoonInterestChanged: return .rainSoonInterestChanged
         case .configurationReloaded: return .configurationReloaded
         case .alertMomentReached: return .alertMomentReached
+        case .positionMoved: return .positionMoved
         }
     }
 }
 
-/// A part that acts on daemon events: it is handed those of the kinds it
-/// was registered for, in the order they were emitted.
-public protocol DaemonEventObserver: AnyObject {
-    func observe(_ event: DaemonEvent)
+/// One kind of `DaemonEvent` with what its handlers are given: a handler
+/// registered with `DaemonEvents.on(.stateChanged, …)` is handed the two
+/// states, typed, and never an event of another kind.
+public struct DaemonEventKind<Payload> {
+    let kind: DaemonEvent.Kind
+    let payload: (DaemonEvent) -> Payload?
+}
+
+extension DaemonEventKind where Payload == Event {
+    public static var published: Self {
+        Self(kind: .published) { if case .published(let change) = $0 { change } else { nil } }
+    }
+}
+
+extension DaemonEventKind where Payload == (from: PersistentState, to: PersistentState) {
+    public static var stateChanged: Self {
+        Self(kind: .stateChanged) { if case .stateChanged(let old, let new) = $0 { (old, new) } else { nil } }
+    }
+}
+
+extension DaemonEventKind where Payload == LocationID {
+    public static var placeMoved: Self {
+        Self(kind: .placeMoved) { if case .placeMoved(let id) = $0 { id } else { nil } }
+    }
+}
+
+extension DaemonEventKind where Payload == Void {
+    public static var weatherChanged: Self {
+        Self(kind: .weatherChanged) { if case .weatherChanged = $0 { () } else { nil } }
+    }
+    public static var configurationReloaded: Self {
+        Self(kind: .configurationReloaded) { if case .configurationReloaded = $0 { () } else { nil } }
+    }
+    public static var alertMomentReached: Self {
+        Self(kind: .alertMomentReached) { if case .alertMomentReached = $0 { () } else { nil } }
+    }
+}
+
+extension DaemonEventKind where Payload == Bool {
+    /// Whether anyone subscribes now.
+    public static var watchingChanged: Self {
+        Self(kind: .watchingChanged) { if case .watchingChanged(let watching) = $0 { watching } else { nil } }
+    }
+    /// Whether the machine has a network route now.
+    public static var networkChanged: Self {
+        Self(kind: .networkChanged) { if case .networkChanged(let hasRoute) = $0 { hasRoute } else { nil } }
+    }
+    /// Whether rain-soon notifications can be shown now.
+    public static var rainSoonInterestChanged: Self {
+        Self(kind: .rainSoonInterestChanged) {
+            if case .rainSoonInterestChanged(let wanted) = $0 { wanted } else { nil }
+        }
+    }
+}
+
+extension DaemonEventKind where Payload == String {
+    /// The reason, for the log.
+    public static var becameActive: Self {
+        Self(kind: .becameActive) { if case .becameActive(let reason) = $0 { reason } else { nil } }
+    }
+}
+
+extension DaemonEventKind where Payload == PlaceCandidate {
+    public static var positionMoved: Self {
+        Self(kind: .positionMoved) { if case .positionMoved(let candidate) = $0 { candidate } else { nil } }
+    }
 }

@@ -607,28 +607,21 @@ public final class DesktopNotifier {
     }
 }
 
-/// What the notifier acts on (wired in `Daemon.init`): the published
-/// changes, the places they name, a reload (`RainSoon=` and
+/// What the notifier acts on (the event table, `DaemonEvents.connect`): the
+/// published changes, the places they name, a reload (`RainSoon=` and
 /// `MinimumSeverity=` may have changed), and an alert's onset or end.
-extension DesktopNotifier: DaemonEventObserver {
-    public func observe(_ event: DaemonEvent) {
-        switch event {
-        case .published(let change): observe(change, places: places)
-        case .stateChanged(let old, let new):
-            places = new.places
-            // Only the selected place's air notifies unless AirQualityPlaces=all.
-            if old.places.selectedID != new.places.selectedID { reconsiderAir() }
-        case .configurationReloaded:
-            announceRainSoonInterest()
-            reconsiderAlerts()
-            reconsiderAir()
-        case .alertMomentReached:
-            reconsiderAlerts()
-        default: break
-        }
+extension DesktopNotifier {
+    func published(_ change: Event) { observe(change, places: places) }
+
+    func stateChanged(from old: PersistentState, to new: PersistentState) {
+        places = new.places
+        // Only the selected place's air notifies unless AirQualityPlaces=all.
+        if old.places.selectedID != new.places.selectedID { reconsiderAir() }
     }
 
-    static let observedKinds: Set<DaemonEvent.Kind> = [
-        .published, .stateChanged, .configurationReloaded, .alertMomentReached,
-    ]
+    func configurationReloaded() {
+        announceRainSoonInterest()
+        reconsiderAlerts()
+        reconsiderAir()
+    }
 }

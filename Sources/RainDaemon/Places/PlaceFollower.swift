@@ -6,8 +6,8 @@ import RainPlaces
 /// between reports), each reported position is named as a person names it
 /// (`PositionNaming`); without it, each change of the system time zone
 /// (`org.freedesktop.timedate1`'s PropertiesChanged on `Timezone`) is taken
-/// to mean its most populous place. `onMove` gets the candidate when it may
-/// be another town; the list decides (`LocationList.moveFollowing`).
+/// to mean its most populous place. It emits `.positionMoved` with the candidate when it
+/// may be another town; the list decides (`LocationList.moveFollowing`).
 /// Nothing runs while no place follows.
 final class PlaceFollower {
     static let timedateName = "org.freedesktop.timedate1"
@@ -20,21 +20,21 @@ final class PlaceFollower {
     private let systemBus: Result<BusConnection, BusError>
     private let places: PlaceLookup
     private let logger: Logger
-    private let onMove: (PlaceCandidate) -> Void
+    private let events: DaemonEvents
 
     private var following: Location?
     private var geoclue: GeoClueWatch?
     private var zoneSlots: [BusSlot] = []
 
     init(
-        loop: EventLoop, systemBus: Result<BusConnection, BusError>, places: PlaceLookup, logger: Logger,
-        onMove: @escaping (PlaceCandidate) -> Void
+        loop: EventLoop, systemBus: Result<BusConnection, BusError>, places: PlaceLookup, events: DaemonEvents,
+        logger: Logger
     ) {
         self.loop = loop
         self.systemBus = systemBus
         self.places = places
         self.logger = logger
-        self.onMove = onMove
+        self.events = events
     }
 
     /// The place that follows now (nil: none, and everything stops).
@@ -82,7 +82,7 @@ final class PlaceFollower {
             var candidate = PositionNaming.candidate(
                 latitude: position.latitude, longitude: position.longitude, name: nil, directory: directory)
             candidate.source = .current(approximate: false)
-            onMove(candidate)
+            events.emit(.positionMoved(candidate))
         } catch {
             logger.warning("cannot name the machine's new position: \(error.message)")
         }
@@ -144,7 +144,7 @@ final class PlaceFollower {
                 return
             }
             candidate.source = .current(approximate: true)
-            onMove(candidate)
+            events.emit(.positionMoved(candidate))
         } catch {
             logger.warning("cannot find the place of time zone \(zone): \(error.message)")
         }

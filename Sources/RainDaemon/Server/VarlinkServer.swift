@@ -69,12 +69,10 @@ public final class VarlinkServer {
     /// The interfaces the handler answers (`info.interfaces`), sorted as GetInfo lists them.
     private let interfaceNames: [String]
     private let logger: Logger
-    /// Decides what a peer may do; nil turns it away.
-    private let authorize: (PeerCredentials) -> Admission?
-    /// Answers the calls to the interfaces of `info`; returns false for a
-    /// method it does not have, which the server then answers. It is asked
-    /// first, so it must answer no method of another interface.
-    public var handler: ((VarlinkRequest) -> Bool)?
+    /// Decides what a peer may do.
+    private let policy: AccessPolicy
+    /// Answers the calls to the interfaces of `info`; held weakly, the daemon owns it.
+    private weak var handler: (any VarlinkRequestHandler)?
 
     public private(set) var connections: [Int: VarlinkConnection] = [:]
     private var nextConnectionID = 1
@@ -98,8 +96,8 @@ public final class VarlinkServer {
     static let refusalLogInterval: Double = 10
 
     public init(
-        loop: EventLoop, listener: FileDescriptor, limits: Limits, info: Info, logger: Logger,
-        authorize: @escaping (PeerCredentials) -> Admission?
+        loop: EventLoop, listener: FileDescriptor, limits: Limits, info: Info, logger: Logger, policy: AccessPolicy,
+        handler: any VarlinkRequestHandler
     ) {
         self.loop = loop
         self.listener = listener
@@ -107,7 +105,8 @@ public final class VarlinkServer {
         self.info = info
         interfaceNames = info.interfaces.keys.sorted()
         self.logger = logger
-        self.authorize = authorize
+        self.policy = policy
+        self.handler = handler
     }
 
     deinit { readBuffer.deallocate() }
@@ -184,7 +183,7 @@ public final class VarlinkServer {
             logger.warning("cannot read a client's credentials (\(error)); turned away")
             return
         }
-        guard let admission = authorize(peer) else {
+        guard let admission = policy.admission(for: peer) else {
             noteRefusal("client pid \(peer.pid) uid \(peer.uid) turned away: not allowed on this socket")
             refuse(
                 fd,
@@ -266,7 +265,7 @@ public final class VarlinkServer {
         // The handler first: it answers only methods of its own interfaces,
         // so the common call is found with its one lookup, and what it does
         // not have is routed here as before.
-        if let handler, handler(request) { return }
+        if let handler, handler.handle(request) { return }
         let call = request.call
         let interface = call.interface
         if interface.utf8.elementsEqual(VarlinkServiceInterface.name.utf8) {

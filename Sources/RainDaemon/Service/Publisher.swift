@@ -86,9 +86,3 @@ public final class Publisher {
         }
     }
 }
-
-extension Publisher: DaemonEventObserver {
-    public func observe(_ event: DaemonEvent) {
-        if case .published(let event) = event { publish(event) }
-    }
-}

@@ -7,7 +7,7 @@ import RainPlaces
 /// (`WeatherService+Places.swift`), weather (`+Weather`), settings and
 /// status (`+Settings`), subscriptions (`+Subscriptions`). Runs on the loop;
 /// every change is persisted before it is acknowledged or published.
-public final class WeatherService {
+public final class WeatherService: VarlinkRequestHandler {
     struct Method: Sendable {
         let access: VarlinkServer.Access
         /// Decodes the parameters as declared and runs the handler.

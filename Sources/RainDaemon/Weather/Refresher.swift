@@ -380,7 +380,7 @@ public final class Refresher {
     /// SIGHUP: the key is read again and a provider that refused it gets
     /// another chance on every reload, changed configuration or not
     /// (docs/CONFIGURATION.md); then what is stale is fetched.
-    private func configurationReloaded() {
+    func configurationReloaded() {
         let sources = Self.sources(context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
         reconfigure(refreshMinutes: settings.refreshMinutes, retryRefused: true, sources: sources)
         for problem in configurationProblems { logger.warning(problem.message) }
@@ -1065,39 +1065,20 @@ public final class Refresher {
     }
 }
 
-/// What moves the refresher (wired in `Daemon.init`).
-extension Refresher: DaemonEventObserver {
-    public func observe(_ event: DaemonEvent) {
-        switch event {
-        case .stateChanged(let old, let new):
-            settings = new.settings
-            if old.settings.refreshMinutes != new.settings.refreshMinutes {
-                reconfigure(refreshMinutes: new.settings.refreshMinutes, retryRefused: false)
-            }
-            if old.places != new.places { placesChanged(new.places) }
-        case .placeMoved(let id):
-            placeMoved(id)
-        case .watchingChanged(let watching):
-            nowcast.watching = watching
-            nowcastDemandChanged()
-            // The first subscriber after a time with none is someone looking.
-            if watching { refreshIfStale(reason: "a subscriber attached") }
-        case .becameActive(let reason):
-            refreshIfStale(reason: reason)
-        case .networkChanged(let hasRoute):
-            setNetworkUp(hasRoute)
-        case .rainSoonInterestChanged(let wanted):
-            notificationsWantNowcast = wanted
-        case .configurationReloaded:
-            configurationReloaded()
-        case .published, .weatherChanged, .alertMomentReached:
-            break
+/// What moves the refresher (the event table, `DaemonEvents.connect`).
+extension Refresher {
+    func stateChanged(from old: PersistentState, to new: PersistentState) {
+        settings = new.settings
+        if old.settings.refreshMinutes != new.settings.refreshMinutes {
+            reconfigure(refreshMinutes: new.settings.refreshMinutes, retryRefused: false)
         }
+        if old.places != new.places { placesChanged(new.places) }
     }
 
-    /// The kinds `observe` acts on.
-    static let observedKinds: Set<DaemonEvent.Kind> = [
-        .stateChanged, .placeMoved, .watchingChanged, .becameActive, .networkChanged, .rainSoonInterestChanged,
-        .configurationReloaded,
-    ]
+    func watchingChanged(_ watching: Bool) {
+        nowcast.watching = watching
+        nowcastDemandChanged()
+        // The first subscriber after a time with none is someone looking.
+        if watching { refreshIfStale(reason: "a subscriber attached") }
+    }
 }
