@@ -380,4 +380,27 @@ final class AlertLifeTests: XCTestCase {
                 },
             ])
     }
+
+    func testASelectionAlone_isNotTakenUpAsAChangeOfPlaces_butAPlaceAddedIs() throws {
+        let bus = try PrivateBus()
+        let rig = try rig(bus: bus)
+        var places = LocationList()
+        let place = places.add(tillamook).location
+        let before = PersistentState(
+            places: LocationList(locations: places.locations, selectedID: nil), settings: Settings(units: .si))
+        rig.watcher.placesChanged(before.places.locations)
+        let changes = rig.watcher.changes
+        var selected = before
+        _ = try selected.places.select(place.id)
+        rig.events.emit(.stateChanged(from: before, to: selected))
+        XCTAssertEqual(rig.watcher.changes, changes, "the places are the same: no service or poll changes")
+        var added = selected
+        _ = added.places.add(
+            PlaceCandidate(
+                name: "Portland", region: "Oregon", country: "United States", countryCode: "US", latitude: 45.5234,
+                longitude: -122.6762, timeZone: "America/Los_Angeles", source: .geonames(id: 5_746_545)))
+        rig.events.emit(.stateChanged(from: selected, to: added))
+        XCTAssertGreaterThan(rig.watcher.changes, changes, "a place added is taken up")
+        rig.watcher.cancelAll()
+    }
 }
