@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "RainNameService", dependencies: ["RainSystem"], swiftSettings: startSettings),
         // glibc's gettext and locale calls (dngettext, newlocale's masks), hidden from Swift's Glibc module.
         .target(name: "CLocale"),
-        .target(name: "RainCore", dependencies: ["CLocale"], swiftSettings: startSettings),
+        .target(name: "RainCore", dependencies: ["CLocale", "RainSystem"], swiftSettings: startSettings),
         .target(name: "RainPlaces", dependencies: ["RainCore", "RainSystem"], swiftSettings: startSettings),
         .target(
             name: "RainDaemon",
@@ -77,7 +77,7 @@ let package = Package(
         ),
         // Search and reverse-lookup latency against a linear-scan yardstick (docs/PERFORMANCE.md).
         .executableTarget(
-            name: "places-bench", dependencies: ["RainPlaces", "RainCore"], path: "bench/places"),
+            name: "places-bench", dependencies: ["RainPlaces", "RainCore", "RainSystem"], path: "bench/places"),
         .executableTarget(
             name: "raindctl",
             dependencies: ["RainCore", "RainSystem"],
@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore", "RainSystem", "TestSupport"]),
         .testTarget(
             name: "RainPlacesTests",
-            dependencies: ["RainPlaces", "RainCore", "TestSupport"],
+            dependencies: ["RainPlaces", "RainCore", "RainSystem", "TestSupport"],
             // Read through #filePath, so the table stays a plain file of the repository.
             exclude: ["search-quality.tsv", "position-naming.tsv"]
         ),

@@ -133,10 +133,6 @@ CURLcode raind_easy_getinfo_long(CURL *easy, CURLINFO info, long *value) {
     return api.easy_getinfo(easy, info, value);
 }
 
-CURLcode raind_easy_getinfo_off_t(CURL *easy, CURLINFO info, curl_off_t *value) {
-    return api.easy_getinfo(easy, info, value);
-}
-
 CURLcode raind_easy_getinfo_string(CURL *easy, CURLINFO info, const char **value) {
     return api.easy_getinfo(easy, info, value);
 }

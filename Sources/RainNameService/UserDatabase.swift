@@ -20,12 +20,12 @@ public enum UserDatabase {
                         // It returns the error number instead of setting errno.
                         let code = getgrnam_r(name, &entry, buffer.baseAddress!, buffer.count, &result)
                         guard code != 0 else { return 0 }
-                        errno = code
+                        Errno.current = Errno(rawValue: code)
                         return -1
                     }
-                } catch  where error.errno == ERANGE && size < 1 << 20 {
+                } catch  where error.errno == .outOfRange && size < 1 << 20 {
                     return (nil, false)  // a group with many members: try a larger buffer
-                } catch  where error.errno == ENOENT {
+                } catch  where error.errno == .noSuchFileOrDirectory {
                     return (nil, true)  // how some name services say "no such group"
                 }
                 return (result?.pointee.gr_gid, true)

@@ -72,7 +72,7 @@ public final class FileDescriptor {
                     return try valueOrError("write") {
                         SystemCall.send(rawValue, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
                     }
-                } catch  where error.errno == ENOTSOCK {
+                } catch  where error.errno == .notSocket {
                     return try valueOrError("write") { SystemCall.write(rawValue, raw.baseAddress, raw.count) }
                 }
             }

@@ -25,7 +25,7 @@ public enum FileIO {
                     path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW))
                 info = try file.status()
             } catch {
-                let subject = error.errno == ELOOP && !followingLinks ? "\(path) (a symbolic link)" : path
+                let subject = error.errno == .tooManySymbolicLinkLevels && !followingLinks ? "\(path) (a symbolic link)" : path
                 throw SystemError(error.call, errno: error.errno, subject: subject)
             }
             guard info.st_mode & S_IFMT == S_IFREG else { throw notRegularFile(path) }
@@ -41,7 +41,7 @@ public enum FileIO {
                 }
                 if n == 0 { return content }
                 content.append(contentsOf: chunk)
-                if content.count > limit { throw SystemError("read", errno: EFBIG, subject: path) }
+                if content.count > limit { throw SystemError("read", errno: .fileTooLarge, subject: path) }
             }
         }
     }
@@ -55,12 +55,12 @@ public enum FileIO {
     /// The error for a path that exists but is no regular file (a FIFO, a
     /// directory, a device): `EINVAL`, with the reason in the subject.
     public static func notRegularFile(_ path: String) -> SystemError {
-        SystemError("open", errno: EINVAL, subject: "\(path) (not a regular file)")
+        SystemError("open", errno: .invalidArgument, subject: "\(path) (not a regular file)")
     }
 
     /// Whether an error from `readFile` means the path is no regular file.
     public static func isNotRegularFile(_ error: SystemError) -> Bool {
-        error.errno == EINVAL && error.subject.hasSuffix("(not a regular file)")
+        error.errno == .invalidArgument && error.subject.hasSuffix("(not a regular file)")
     }
 
     /// How hard `writeAtomically` works to survive a power loss.
@@ -143,7 +143,7 @@ public enum FileIO {
             current += "/" + part
             do throws(SystemError) {
                 try nothingOrError("mkdir", subject: current) { SystemCall.mkdir(current, mode) }
-            } catch  where error.errno == EEXIST {
+            } catch  where error.errno == .fileExists {
                 continue
             }
         }
@@ -166,7 +166,7 @@ public enum FileIO {
         do throws(SystemError) {
             info = try FileDescriptor.open(path, Self.pathOnly).status()
         } catch {
-            return error.errno == ENOENT ? nil : "it cannot be examined (\(SystemCall.strerror(error.errno)))"
+            return error.errno == .noSuchFileOrDirectory ? nil : "it cannot be examined (\(error.errno))"
         }
         let through = (try? symbolicLinkTarget(of: path)).map { " (a link to \($0))" } ?? ""
         guard info.st_mode & S_IFMT == S_IFDIR else { return "it\(through) is not a directory" }
@@ -222,7 +222,7 @@ public enum FileIO {
                 return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             }
             if let target { return target }
-            guard size < 1 << 16 else { throw SystemError("readlink", errno: ENAMETOOLONG, subject: path) }
+            guard size < 1 << 16 else { throw SystemError("readlink", errno: .fileNameTooLong, subject: path) }
             size *= 4
         }
     }

@@ -63,9 +63,9 @@ public final class NetlinkSocket {
         }
         do throws(SystemError) {
             let n = try received.get()
-            if n > buffer.count { throw SystemError("recv", errno: EMSGSIZE, subject: "netlink") }
+            if n > buffer.count { throw SystemError("recv", errno: .messageTooLong, subject: "netlink") }
             return n
-        } catch  where error.errno == EAGAIN {
+        } catch  where error.errno == .resourceTemporarilyUnavailable {
             return nil
         }
     }

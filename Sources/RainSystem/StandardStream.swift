@@ -25,6 +25,10 @@ public enum StandardStream: Int32, Sendable {
     /// Whether the stream is a terminal (`isatty(3)`); false too when it is closed.
     public var isTerminal: Bool { SystemCall.isatty(rawValue) == 1 }
 
+    /// The terminal's width in columns (`TIOCGWINSZ`); nil when the stream
+    /// is no terminal or the terminal does not say.
+    public var terminalColumns: Int? { SystemCall.terminalColumns(rawValue) }
+
     /// Writes out what the C library holds in its stdio buffers (`fflush(NULL)`):
     /// Swift's `print` writes to stdout through them.
     public static func flushBufferedOutput() { SystemCall.fflushAll() }

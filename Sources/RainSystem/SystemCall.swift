@@ -2,12 +2,30 @@ import CSocket
 import Glibc
 
 /// Every raw C call RainSystem makes, and nothing else: the one place that
-/// names Glibc's functions (as swift-system's `Syscalls.swift`). Each returns
+/// names Glibc's functions, so the rest of RainSystem reads as typed Swift
+/// and a change of the C library touches one file. Each returns
 /// what the C function returns, errno included; the typed wrappers of the
 /// other files turn that into values and `SystemError`s through
 /// `valueOrError(_:subject:retryOnInterrupt:_:)`.
 enum SystemCall {
     static var errno: Int32 { Glibc.errno }
+
+    static func setErrno(_ code: Int32) { Glibc.errno = code }
+
+    /// `environ`'s entries, `NAME=value` each.
+    static func environment() -> [String] {
+        var entries: [String] = []
+        var pointer = Glibc.environ
+        while let entry = pointer.pointee {
+            entries.append(String(cString: entry))
+            pointer += 1
+        }
+        return entries
+    }
+
+    static func getenv(_ name: String) -> String? {
+        Glibc.getenv(name).map { String(cString: $0) }
+    }
 
     static func strerror(_ code: Int32) -> String { String(cString: Glibc.strerror(code)) }
 
@@ -35,6 +53,12 @@ enum SystemCall {
     static func poll(_ fd: inout pollfd, _ milliseconds: Int32) -> Int32 { Glibc.poll(&fd, 1, milliseconds) }
     static func isatty(_ fd: Int32) -> Int32 { Glibc.isatty(fd) }
     static func fflushAll() { _ = Glibc.fflush(nil) }
+    /// `ioctl(fd, TIOCGWINSZ)`'s column count; nil when it fails or says 0.
+    static func terminalColumns(_ fd: Int32) -> Int? {
+        var size = winsize()
+        guard Glibc.ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 
     // MARK: Paths
 

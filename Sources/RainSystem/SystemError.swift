@@ -5,11 +5,11 @@ import Glibc
 /// `poll`), so a message says which one failed.
 public struct SystemError: Error, CustomStringConvertible, Equatable {
     public var call: String
-    public var errno: Int32
+    public var errno: Errno
     /// What the call was acting on (a path, a socket), when that helps the reader.
     public var subject: String
 
-    public init(_ call: String, errno: Int32, subject: String = "") {
+    public init(_ call: String, errno: Errno, subject: String = "") {
         self.call = call
         self.errno = errno
         self.subject = subject
@@ -17,19 +17,18 @@ public struct SystemError: Error, CustomStringConvertible, Equatable {
 
     /// From a libsystemd return value, which is `-errno` on failure.
     public init(_ call: String, negativeErrno: Int32, subject: String = "") {
-        self.init(call, errno: -negativeErrno, subject: subject)
+        self.init(call, errno: Errno(rawValue: -negativeErrno), subject: subject)
     }
 
     /// What errno means, in the C library's words (`strerror(3)`).
-    public var message: String { SystemCall.strerror(errno) }
+    public var message: String { errno.description }
 
     public var description: String {
         subject.isEmpty ? "\(call): \(message)" : "\(call) \(subject): \(message)"
     }
 }
 
-/// The one path of every wrapper's raw call (swift-system's
-/// `valueOrErrno(retryOnInterrupt:_:)`): runs `body`, a C call that returns
+/// The one path of every wrapper's raw call: runs `body`, a C call that returns
 /// -1 and sets errno on failure, and returns its value, or throws the error
 /// named after `call`. A call interrupted by a signal (EINTR) is made again,
 /// unless `retryOnInterrupt` is false: `close` (the descriptor is gone either
@@ -46,8 +45,8 @@ package func valueOrError<Result: SignedInteger & FixedWidthInteger>(
     while true {
         let result = body()
         if result != -1 { return result }
-        let code = SystemCall.errno
-        if retryOnInterrupt && code == EINTR { continue }
+        let code = Errno.current
+        if retryOnInterrupt && code == .interrupted { continue }
         throw SystemError(call, errno: code, subject: subject())
     }
 }

@@ -18,7 +18,7 @@ public enum UnixSocket {
         let bytes = Array(path.utf8)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard !bytes.isEmpty, bytes.count < capacity else {
-            throw SystemError("socket path", errno: ENAMETOOLONG, subject: path)
+            throw SystemError("socket path", errno: .fileNameTooLong, subject: path)
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: bytes)
@@ -73,7 +73,7 @@ public enum UnixSocket {
         do throws(SystemError) {
             return FileDescriptor(
                 taking: try valueOrError("accept4") { SystemCall.acceptNonBlocking(listener.rawValue) })
-        } catch  where error.errno == EAGAIN || error.errno == ECONNABORTED {
+        } catch  where error.errno == .resourceTemporarilyUnavailable || error.errno == .connectionAbort {
             return nil
         }
     }

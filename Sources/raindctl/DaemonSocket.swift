@@ -1,4 +1,3 @@
-import Glibc
 import RainCore
 import RainSystem
 
@@ -30,7 +29,7 @@ struct DaemonSocket: Equatable {
 
     /// What a person reads when no candidate could be connected to: where
     /// raindctl looked, why each failed, and how to start what it looked for.
-    static func unreachableMessage(_ failures: [(socket: DaemonSocket, errno: Int32)]) -> String {
+    static func unreachableMessage(_ failures: [(socket: DaemonSocket, errno: Errno)]) -> String {
         let reasons = failures.map { failure in
             let path = failure.socket.path
             let error = SystemError("connect", errno: failure.errno).message
@@ -43,12 +42,12 @@ struct DaemonSocket: Equatable {
         var advice: [String] = []
         for failure in failures {
             switch (failure.socket.instance, failure.errno) {
-            case (.system, EACCES):
+            case (.system, .permissionDenied):
                 advice.append(
                     tr(
                         "the system socket should let everyone connect (SocketMode=0666 in raind.socket); check 'systemctl cat raind.socket' for an override"
                     ))
-            case (.user, EACCES), (.named, EACCES):
+            case (.user, .permissionDenied), (.named, .permissionDenied):
                 advice.append(
                     tr(
                         "{path} is not yours to use; run your own raind with 'systemctl --user start raind'",

@@ -1,4 +1,3 @@
-import Glibc
 import RainCore
 import RainSystem
 
@@ -55,10 +54,7 @@ enum Output {
     /// The terminal's width in columns when stdout is one (`TIOCGWINSZ`), or
     /// `COLUMNS`; nil for a pipe or a file, which take whole lines.
     static var columns: Int? {
-        if StandardStream.output.isTerminal {
-            var size = winsize()
-            if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        }
+        if StandardStream.output.isTerminal, let columns = StandardStream.output.terminalColumns { return columns }
         guard let given = ProcessEnvironment.current()["COLUMNS"].flatMap({ Int($0) }), given > 0 else { return nil }
         return given
     }

@@ -34,7 +34,7 @@ final class VarlinkClient {
 
     /// Connects to the first socket that answers among the candidates.
     init(candidates: [DaemonSocket]) throws(ClientError) {
-        var failures: [(socket: DaemonSocket, errno: Int32)] = []
+        var failures: [(socket: DaemonSocket, errno: Errno)] = []
         for candidate in candidates {
             do {
                 fd = try UnixSocket.connect(path: candidate.path)

@@ -144,7 +144,7 @@ final class LogindWatcherTests: XCTestCase {
 
     func testNoSystemBus_carriesOn() throws {
         let loop = try EventLoop()
-        let failure = SystemError("sd_bus_open_system", errno: ENOENT)
+        let failure = SystemError("sd_bus_open_system", errno: .noSuchFileOrDirectory)
         let watcher = LogindWatcher(bus: .failure(.system(failure)), session: "auto", logger: logger, onResume: {})
         XCTAssertNil(watcher.sessionPath)
         _ = loop

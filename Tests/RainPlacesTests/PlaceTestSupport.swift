@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainSystem
 import TestSupport
 import XCTest
 

@@ -10,7 +10,7 @@ import XCTest
 final class InterruptionTests: XCTestCase {
     private func pipe() throws -> (read: FileDescriptor, write: FileDescriptor) {
         var ends: [Int32] = [0, 0]
-        guard Glibc.pipe(&ends) == 0 else { throw SystemError("pipe", errno: errno) }
+        guard Glibc.pipe(&ends) == 0 else { throw SystemError("pipe", errno: Errno(rawValue: errno)) }
         return (FileDescriptor(taking: ends[0]), FileDescriptor(taking: ends[1]))
     }
 

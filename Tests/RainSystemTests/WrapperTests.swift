@@ -20,7 +20,7 @@ final class WrapperTests: XCTestCase {
     }
 
     private func assertError(
-        _ body: () throws -> Void, call: String, errno code: Int32, subject: String? = nil,
+        _ body: () throws -> Void, call: String, errno code: Errno, subject: String? = nil,
         file: StaticString = #filePath, line: UInt = #line
     ) {
         do {
@@ -37,20 +37,20 @@ final class WrapperTests: XCTestCase {
 
     func testErrors_nameTheCallItsSubjectAndErrno() {
         let missing = directory + "/missing"
-        assertError({ _ = try FileDescriptor.open(missing, O_RDONLY) }, call: "open", errno: ENOENT, subject: missing)
-        assertError({ try FileIO.removeFile(missing) }, call: "unlink", errno: ENOENT, subject: missing)
+        assertError({ _ = try FileDescriptor.open(missing, O_RDONLY) }, call: "open", errno: .noSuchFileOrDirectory, subject: missing)
+        assertError({ try FileIO.removeFile(missing) }, call: "unlink", errno: .noSuchFileOrDirectory, subject: missing)
         assertError(
-            { try FileIO.rename(missing, to: directory + "/other") }, call: "rename", errno: ENOENT,
+            { try FileIO.rename(missing, to: directory + "/other") }, call: "rename", errno: .noSuchFileOrDirectory,
             subject: "\(missing) to \(directory)/other")
-        assertError({ _ = try FileIO.directoryEntries(in: missing) }, call: "opendir", errno: ENOENT, subject: missing)
-        assertError({ _ = try FileIO.symbolicLinkTarget(of: directory) }, call: "readlink", errno: EINVAL)
-        assertError({ _ = try SignalSet([SIGTERM, 9999]) }, call: "sigaddset", errno: EINVAL, subject: "signal 9999")
+        assertError({ _ = try FileIO.directoryEntries(in: missing) }, call: "opendir", errno: .noSuchFileOrDirectory, subject: missing)
+        assertError({ _ = try FileIO.symbolicLinkTarget(of: directory) }, call: "readlink", errno: .invalidArgument)
+        assertError({ _ = try SignalSet([SIGTERM, 9999]) }, call: "sigaddset", errno: .invalidArgument, subject: "signal 9999")
         assertError(
             { try ResourceLimit.set(.openFiles, to: ResourceLimit(soft: 2, hard: 1)) }, call: "setrlimit",
-            errno: EINVAL, subject: "RLIMIT_NOFILE")
-        let error = SystemError("unlink", errno: ENOENT, subject: missing)
+            errno: .invalidArgument, subject: "RLIMIT_NOFILE")
+        let error = SystemError("unlink", errno: .noSuchFileOrDirectory, subject: missing)
         XCTAssertEqual(error.description, "unlink \(missing): No such file or directory")
-        XCTAssertEqual(SystemError("poll", errno: EINTR).description, "poll: Interrupted system call")
+        XCTAssertEqual(SystemError("poll", errno: .interrupted).description, "poll: Interrupted system call")
     }
 
     func testReadFile_andContents_readWholeRegularFilesWithinTheLimit() throws {
@@ -59,7 +59,7 @@ final class WrapperTests: XCTestCase {
         XCTAssertEqual(try FileIO.readFile(path, limit: 100_000).get().count, 100_000)
         XCTAssertEqual(FileIO.contents(of: path, limit: 100_000)?.count, 100_000)
         XCTAssertNil(FileIO.contents(of: path, limit: 99_999))
-        XCTAssertEqual(FileIO.readFile(path, limit: 99_999).failure?.errno, EFBIG)
+        XCTAssertEqual(FileIO.readFile(path, limit: 99_999).failure?.errno, .fileTooLarge)
         XCTAssertNil(FileIO.contents(of: directory, limit: 1 << 20), "a directory is no file")
         XCTAssertTrue(FileIO.isReadable(path))
         XCTAssertFalse(FileIO.isReadable(directory + "/missing"))
@@ -187,7 +187,7 @@ final class WrapperTests: XCTestCase {
         // A datagram larger than the buffer is refused whole.
         try socket.send(request)
         var small = [UInt8](repeating: 0, count: 8)
-        assertError({ _ = try socket.receive(into: &small) }, call: "recv", errno: EMSGSIZE, subject: "netlink")
+        assertError({ _ = try socket.receive(into: &small) }, call: "recv", errno: .messageTooLong, subject: "netlink")
     }
 }
 

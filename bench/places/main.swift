@@ -7,6 +7,7 @@
 import Glibc
 import RainCore
 import RainPlaces
+import RainSystem
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessEnvironment.current()

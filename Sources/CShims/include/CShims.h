@@ -41,7 +41,6 @@ CURLcode raind_easy_setopt_slist(CURL *easy, CURLoption option, struct curl_slis
 CURLcode raind_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_write_callback value);
 
 CURLcode raind_easy_getinfo_long(CURL *easy, CURLINFO info, long *value);
-CURLcode raind_easy_getinfo_off_t(CURL *easy, CURLINFO info, curl_off_t *value);
 /* The string stays owned by the easy handle. */
 CURLcode raind_easy_getinfo_string(CURL *easy, CURLINFO info, const char **value);
 

@@ -1,5 +1,4 @@
 import CLocale
-import Glibc
 
 /// The calling thread's locale's own ways (glibc's `nl_langinfo`): the
 /// clock (12- or 24-hour, from `LC_TIME`'s time format), weekday and month

@@ -1,5 +1,6 @@
 import CLocale
 import Glibc
+import RainSystem
 
 /// Text for people in the reader's language, through glibc's gettext (text
 /// domain `raind`, catalogues in `LOCALEDIR/LL/LC_MESSAGES/raind.mo`).
@@ -40,7 +41,7 @@ public enum Localization {
             let bin = executablePath[..<slash]
             if let up = bin.lastIndex(of: "/") {
                 let beside = String(bin[..<up]) + "/share/locale"
-                if access(beside + "/de/LC_MESSAGES/\(domain).mo", F_OK) == 0 { directory = beside }
+                if FileIO.exists(beside + "/de/LC_MESSAGES/\(domain).mo") { directory = beside }
             }
         }
         _ = bindtextdomain(domain, directory)

@@ -1,5 +1,5 @@
 import CSystemd
-import Glibc
+import RainSystem
 
 /// One D-Bus connection driven by the daemon's event loop (sd_bus_attach_event).
 /// Nothing here blocks the loop: matches are added with sd_bus_add_match_async,
@@ -79,7 +79,7 @@ public final class BusConnection {
     }
 
     private static func addressSubject(_ variable: String) -> String {
-        getenv(variable).map { "(\(variable)=\(String(cString: $0)))" } ?? ""
+        ProcessEnvironment.value(of: variable).map { "(\(variable)=\($0))" } ?? ""
     }
 
     /// Whether the connection is still open (sd_bus_is_open).

@@ -1,4 +1,3 @@
-import Glibc
 import RainSystem
 
 /// Why a D-Bus operation failed: a local sd-bus call returned `-errno`, the peer
@@ -47,15 +46,15 @@ public enum BusError: Error, Equatable, CustomStringConvertible {
     public var isAccessDenied: Bool {
         remoteName == Name.accessDenied || remoteName == Name.authFailed
             || remoteName == Name.interactiveAuthorizationRequired
-            || (remoteName == nil && systemErrno == EACCES)
+            || (remoteName == nil && systemErrno == .permissionDenied)
     }
 
     /// No answer in time (sd-bus's own timeout, or the peer's).
     public var isTimeout: Bool {
-        remoteName == Name.noReply || remoteName == Name.timeout || systemErrno == ETIMEDOUT
+        remoteName == Name.noReply || remoteName == Name.timeout || systemErrno == .timedOut
     }
 
-    private var systemErrno: Int32? {
+    private var systemErrno: Errno? {
         if case .system(let error) = self { return error.errno }
         return nil
     }

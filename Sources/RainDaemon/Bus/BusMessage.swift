@@ -1,5 +1,4 @@
 import CSystemd
-import Glibc
 
 /// One D-Bus message: a reply or a signal being read, or a method call being
 /// built. Holds one reference (sd_bus_message_ref / sd_bus_message_unref).

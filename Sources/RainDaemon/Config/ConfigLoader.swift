@@ -1,4 +1,3 @@
-import Glibc
 import RainCore
 import RainSystem
 
@@ -26,7 +25,7 @@ public struct ConfigLoader {
             case .success(let bytes):
                 files.append(file)
                 parser.apply(text: String(decoding: bytes, as: UTF8.self), file: file)
-            case .failure(let error) where error.errno == ENOENT:
+            case .failure(let error) where error.errno == .noSuchFileOrDirectory:
                 continue
             case .failure(let error) where FileIO.isNotRegularFile(error):
                 unreadable.append(

@@ -2,8 +2,9 @@ import RainCore
 
 /// Something that happened inside raind that other parts act on. Parts emit
 /// them into `DaemonEvents`; which part acts on which is one table,
-/// `DaemonEvents.connect(_:)` (Events/EventTable.swift), as MPD's idle
-/// flags are declared once. Client-visible changes travel as `.published`.
+/// `DaemonEvents.connect(_:)` (Events/EventTable.swift), so a reader finds
+/// every consequence of an event in one list. Client-visible changes travel
+/// as `.published`.
 public enum DaemonEvent {
     /// A change clients are told of: to the notifier, then to subscribers.
     case published(Event)

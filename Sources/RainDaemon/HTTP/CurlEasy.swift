@@ -93,12 +93,6 @@ final class CurlEasy {
         return value
     }
 
-    func offsetInfo(_ info: CURLINFO) throws(CurlError) -> Int64 {
-        var value: curl_off_t = 0
-        try checkCurl(Self.name("curl_easy_getinfo", info), raind_easy_getinfo_off_t(handle, info, &value))
-        return Int64(value)
-    }
-
     /// A string the easy handle owns, copied; "" when libcurl has none.
     func stringInfo(_ info: CURLINFO) throws(CurlError) -> String {
         var value: UnsafePointer<CChar>?

@@ -1,5 +1,4 @@
 import CSystemd
-import Glibc
 import RainSystem
 
 /// epoll event bits (from <sys/epoll.h>, which Swift's Glibc module does not export).
@@ -180,7 +179,9 @@ public final class EventSource {
     ) throws(SystemError) {
         guard result >= 0, let source else {
             Unmanaged<Box>.fromOpaque(userdata).release()
-            throw SystemError(call, negativeErrno: result < 0 ? result : -EINVAL, subject: subject)
+            throw result < 0
+                ? SystemError(call, negativeErrno: result, subject: subject)
+                : SystemError(call, errno: .invalidArgument, subject: subject)
         }
         _ = sd_event_source_set_destroy_callback(source) { userdata in
             // The reference taken by retainedForSource() when the source was added.

@@ -1,4 +1,3 @@
-import Glibc
 import RainCore
 import RainSystem
 
@@ -160,7 +159,7 @@ public final class VarlinkConnection {
                 let count: Int
                 do {
                     count = try fd.read(into: server.readBuffer)
-                } catch  where error.errno == EAGAIN {
+                } catch  where error.errno == .resourceTemporarilyUnavailable {
                     unreadInput = false
                     break
                 } catch {
@@ -312,7 +311,7 @@ public final class VarlinkConnection {
         var written = 0
         do {
             written = try fd.write(bytes[...])
-        } catch  where error.errno == EAGAIN {
+        } catch  where error.errno == .resourceTemporarilyUnavailable {
         } catch {
             logger.debug("\(description): \(error)")
             close()
@@ -330,7 +329,7 @@ public final class VarlinkConnection {
             let written: Int
             do {
                 written = try fd.write(output[outputStart...])
-            } catch  where error.errno == EAGAIN {
+            } catch  where error.errno == .resourceTemporarilyUnavailable {
                 break
             } catch {
                 logger.debug("\(description): \(error)")

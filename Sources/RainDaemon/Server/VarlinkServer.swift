@@ -1,4 +1,3 @@
-import Glibc
 import RainCore
 import RainSystem
 
@@ -137,7 +136,7 @@ public final class VarlinkServer {
             let accepted: FileDescriptor?
             do {
                 accepted = try UnixSocket.accept(listener)
-            } catch  where [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errno) {
+            } catch  where [.tooManyOpenFiles, .tooManyOpenFilesInSystem, .noBufferSpace, .noMemory].contains(error.errno) {
                 pauseAccepting(error)
                 return
             } catch {

@@ -4,6 +4,10 @@ import RainPlaces
 /// Places: add (by name, coordinates or the current position), remove,
 /// select, search.
 extension WeatherService {
+    /// Why a place's name or a query was refused for what it holds.
+    static let controlCharactersProblem =
+        "holds control characters (such as ESC, BEL or CR) or invisible formatting characters (such as a right-to-left override or a zero-width space); give plain text"
+
     func addLocation(
         _ parameters: AddLocationCall.Parameters, _ responder: Responder<AddLocationCall.Reply>
     ) throws(MethodError) {
@@ -34,10 +38,7 @@ extension WeatherService {
             }
         }
         for (field, text) in [("name", name), ("query", query)] where text?.containsControlCharacters == true {
-            throw MethodError.invalidParameter(
-                field,
-                "holds control characters (such as ESC, BEL or CR) or invisible formatting characters (such as a right-to-left override or a zero-width space); give plain text"
-            )
+            throw MethodError.invalidParameter(field, Self.controlCharactersProblem)
         }
         if let query {
             try addPlace(named: query, responder: responder)
@@ -185,10 +186,7 @@ extension WeatherService {
                 "query", "give a place name of 1 to \(Self.maximumNameLength) characters")
         }
         guard !query.containsControlCharacters else {
-            throw MethodError.invalidParameter(
-                "query",
-                "holds control characters (such as ESC, BEL or CR) or invisible formatting characters (such as a right-to-left override or a zero-width space); give plain text"
-            )
+            throw MethodError.invalidParameter("query", Self.controlCharactersProblem)
         }
         let limit = parameters.limit ?? 10
         guard (1...100).contains(limit) else {

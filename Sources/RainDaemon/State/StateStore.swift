@@ -1,4 +1,3 @@
-import Glibc
 import RainCore
 import RainSystem
 
@@ -26,12 +25,12 @@ public struct StateStore {
         let bytes: [UInt8]
         switch FileIO.readFile(path, limit: 16 << 20, followingLinks: false) {
         case .success(let content): bytes = content
-        case .failure(let error) where error.errno == ENOENT: return .missing
-        case .failure(let error) where error.errno == EFBIG:
+        case .failure(let error) where error.errno == .noSuchFileOrDirectory: return .missing
+        case .failure(let error) where error.errno == .fileTooLarge:
             return try quarantine(reason: "larger than 16 MiB", now: now)
         case .failure(let error) where FileIO.isNotRegularFile(error):
             return try quarantine(reason: "not a regular file", now: now)
-        case .failure(let error) where error.errno == ELOOP:
+        case .failure(let error) where error.errno == .tooManySymbolicLinkLevels:
             // The link itself is moved aside; whatever it points at is neither read nor touched.
             return try quarantine(
                 reason: "a symbolic link, which raind does not follow in its own directories", now: now)

@@ -1,5 +1,5 @@
-import CSystemd
 import Glibc
+import CSystemd
 import RainSystem
 
 /// What the service manager passes and wants: activated sockets (sd_listen_fds)

@@ -1,4 +1,3 @@
-import Glibc
 import RainSystem
 
 /// Tells whether the machine has a usable route, and when that changes, from
@@ -110,7 +109,7 @@ public final class NetworkMonitor {
             do throws(SystemError) {
                 guard try events.receive(into: &buffer) != nil else { break }
                 changed = true
-            } catch let error where error.errno == ENOBUFS {
+            } catch let error where error.errno == .noBufferSpace {
                 // The kernel dropped notifications: something changed, but we do not know what.
                 changed = true
             } catch {
@@ -172,7 +171,7 @@ public final class NetworkMonitor {
                 case NetlinkMessage.Constant.typeError:
                     let code = message.errorCode
                     if code != 0 {
-                        logger.warning("the kernel refused the route dump: \(SystemError("RTM_GETROUTE", errno: code))")
+                        logger.warning("the kernel refused the route dump: \(SystemError("RTM_GETROUTE", errno: Errno(rawValue: code)))")
                     }
                     finishDump(complete: code == 0, notify: notify)
                 default: break

@@ -1,4 +1,3 @@
-import Glibc
 import RainCore
 import RainSystem
 
@@ -80,7 +79,7 @@ public final class ForecastCache {
     func read(_ file: String, limit: Int, what: String) -> [UInt8]? {
         switch FileIO.readFile(file, limit: limit, followingLinks: false) {
         case .success(let content): return content
-        case .failure(let error) where error.errno == ENOENT: return nil
+        case .failure(let error) where error.errno == .noSuchFileOrDirectory: return nil
         case .failure(let error):
             logger.warning("\(what) \(file) unreadable (\(error)); discarding it")
             try? FileIO.removeFile(file)

@@ -1,4 +1,5 @@
 import RainCore
+import RainSystem
 
 /// What `subscribe` and `now` print: a named preset or a person's template.
 enum BarFormat: Equatable {

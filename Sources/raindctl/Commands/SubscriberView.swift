@@ -265,11 +265,3 @@ struct SubscriberView {
         }
     }
 }
-
-extension String {
-    func trimmingTrailingNewlines() -> String {
-        var text = self
-        while text.hasSuffix("\n") { text.removeLast() }
-        return text
-    }
-}

@@ -17,8 +17,8 @@
 /// Forecast API's documented units (centimetres outside `us`) and is stored
 /// in millimetres. A missing `flags.units` means `us`, the API's default.
 ///
-/// The API writes `-999` for every number it does not have (docs/API.md:
-/// "missing data ... -999"); raind reads it as absent wherever a number can
+/// The API writes `-999` for every number it does not have (its
+/// documentation says missing data is -999); raind reads it as absent wherever a number can
 /// be: data points, `uvIndex`, `precipProbability`, sunrise/sunset and alert
 /// times (an alert whose `expires` is -999 has no known end).
 public enum PirateWeather {

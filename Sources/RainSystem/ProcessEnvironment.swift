@@ -1,0 +1,19 @@
+/// The process environment, read without Foundation, for the code that
+/// decides paths and defaults from it (daemon, client, bench).
+public enum ProcessEnvironment {
+    /// Every variable, as a dictionary.
+    public static func current() -> [String: String] {
+        var result: [String: String] = [:]
+        for text in SystemCall.environment() {
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+        }
+        return result
+    }
+
+    /// One variable's value; nil when it is not set.
+    public static func value(of name: String) -> String? {
+        SystemCall.getenv(name)
+    }
+}
