@@ -1,6 +1,18 @@
 import RainCore
 
 struct AddCommand: ClientCommand {
+    static let coordsOption = OptionSpec(
+        // l10n: the value's name is typed as it is
+        "--coords", value: "LAT,LON",
+        summary: Localization.marked("save the place at LAT,LON (decimal degrees)"), listed: false)
+    static let nameOption = OptionSpec(
+        "--name", value: "NAME", summary: Localization.marked("name the place (with --coords or --current)"),
+        listed: false)
+    static let currentOption = OptionSpec(
+        "--current", summary: Localization.marked("save the machine's position"), listed: false)
+    static let followOption = OptionSpec(
+        "--follow", summary: Localization.marked("the place follows you (with --current)"), listed: false)
+    static let jsonOption = OptionSpec("--json", summary: Localization.marked("print raind's reply"), listed: false)
     static let spec = CommandSpec(
         name: "add", summary: Localization.marked("save a place by name, by coordinates, or the current position"),
         // l10n: synopses and value names are typed as they are
@@ -24,19 +36,7 @@ struct AddCommand: ClientCommand {
             own --name is saved even next to a saved place of another name.
             The first place saved becomes the selected one.
             """),
-        options: [
-            OptionSpec(
-                // l10n: the value's name is typed as it is
-                "--coords", value: "LAT,LON",
-                summary: Localization.marked("save the place at LAT,LON (decimal degrees)"), listed: false),
-            OptionSpec(
-                "--name", value: "NAME", summary: Localization.marked("name the place (with --coords or --current)"),
-                listed: false),
-            OptionSpec("--current", summary: Localization.marked("save the machine's position"), listed: false),
-            OptionSpec(
-                "--follow", summary: Localization.marked("the place follows you (with --current)"), listed: false),
-            OptionSpec("--json", summary: Localization.marked("print raind's reply"), listed: false),
-        ],
+        options: [coordsOption, nameOption, currentOption, followOption, jsonOption],
         argument: ArgumentSpec(
             value: "PLACE", source: .text, summary: Localization.marked("place name"), joinsWords: true))
 
@@ -50,11 +50,11 @@ struct AddCommand: ClientCommand {
     let json: Bool
 
     init(arguments: ParsedArguments) throws(ClientError) {
-        json = arguments.flag("--json")
-        let current = arguments.flag("--current")
-        let follow = arguments.flag("--follow")
-        let coords = arguments.option("--coords")
-        let name = arguments.option("--name")
+        json = arguments.flag(Self.jsonOption)
+        let current = arguments.flag(Self.currentOption)
+        let follow = arguments.flag(Self.followOption)
+        let coords = arguments.value(Self.coordsOption)
+        let name = arguments.value(Self.nameOption)
         let words = arguments.positionals
         if follow, !current { throw .usage(tr("add: --follow goes with --current (raindctl add --current --follow)")) }
         switch (coords, current, words.isEmpty) {

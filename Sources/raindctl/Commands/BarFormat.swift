@@ -60,8 +60,10 @@ enum BarFormat: Equatable {
     }
 
     /// `--icons STYLE`, else `$RAINDCTL_ICONS`, else emoji.
-    static func iconStyle(_ arguments: ParsedArguments, command: String) throws(ClientError) -> IconStyle {
-        let given = arguments.option("--icons") ?? ProcessEnvironment.current()["RAINDCTL_ICONS"]
+    static func iconStyle(
+        _ arguments: ParsedArguments, option: OptionSpec, command: String
+    ) throws(ClientError) -> IconStyle {
+        let given = arguments.value(option) ?? ProcessEnvironment.value(of: "RAINDCTL_ICONS")
         guard let given, !given.isEmpty else { return .emoji }
         guard let style = IconStyle(rawValue: given) else {
             throw .usage(

@@ -1,6 +1,9 @@
 import RainCore
 
 struct ListCommand: ClientCommand {
+    static let jsonOption = OptionSpec(
+        "--json", summary: Localization.marked("print the places and the selected one as one JSON object"),
+        help: Localization.marked("print {\"locations\": [...], \"selected\": ID} as one JSON object"))
     static let spec = CommandSpec(
         name: "list", summary: Localization.marked("list the saved places; * marks the selected one"),
         synopses: ["[--json]"],
@@ -10,16 +13,12 @@ struct ListCommand: ClientCommand {
             name wherever a PLACE is asked for). The selected place is marked *;
             the place that follows you says "(follows you)".
             """),
-        options: [
-            OptionSpec(
-                "--json", summary: Localization.marked("print the places and the selected one as one JSON object"),
-                help: Localization.marked("print {\"locations\": [...], \"selected\": ID} as one JSON object"))
-        ], argument: nil)
+        options: [jsonOption], argument: nil)
 
     let json: Bool
 
     init(arguments: ParsedArguments) throws(ClientError) {
-        json = arguments.flag("--json")
+        json = arguments.flag(Self.jsonOption)
     }
 
     func run(_ session: ClientSession) throws(ClientError) {

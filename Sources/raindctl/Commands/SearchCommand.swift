@@ -1,6 +1,11 @@
 import RainCore
 
 struct SearchCommand: ClientCommand {
+    static let limitOption = OptionSpec(
+        "--limit", value: "N", summary: Localization.marked("at most N candidates (default 10, at most 100)"))
+    static let jsonOption = OptionSpec(
+        "--json", summary: Localization.marked("print the candidates as one JSON object"),
+        help: Localization.marked("print {\"candidates\": [...]} as one JSON object"))
     static let spec = CommandSpec(
         name: "search", summary: Localization.marked("find places by name in raind's place data"),
         synopses: ["QUERY [--limit N] [--json]"],
@@ -11,13 +16,7 @@ struct SearchCommand: ClientCommand {
             add' accepts. QUERY may name a region or country after a comma:
             "Portland, OR", "London, Canada", "Paris, US-TX".
             """),
-        options: [
-            OptionSpec(
-                "--limit", value: "N", summary: Localization.marked("at most N candidates (default 10, at most 100)")),
-            OptionSpec(
-                "--json", summary: Localization.marked("print the candidates as one JSON object"),
-                help: Localization.marked("print {\"candidates\": [...]} as one JSON object")),
-        ],
+        options: [limitOption, jsonOption],
         argument: ArgumentSpec(
             value: "QUERY", source: .text, summary: Localization.marked("place name"), joinsWords: true))
 
@@ -26,8 +25,8 @@ struct SearchCommand: ClientCommand {
     let json: Bool
 
     init(arguments: ParsedArguments) throws(ClientError) {
-        json = arguments.flag("--json")
-        let limitText = arguments.option("--limit")
+        json = arguments.flag(Self.jsonOption)
+        let limitText = arguments.value(Self.limitOption)
         if let limitText {
             guard let limit = Int(limitText), (1...100).contains(limit) else {
                 throw .usage(

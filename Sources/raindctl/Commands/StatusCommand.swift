@@ -1,6 +1,7 @@
 import RainCore
 
 struct StatusCommand: ClientCommand {
+    static let jsonOption = OptionSpec("--json", summary: Localization.marked("print the status as one JSON object"))
     static let spec = CommandSpec(
         name: "status",
         summary: Localization.marked("show the daemon's state: places, units, refresh times, upstream calls"),
@@ -13,13 +14,13 @@ struct StatusCommand: ClientCommand {
             and (with a monthly budget) this month, against the budgets, and each
             place's official alert service (or none).
             """),
-        options: [OptionSpec("--json", summary: Localization.marked("print the status as one JSON object"))],
+        options: [jsonOption],
         argument: nil)
 
     let json: Bool
 
     init(arguments: ParsedArguments) throws(ClientError) {
-        json = arguments.flag("--json")
+        json = arguments.flag(Self.jsonOption)
     }
 
     func run(_ session: ClientSession) throws(ClientError) {

@@ -2,6 +2,36 @@ import RainCore
 import RainSystem
 
 struct SubscribeCommand: ClientCommand {
+    static let jsonOption = OptionSpec(
+        "--json", summary: Localization.marked("one JSON object per line, as raind sends them"))
+    static let formatOption = OptionSpec(
+        "--format", value: "FORMAT", source: .words(BarFormat.presets),
+        summary: Localization.marked(
+            "people (default), json, bar, waybar or a template such as '{icon} {temp}'"),
+        help: Localization.marked(
+            """
+            people (default): a timestamped line per event
+            json: the same as --json
+            bar: one line with the selected place's weather,
+              printed again whenever it changes (i3blocks,
+              polybar)
+            waybar: a waybar custom-module JSON object per
+              line (text, tooltip, class, alt, percentage)
+            TEMPLATE: one line from a template such as
+              '{icon} {temp} {rain}' (fields in raindctl(1))
+            """))
+    static let textOption = OptionSpec(
+        "--text", value: "TEMPLATE",
+        summary: Localization.marked("with --format waybar: the template for its text"))
+    static let iconsOption = BarFormat.iconsOption(
+        help: Localization.marked(
+            """
+            {icon} as emoji (default), nerd (Nerd Font
+            glyphs) or text; also $RAINDCTL_ICONS
+            """))
+    static let eventsOption = OptionSpec(
+        "--events", value: "NAME,...", source: .list(EventName.allCases.map(\.rawValue)),
+        summary: Localization.marked("only these events (people and json formats)"))
     static let spec = CommandSpec(
         name: "subscribe",
         summary: Localization.marked("print every change as it happens (for people, scripts and status bars)"),
@@ -16,58 +46,28 @@ struct SubscribeCommand: ClientCommand {
             or goes away, it waits for it and carries on (status bars show an
             offline line meanwhile).
             """),
-        options: [
-            OptionSpec("--json", summary: Localization.marked("one JSON object per line, as raind sends them")),
-            OptionSpec(
-                "--format", value: "FORMAT", source: .words(BarFormat.presets),
-                summary: Localization.marked(
-                    "people (default), json, bar, waybar or a template such as '{icon} {temp}'"),
-                help: Localization.marked(
-                    """
-                    people (default): a timestamped line per event
-                    json: the same as --json
-                    bar: one line with the selected place's weather,
-                      printed again whenever it changes (i3blocks,
-                      polybar)
-                    waybar: a waybar custom-module JSON object per
-                      line (text, tooltip, class, alt, percentage)
-                    TEMPLATE: one line from a template such as
-                      '{icon} {temp} {rain}' (fields in raindctl(1))
-                    """)),
-            OptionSpec(
-                "--text", value: "TEMPLATE",
-                summary: Localization.marked("with --format waybar: the template for its text")),
-            BarFormat.iconsOption(
-                help: Localization.marked(
-                    """
-                    {icon} as emoji (default), nerd (Nerd Font
-                    glyphs) or text; also $RAINDCTL_ICONS
-                    """)),
-            OptionSpec(
-                "--events", value: "NAME,...", source: .list(EventName.allCases.map(\.rawValue)),
-                summary: Localization.marked("only these events (people and json formats)")),
-        ], argument: nil)
+        options: [jsonOption, formatOption, textOption, iconsOption, eventsOption], argument: nil)
 
     let format: BarFormat
     let events: [String]?
     let iconStyle: IconStyle
 
     init(arguments: ParsedArguments) throws(ClientError) {
-        let json = arguments.flag("--json")
-        let formatText = arguments.option("--format")
+        let json = arguments.flag(Self.jsonOption)
+        let formatText = arguments.value(Self.formatOption)
         if json, formatText != nil, formatText != "json" {
             throw .usage(tr("subscribe: --json and --format {format} conflict", ["format": formatText ?? ""]))
         }
         var format =
             try formatText.map { text throws(ClientError) in try BarFormat.parse(text, command: Self.spec.name) }
             ?? (json ? .json : .people)
-        if let text = arguments.option("--text") {
+        if let text = arguments.value(Self.textOption) {
             guard format == .waybar(text: nil) else { throw .usage(tr("subscribe: --text goes with --format waybar")) }
             format = .waybar(text: try BarFormat.template(text, command: Self.spec.name))
         }
         self.format = format
-        iconStyle = try BarFormat.iconStyle(arguments, command: Self.spec.name)
-        events = arguments.option("--events").map { text in
+        iconStyle = try BarFormat.iconStyle(arguments, option: Self.iconsOption, command: Self.spec.name)
+        events = arguments.value(Self.eventsOption).map { text in
             text.split(separator: ",").map { String($0).trimmingSpaces() }
         }
         if let events {

@@ -75,6 +75,20 @@ extension ForecastView {
 }
 
 struct NowCommand: ClientCommand {
+    static let jsonOption = OptionSpec(
+        "--json",
+        summary: Localization.marked(
+            "print raind's reply (location, forecast, ageSeconds, stale) and the conditions shown"))
+    static let formatOption = OptionSpec(
+        "--format", value: "FORMAT", source: .words(BarFormat.linePresets),
+        summary: Localization.marked("one line: bar, waybar or a template such as '{icon} {temp}'"),
+        help: Localization.marked(
+            """
+            one line, for prompts and cron jobs: bar, waybar, or
+            a template such as '{place} {temp} {icon}' (fields
+            in raindctl(1))
+            """))
+    static let iconsOption = BarFormat.iconsOption()
     static let spec = CommandSpec(
         name: "now", summary: Localization.marked("current conditions: temperature, feels-like, wind, chance of rain"),
         // l10n: the synopsis is typed as it is
@@ -89,31 +103,16 @@ struct NowCommand: ClientCommand {
             place's coordinates), active alerts and how old the data is.
             Unknown values show as – (an en dash).
             """),
-        options: [
-            OptionSpec(
-                "--json",
-                summary: Localization.marked(
-                    "print raind's reply (location, forecast, ageSeconds, stale) and the conditions shown")),
-            OptionSpec(
-                "--format", value: "FORMAT", source: .words(BarFormat.linePresets),
-                summary: Localization.marked("one line: bar, waybar or a template such as '{icon} {temp}'"),
-                help: Localization.marked(
-                    """
-                    one line, for prompts and cron jobs: bar, waybar, or
-                    a template such as '{place} {temp} {icon}' (fields
-                    in raindctl(1))
-                    """)),
-            BarFormat.iconsOption(),
-        ], argument: PlaceArgument.spec)
+        options: [jsonOption, formatOption, iconsOption], argument: PlaceArgument.spec)
 
     var view: ForecastView
 
     init(arguments: ParsedArguments) throws(ClientError) {
-        let json = arguments.flag("--json")
-        let format = try arguments.option("--format").map { text throws(ClientError) in
+        let json = arguments.flag(Self.jsonOption)
+        let format = try arguments.value(Self.formatOption).map { text throws(ClientError) in
             try BarFormat.parse(text, command: Self.spec.name)
         }
-        let icons = try BarFormat.iconStyle(arguments, command: Self.spec.name)
+        let icons = try BarFormat.iconStyle(arguments, option: Self.iconsOption, command: Self.spec.name)
         if json, format != nil { throw .usage(tr("now: --json and --format conflict")) }
         if format == .people || format == .json {
             throw .usage(tr("now: --format takes bar, waybar or a template ('--json' prints raind's reply)"))
@@ -126,6 +125,9 @@ struct NowCommand: ClientCommand {
 }
 
 struct HourlyCommand: ClientCommand {
+    static let hoursOption = OptionSpec(
+        "--hours", value: "N", summary: Localization.marked("how many hours (default 12, at most 48)"))
+    static let jsonOption = OptionSpec("--json", summary: Localization.marked("print raind's reply"))
     static let spec = CommandSpec(
         name: "hourly", summary: Localization.marked("the coming hours: time, temperature, wind, rain"),
         synopses: ["[PLACE] [--hours N] [--json]"],
@@ -137,17 +139,14 @@ struct HourlyCommand: ClientCommand {
             rain bars come first when they fit its width (coloured unless
             NO_COLOR is set).
             """),
-        options: [
-            OptionSpec("--hours", value: "N", summary: Localization.marked("how many hours (default 12, at most 48)")),
-            OptionSpec("--json", summary: Localization.marked("print raind's reply")),
-        ], argument: PlaceArgument.spec)
+        options: [hoursOption, jsonOption], argument: PlaceArgument.spec)
 
     let view: ForecastView
 
     init(arguments: ParsedArguments) throws(ClientError) {
-        let json = arguments.flag("--json")
+        let json = arguments.flag(Self.jsonOption)
         var hours = 12
-        if let text = arguments.option("--hours") {
+        if let text = arguments.value(Self.hoursOption) {
             guard let value = Int(text), (1...48).contains(value) else {
                 throw .usage(tr("hourly: --hours takes a whole number from 1 to 48 (got '{value}')", ["value": text]))
             }
@@ -160,6 +159,7 @@ struct HourlyCommand: ClientCommand {
 }
 
 struct DailyCommand: ClientCommand {
+    static let jsonOption = OptionSpec("--json", summary: Localization.marked("print raind's reply"))
     static let spec = CommandSpec(
         name: "daily", summary: Localization.marked("the coming days: weekday, date, min/max, wind, rain"),
         synopses: ["[PLACE] [--json]"],
@@ -169,13 +169,13 @@ struct DailyCommand: ClientCommand {
             On a terminal each day's low-high is drawn as a bar on one scale for
             the week (coloured unless NO_COLOR is set).
             """),
-        options: [OptionSpec("--json", summary: Localization.marked("print raind's reply"))],
+        options: [jsonOption],
         argument: PlaceArgument.spec)
 
     let view: ForecastView
 
     init(arguments: ParsedArguments) throws(ClientError) {
-        let json = arguments.flag("--json")
+        let json = arguments.flag(Self.jsonOption)
         view = ForecastView(kind: .daily, place: arguments.joinedPositionals, json: json)
     }
 
@@ -183,6 +183,7 @@ struct DailyCommand: ClientCommand {
 }
 
 struct RefreshCommand: ClientCommand {
+    static let allOption = OptionSpec("--all", summary: Localization.marked("every saved place"), listed: false)
     static let spec = CommandSpec(
         name: "refresh", summary: Localization.marked("fetch the weather now (the selected place, PLACE, or --all)"),
         synopses: ["[PLACE | --all]"],
@@ -193,14 +194,14 @@ struct RefreshCommand: ClientCommand {
             fresh, so repeating the command costs no extra requests. Fails with
             a reason (offline, budget used up, provider error) when it cannot.
             """),
-        options: [OptionSpec("--all", summary: Localization.marked("every saved place"), listed: false)],
+        options: [allOption],
         argument: PlaceArgument.spec)
 
     let place: String?
     let all: Bool
 
     init(arguments: ParsedArguments) throws(ClientError) {
-        all = arguments.flag("--all")
+        all = arguments.flag(Self.allOption)
         place = arguments.joinedPositionals
         if all, place != nil { throw .usage(tr("refresh: give PLACE or --all, not both")) }
     }

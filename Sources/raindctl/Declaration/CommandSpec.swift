@@ -51,7 +51,7 @@ struct CommandSpec: Equatable {
     /// `--name=VALUE`, even one starting with `-`), the rest positional.
     /// Negative numbers and a lone `-` are positional.
     func parse(_ words: [String]) throws(ClientError) -> ParsedArguments {
-        var parsed = ParsedArguments(command: name)
+        var parsed = ParsedArguments(command: name, declared: options.map(\.name))
         var index = 0
         while index < words.count {
             let word = words[index]
