@@ -25,7 +25,8 @@ public enum FileIO {
                     path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW))
                 info = try file.status()
             } catch {
-                let subject = error.errno == .tooManySymbolicLinkLevels && !followingLinks ? "\(path) (a symbolic link)" : path
+                let subject =
+                    error.errno == .tooManySymbolicLinkLevels && !followingLinks ? "\(path) (a symbolic link)" : path
                 throw SystemError(error.call, errno: error.errno, subject: subject)
             }
             guard info.st_mode & S_IFMT == S_IFREG else { throw notRegularFile(path) }

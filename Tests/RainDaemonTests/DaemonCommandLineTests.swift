@@ -74,8 +74,9 @@ final class DaemonCommandLineTests: XCTestCase {
         XCTAssertEqual(options.socketPath, "/run/x.sock")
         XCTAssertEqual(options.logLevel, .debug)
         XCTAssertEqual(options.environment, ["A": "b"])
-        guard case .checkConfiguration(let checked) = try DaemonCommandLine.parse(
-            ["--check-config", "--system"], environment: [:])
+        guard
+            case .checkConfiguration(let checked) = try DaemonCommandLine.parse(
+                ["--check-config", "--system"], environment: [:])
         else { return XCTFail("not a check") }
         XCTAssertEqual(checked.mode, .system, "an option after --check-config still counts")
         guard case .printVersion = try DaemonCommandLine.parse(["--version", "--bogus"], environment: [:]) else {

@@ -37,14 +37,19 @@ final class WrapperTests: XCTestCase {
 
     func testErrors_nameTheCallItsSubjectAndErrno() {
         let missing = directory + "/missing"
-        assertError({ _ = try FileDescriptor.open(missing, O_RDONLY) }, call: "open", errno: .noSuchFileOrDirectory, subject: missing)
+        assertError(
+            { _ = try FileDescriptor.open(missing, O_RDONLY) }, call: "open", errno: .noSuchFileOrDirectory,
+            subject: missing)
         assertError({ try FileIO.removeFile(missing) }, call: "unlink", errno: .noSuchFileOrDirectory, subject: missing)
         assertError(
             { try FileIO.rename(missing, to: directory + "/other") }, call: "rename", errno: .noSuchFileOrDirectory,
             subject: "\(missing) to \(directory)/other")
-        assertError({ _ = try FileIO.directoryEntries(in: missing) }, call: "opendir", errno: .noSuchFileOrDirectory, subject: missing)
+        assertError(
+            { _ = try FileIO.directoryEntries(in: missing) }, call: "opendir", errno: .noSuchFileOrDirectory,
+            subject: missing)
         assertError({ _ = try FileIO.symbolicLinkTarget(of: directory) }, call: "readlink", errno: .invalidArgument)
-        assertError({ _ = try SignalSet([SIGTERM, 9999]) }, call: "sigaddset", errno: .invalidArgument, subject: "signal 9999")
+        assertError(
+            { _ = try SignalSet([SIGTERM, 9999]) }, call: "sigaddset", errno: .invalidArgument, subject: "signal 9999")
         assertError(
             { try ResourceLimit.set(.openFiles, to: ResourceLimit(soft: 2, hard: 1)) }, call: "setrlimit",
             errno: .invalidArgument, subject: "RLIMIT_NOFILE")

@@ -136,7 +136,9 @@ public final class VarlinkServer {
             let accepted: FileDescriptor?
             do {
                 accepted = try UnixSocket.accept(listener)
-            } catch  where [.tooManyOpenFiles, .tooManyOpenFilesInSystem, .noBufferSpace, .noMemory].contains(error.errno) {
+            } catch
+                where [.tooManyOpenFiles, .tooManyOpenFilesInSystem, .noBufferSpace, .noMemory].contains(error.errno)
+            {
                 pauseAccepting(error)
                 return
             } catch {

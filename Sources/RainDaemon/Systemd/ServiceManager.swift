@@ -1,5 +1,5 @@
-import Glibc
 import CSystemd
+import Glibc
 import RainSystem
 
 /// What the service manager passes and wants: activated sockets (sd_listen_fds)

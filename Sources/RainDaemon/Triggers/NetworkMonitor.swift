@@ -171,7 +171,9 @@ public final class NetworkMonitor {
                 case NetlinkMessage.Constant.typeError:
                     let code = message.errorCode
                     if code != 0 {
-                        logger.warning("the kernel refused the route dump: \(SystemError("RTM_GETROUTE", errno: Errno(rawValue: code)))")
+                        logger.warning(
+                            "the kernel refused the route dump: \(SystemError("RTM_GETROUTE", errno: Errno(rawValue: code)))"
+                        )
                     }
                     finishDump(complete: code == 0, notify: notify)
                 default: break
