@@ -16,12 +16,11 @@ public final class Refresher {
     private let context: DaemonContext
     /// Every provider's source (base URL, key, timeouts), by name.
     private(set) var sources: [ProviderName: WeatherSource] { didSet { changes &+= 1 } }
-    /// Each provider's health: failures, back-off, last success.
-    private(set) var health: ProviderHealthBook { didSet { changes &+= 1 } }
-    /// Each provider's budget, in its own units.
-    private(set) var budgets = ProviderBudgets() { didSet { changes &+= 1 } }
-    /// Which provider serves each place now, and why it took over (nil: its first choice).
-    private(set) var serving: [LocationID: (provider: ProviderName, reason: String?)] = [:] {
+    /// Each provider's health, back-off, budgets and pacing: the one book
+    /// forecasts and the requests beside them spend from.
+    private(set) var ledger: ProviderLedger { didSet { changes &+= 1 } }
+    /// Which provider serves each place now (why is in its forecast's `failover`).
+    private(set) var serving: [LocationID: ProviderName] = [:] {
         didSet { changes &+= 1 }
     }
     private let http: any HTTPFetching
@@ -52,9 +51,6 @@ public final class Refresher {
     /// The places whose refresh waits for its provider's per-minute limit,
     /// in the order they start (the selected place first).
     private var paced: [LocationID] = []
-    /// The calls sent to each provider in the last minute, on the monotonic
-    /// clock: a sliding window kept within `ProviderQuota.callsPerMinute`.
-    private var sentLastMinute: [ProviderName: [(at: Double, calls: Double)]] = [:]
     private var timer: EventSource?
     public private(set) var lastSuccess: Double? { didSet { changes &+= 1 } }
     /// The last failed refresh and its place, until that place refreshes
@@ -83,7 +79,7 @@ public final class Refresher {
     ) throws(SystemError) {
         self.context = context
         self.sources = Self.sources(context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
-        self.health = ProviderHealthBook(seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 997)))
+        self.ledger = ProviderLedger(seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 997)))
         self.http = http
         self.store = store
         self.events = events
@@ -163,14 +159,14 @@ public final class Refresher {
         if let named = context.configuration.provider { used.insert(named) }
         for name in context.configuration.providerOrder ?? [] { used.insert(name) }
         return WeatherProviders.all.map(\.name).filter(used.contains).map { name in
-            let record = health[name]
-            let budget = budgets[name]
+            let record = ledger.health[name]
+            let budget = ledger.budgets[name]
             return ProviderStatus(
                 name: name.rawValue,
-                places: list.locations.map(\.id).filter { serving[$0]?.provider == name },
-                available: health.isAvailable(name, now: time), failures: record.consecutiveFailures,
+                places: list.locations.map(\.id).filter { serving[$0] == name },
+                available: ledger.health.isAvailable(name, now: time), failures: record.consecutiveFailures,
                 backoffUntil: record.backoffUntil.flatMap { $0 > time ? $0 : nil }, lastSuccess: record.lastSuccess,
-                lastError: record.lastFailure, usage: budgets.usage(name, now: time),
+                lastError: record.lastFailure, usage: ledger.usage(name, now: time),
                 dailyBudget: budget?.daily ?? 0, monthlyBudget: budget?.monthly)
         }
     }
@@ -178,20 +174,44 @@ public final class Refresher {
     /// Sets each provider's budget from the configuration, the places and the interval.
     private func updateBudgets() {
         let interval = scheduler.policy.interval
+        ledger.sole = context.configuration.provider
         for provider in WeatherProviders.all {
             let budget = context.configuration.budget(
                 for: provider.name, places: list.locations.count, intervalSeconds: interval)
-            budgets.setLimits(
-                provider.name, daily: budget.daily, monthly: budget.monthly, callsPerRequest: budget.callsPerRequest)
+            ledger.setLimits(
+                provider.name, daily: budget.daily, monthly: budget.monthly, callsPerRequest: budget.callsPerRequest,
+                perMinute: provider.terms.quota.callsPerMinute)
         }
-        // With Name=auto each provider keeps its own budget; the scheduler's
-        // total only stops what all of them together allow.
-        if context.configuration.provider == nil {
-            let used = providersInPlaceLists
-            let names = used.isEmpty ? Set(WeatherProviders.all.map(\.name)) : used
-            scheduler.policy.dailyBudget = names.reduce(0) { $0 + (budgets[$1]?.daily ?? 0) }
-            scheduler.policy.monthlyBudget = nil
+        // The scheduler's pace follows the ledger's total: with Name= the one
+        // provider's budget; with Name=auto what all of them together allow.
+        let total = ledgerTotal(now: now)
+        scheduler.policy.dailyBudget = total.daily
+        scheduler.policy.monthlyBudget = total.monthly
+        if let sole = ledger.sole, let budget = ledger.budgets[sole] {
+            scheduler.policy.callsPerRequest = budget.callsPerRequest
         }
+        scheduler.restoreBudget(total.usage)
+    }
+
+    /// The ledger's total at `time` over the providers the places use (all of them when none is saved).
+    private func ledgerTotal(now time: Double) -> (usage: BudgetUsage, daily: Double, monthly: Double?, addsUp: Bool) {
+        let used = providersInPlaceLists
+        return ledger.total(of: used.isEmpty ? Set(WeatherProviders.all.map(\.name)) : used, now: time)
+    }
+
+    /// Whether the totals `GetStatus` reports are one provider's calls against
+    /// its budget (`Name=`), rather than sums of different providers' units.
+    var totalAddsUp: Bool { ledger.sole != nil }
+
+    /// After a spend or refund of `provider`: its count goes to its file
+    /// (and, for the sole provider, to the total's file), and the scheduler
+    /// reads the ledger's total.
+    private func recorded(_ provider: ProviderName) {
+        let time = now
+        let usage = ledger.usage(provider, now: time)
+        store.cache.storeBudget(usage, provider: provider)
+        if provider == ledger.sole { store.cache.storeBudget(usage) }
+        scheduler.restoreBudget(ledgerTotal(now: time).usage)
     }
 
     static func policy(_ configuration: Configuration, refreshMinutes: Int?) -> RefreshPolicy {
@@ -224,24 +244,20 @@ public final class Refresher {
             "the wall clock was set \(jump < 0 ? "back" : "forward") by \(Int(min(abs(jump), 1e15).rounded())) s; refresh times follow it"
         )
         scheduler.clockJumped(by: jump)
+        ledger.clockJumped(by: jump)
         store.clockJumped(by: jump)
         lastSuccess = lastSuccess.map { $0 + jump }
         if let time = lastFailure?.time { lastFailure?.time = time + jump }
         nextWake = nextWake.map { $0 + jump }
     }
     public var isOnline: Bool { scheduler.online }
-    /// Requests and counted calls of this day and month.
-    /// With `Name=auto`, the sums over the providers, each request counted in
-    /// its own provider's calls.
+    /// Requests and counted calls of this day and month, from the ledger:
+    /// with `Name=`, the provider's; with `Name=auto`, the sums over the
+    /// providers, each request counted in its own provider's calls.
     public var budgetUsage: BudgetUsage { budgetUsage(now: now) }
 
     /// The requests and counted calls of the day and month containing `time`.
-    func budgetUsage(now time: Double) -> BudgetUsage {
-        guard context.configuration.provider == nil else { return scheduler.usage(now: time) }
-        return WeatherProviders.all.reduce(BudgetUsage().current(now: time)) {
-            $0.adding(budgets.usage($1.name, now: time))
-        }
-    }
+    func budgetUsage(now time: Double) -> BudgetUsage { ledgerTotal(now: time).usage }
 
     /// The budget a quota refusal speaks of: the one used up (the day's when none is).
     var budgetInQuestion: (period: BudgetPeriod, calls: Double, budget: Double) {
@@ -257,13 +273,14 @@ public final class Refresher {
     /// Loads the cache for the saved places, so clients get data at once.
     func restore() {
         store.cache.removeLeftovers()
-        if let usage = store.cache.loadBudget() { scheduler.restoreBudget(usage) }
         updateBudgets()
+        let total = store.cache.loadBudget()
         for provider in WeatherProviders.all {
-            if let usage = store.cache.loadBudget(provider: provider.name) {
-                budgets.restore(provider.name, usage: usage)
-            }
+            ledger.restore(
+                provider.name, usage: store.cache.loadBudget(provider: provider.name), total: total,
+                now: context.clock.wallNow)
         }
+        updateBudgets()
         for problem in configurationProblems { logger.warning(problem.message) }
         for warning in configurationWarnings { logger.warning(warning) }
         scheduler.track(list.locations.map(\.id))
@@ -274,7 +291,7 @@ public final class Refresher {
             // but is fetched anew, as on a reload that changes the provider.
             let current = fromCurrentProvider(cached.forecast, for: location)
             if current, let name = ProviderName(rawValue: cached.forecast.provider) {
-                serving[location.id] = (name, nil)
+                serving[location.id] = name
             }
             scheduler.restored(
                 location.id, fetchedAt: current ? cached.forecast.fetchedAt : 0,
@@ -294,7 +311,7 @@ public final class Refresher {
     func reconfigure(refreshMinutes: Int?, retryRefused: Bool, sources newSources: [ProviderName: WeatherSource]? = nil)
     {
         if let newSources { sources = newSources }
-        if retryRefused { health.configurationReloaded() }
+        if retryRefused { ledger.configurationReloaded() }
         scheduler.reconfigure(
             Self.policy(context.configuration, refreshMinutes: refreshMinutes), credentialsChanged: retryRefused)
         updateBudgets()
@@ -479,7 +496,7 @@ public final class Refresher {
                 continue
             }
             inFlight[id] = Flight(waiters: [{ finishOne(id, $0) }], provider: provider)
-            guard paceAllows(provider) else {
+            guard ledger.paceAllows(provider, monotonic: context.clock.monotonicNow) else {
                 // Under way but not started: later refreshes of it join its
                 // waiters; RefreshStarted comes when its request goes out.
                 inFlight[id]?.waitingForPace = true
@@ -500,9 +517,7 @@ public final class Refresher {
     private func firstProvider(for location: Location, now time: Double) -> Result<ProviderName, RefreshFailure> {
         let chain = chain(for: location)
         let selected = isSelectedOrNone(location.id)
-        if let first = health.candidates(chain, now: time, usable: { self.usable($0, now: time, selected: selected) })
-            .first
-        {
+        if let first = ledger.choose(chain, now: time, usable: { self.usable($0, now: time, selected: selected) }) {
             return .success(first)
         }
         if let problem = chain.lazy.compactMap({ self.sources[$0]?.configurationProblem }).first,
@@ -510,14 +525,14 @@ public final class Refresher {
         {
             return .failure(problem)
         }
-        if let (period, resetsAt) = chain.lazy.compactMap({ self.budgets.exhausted($0, now: time) }).first {
+        if let (period, resetsAt) = chain.lazy.compactMap({ self.ledger.exhausted($0, now: time) }).first {
             return .failure(
                 RefreshScheduler.Refusal.quotaExhausted(period, resetsAt: resetsAt).failure(
                     policy: scheduler.policy, now: time))
         }
         if !selected,
             let (period, resetsAt) = chain.lazy.compactMap({
-                self.budgets.exhausted(
+                self.ledger.exhausted(
                     $0, now: time, keepingBack: self.scheduler.policy.selectedRequestsLeft(now: time))
             }).first
         {
@@ -526,7 +541,7 @@ public final class Refresher {
                     policy: scheduler.policy, now: time))
         }
         return .failure(
-            chain.lazy.compactMap({ self.health[$0].lastFailure }).first
+            chain.lazy.compactMap({ self.ledger.health[$0].lastFailure }).first
                 ?? RefreshFailure(
                     error: .providerError,
                     message:
@@ -540,7 +555,7 @@ public final class Refresher {
     private func usable(_ name: ProviderName, now time: Double, selected: Bool) -> Bool {
         let reserve = selected ? (day: 0, month: 0) : scheduler.policy.selectedRequestsLeft(now: time)
         return sources[name]?.configurationProblem == nil
-            && budgets.exhausted(name, now: time, keepingBack: reserve) == nil
+            && ledger.exhausted(name, now: time, keepingBack: reserve) == nil
     }
 
     /// Whether `id` is the selected place, or no place is selected (nothing to keep back for).
@@ -549,49 +564,6 @@ public final class Refresher {
     }
 
     // MARK: Pacing
-
-    /// The calls one request to `provider` costs, and the most it allows in a minute (nil: no limit).
-    private static func pace(of provider: ProviderName) -> (callsPerRequest: Double, perMinute: Double?) {
-        let quota = WeatherProviders.provider(provider).terms.quota
-        return (quota.callsPerRequest, quota.callsPerMinute)
-    }
-
-    /// The calls sent to `provider` in the 60 seconds before `time` (monotonic), the older ones forgotten.
-    private func recentCalls(_ provider: ProviderName, at time: Double) -> Double {
-        sentLastMinute[provider]?.removeAll { $0.at <= time - 60 }
-        return sentLastMinute[provider]?.reduce(0) { $0 + $1.calls } ?? 0
-    }
-
-    /// Whether one more request to `provider` now keeps its last minute
-    /// within its limit. With nothing sent in the last minute it always
-    /// does, so a limit below one request's cost cannot hold a place forever.
-    private func paceAllows(_ provider: ProviderName) -> Bool {
-        let (cost, limit) = Self.pace(of: provider)
-        guard let limit else { return true }
-        let recent = recentCalls(provider, at: context.clock.monotonicNow)
-        return recent == 0 || recent + cost <= limit
-    }
-
-    /// When (monotonic) one more request to `provider` fits its last minute:
-    /// when enough of the oldest calls in the window have left it.
-    private func paceOpens(_ provider: ProviderName) -> Double {
-        let time = context.clock.monotonicNow
-        let (cost, limit) = Self.pace(of: provider)
-        var recent = recentCalls(provider, at: time)
-        guard let limit else { return time }
-        for call in sentLastMinute[provider] ?? [] {
-            if recent == 0 || recent + cost <= limit { break }
-            recent -= call.calls
-            if recent == 0 || recent + cost <= limit { return call.at + 60 }
-        }
-        return time
-    }
-
-    /// Counts `calls` sent to `provider` now in its last minute.
-    private func noteSent(_ provider: ProviderName, calls: Double) {
-        guard Self.pace(of: provider).perMinute != nil else { return }
-        sentLastMinute[provider, default: []].append((context.clock.monotonicNow, calls))
-    }
 
     /// Starts the places waiting for their provider's per-minute limit that
     /// fit it now, in order; a place whose provider cannot be asked any more
@@ -616,7 +588,7 @@ public final class Refresher {
                 events.emit(.published(.refreshFailed(id, failure)))
                 for waiter in flight.waiters { waiter(failure) }
             case .success(let provider):
-                guard paceAllows(provider) else {
+                guard ledger.paceAllows(provider, monotonic: context.clock.monotonicNow) else {
                     still.append(id)
                     continue
                 }
@@ -632,23 +604,22 @@ public final class Refresher {
 
     /// When (wall clock) the first waiting place's provider lets it start; nil when none waits.
     private var pacedWake: Double? {
+        let monotonic = context.clock.monotonicNow
         let providers = Set(paced.compactMap { inFlight[$0]?.provider })
-        guard let opens = providers.map(paceOpens).min() else { return nil }
-        return now + max(0, opens - context.clock.monotonicNow)
+        guard let opens = providers.map({ ledger.paceOpens($0, monotonic: monotonic) }).min() else { return nil }
+        return now + max(0, opens - monotonic)
     }
 
     private func start(_ location: Location, selected: Bool, provider: ProviderName) {
         scheduler.started(location.id, now: now)
-        store.cache.storeBudget(scheduler.budgetUsage)
         spend(provider)
         ask(location, selected: selected, lookedUp: false, provider: provider)
     }
 
-    /// One request to `provider` went out: its budget counts it, on disk too.
+    /// One request to `provider` went out: the ledger counts it, on disk too.
     private func spend(_ provider: ProviderName) {
-        budgets.sent(provider, now: now)
-        store.cache.storeBudget(budgets.usage(provider, now: now), provider: provider)
-        noteSent(provider, calls: Self.pace(of: provider).callsPerRequest)
+        ledger.spend(provider, now: now, monotonic: context.clock.monotonicNow)
+        recorded(provider)
     }
 
     /// Spends `calls` of `provider`'s budget on a request beside the
@@ -658,30 +629,20 @@ public final class Refresher {
     /// else the budget that cannot afford it and when it renews, nothing counted.
     func spendBeside(_ provider: ProviderName, calls: Double) -> (BudgetPeriod, resetsAt: Double)? {
         let time = now
-        let reserve = scheduler.regularReserve(now: time)
-        if let refused = budgets.exhausted(provider, calls: calls, reserve: reserve, now: time) { return refused }
-        // With one provider configured, the scheduler's total is that provider's budget too.
-        let single = context.configuration.provider != nil
-        if single, let refused = scheduler.besideExhausted(calls: calls, now: time) { return refused }
-        budgets.sent(provider, calls: calls, now: time)
-        store.cache.storeBudget(budgets.usage(provider, now: time), provider: provider)
-        noteSent(provider, calls: calls)
-        if single {
-            scheduler.sentBeside(calls: calls, now: time)
-            store.cache.storeBudget(scheduler.budgetUsage)
+        if let refused = ledger.spend(
+            provider, beside: calls, reserve: scheduler.regularReserve(now: time), now: time,
+            monotonic: context.clock.monotonicNow)
+        {
+            return refused
         }
+        recorded(provider)
         return nil
     }
 
     /// A request counted by `spendBeside` never reached the provider: its calls are given back.
     func refundBeside(_ provider: ProviderName, calls: Double) {
-        let time = now
-        budgets.notSent(provider, calls: calls, now: time)
-        store.cache.storeBudget(budgets.usage(provider, now: time), provider: provider)
-        if context.configuration.provider != nil {
-            scheduler.notSentBeside(calls: calls, now: time)
-            store.cache.storeBudget(scheduler.budgetUsage)
-        }
+        ledger.refund(provider, calls: calls, now: now)
+        recorded(provider)
     }
 
     /// Sends what the provider's plan asks for `location`: a lookup, then
@@ -744,11 +705,7 @@ public final class Refresher {
     /// Counts requests beyond the first of one refresh against the budgets.
     private func count(extra: Int, provider: ProviderName) {
         guard extra > 0 else { return }
-        for _ in 0..<extra {
-            scheduler.sent(now: now)
-            spend(provider)
-        }
-        store.cache.storeBudget(scheduler.budgetUsage)
+        for _ in 0..<extra { spend(provider) }
     }
 
     /// Requests that never reached the provider count nothing: libcurl could
@@ -758,14 +715,10 @@ public final class Refresher {
         var changed = false
         for case .failure(let transport) in results
         where transport.neverSent || transport.kind == .dnsFailed || transport.kind == .connectFailed {
-            scheduler.notSent(now: now)
-            budgets.notSent(provider, now: now)
-            if sentLastMinute[provider]?.isEmpty == false { sentLastMinute[provider]?.removeLast() }
+            ledger.refund(provider, now: now)
             changed = true
         }
-        guard changed else { return }
-        store.cache.storeBudget(scheduler.budgetUsage)
-        store.cache.storeBudget(budgets.usage(provider, now: now), provider: provider)
+        if changed { recorded(provider) }
     }
 
     private func lookedUp(
@@ -796,7 +749,7 @@ public final class Refresher {
             outcome = .failed(problem)
         }
         if case .failed(let problem) = outcome {
-            health.failed(provider, failure: problem, now: now)
+            ledger.failed(provider, failure: problem, now: now)
             flight.failures.append((provider, problem))
             if let next = nextProvider(for: location, after: flight, failure: problem) {
                 // The next provider of the place's list answers at once: one more request for this failure.
@@ -804,18 +757,19 @@ public final class Refresher {
                 flight.provider = next
                 flight.transfers = []
                 inFlight[id] = flight
-                scheduler.sent(now: now)
-                store.cache.storeBudget(scheduler.budgetUsage)
                 spend(next)
                 ask(location, selected: selected, lookedUp: false, provider: next)
                 return
             }
             if flight.failures.count > 1 { outcome = .failed(Self.combined(flight.failures)) }
         } else {
-            health.succeeded(provider, now: now)
+            ledger.succeeded(provider, now: now)
         }
+        // Why another provider than the first choice answered: worked out
+        // once, here, and shown from here (the forecast's failover, ProviderChanged).
+        let takeover = takeover(for: location, servedBy: provider)
         if case .fresh(var cached, let leftOut) = outcome {
-            cached.forecast.failover = failover(for: location, servedBy: provider)
+            cached.forecast.failover = takeover.map { ProviderFailover(provider: $0.rawValue, lastFailure: $1) }
             outcome = .fresh(cached, leftOut: leftOut)
         }
         let wasOnline = scheduler.online
@@ -836,7 +790,7 @@ public final class Refresher {
             var cached = store[id]
             cached?.forecast.fetchedAt = time - age
             cached?.forecast.expiresAt = expiresAt
-            cached?.forecast.failover = failover(for: location, servedBy: provider)
+            cached?.forecast.failover = takeover.map { ProviderFailover(provider: $0.rawValue, lastFailure: $1) }
             succeeded(id, cached, expiresAt: expiresAt, previousAlerts: nil, selected: selected, at: time)
         case .failed(let problem):
             failure = problem
@@ -850,7 +804,7 @@ public final class Refresher {
             logger.warning("refreshing \(id) failed: \(problem.message)")
             events.emit(.published(.refreshFailed(id, problem)))
         }
-        if failure == nil { noteServing(location, by: provider, after: flight.failures) }
+        if failure == nil { noteServing(location, by: provider, takeover: takeover) }
         publishReachability(wasOnline: wasOnline)
         for waiter in flight.waiters { waiter(failure) }
         reschedule()
@@ -868,9 +822,9 @@ public final class Refresher {
         let time = now
         var asked = Set(flight.failures.map(\.provider))
         if let current { asked.insert(current) }
-        return chain(for: location).first { name in
-            !asked.contains(name) && usable(name, now: time, selected: isSelectedOrNone(location.id))
-                && health.isAvailable(name, now: time)
+        let selected = isSelectedOrNone(location.id)
+        return ledger.next(after: asked, in: chain(for: location), now: time) {
+            self.usable($0, now: time, selected: selected)
         }
     }
 
@@ -895,38 +849,31 @@ public final class Refresher {
             httpStatus: 200)
     }
 
-    /// Why `provider` and not the first of `location`'s list serves it: the
-    /// first one's last failure, shortened; nil when it is the first.
-    private func failover(for location: Location, servedBy provider: ProviderName) -> ProviderFailover? {
+    /// Why `provider` and not the first of `location`'s list serves it: that
+    /// first choice and its last failure (this refresh's, when it was asked;
+    /// nil when it has not failed since raind started); nil when `provider`
+    /// is the first choice.
+    private func takeover(
+        for location: Location, servedBy provider: ProviderName
+    ) -> (firstChoice: ProviderName, failure: RefreshFailure?)? {
         guard let preferred = chain(for: location).first, preferred != provider else { return nil }
-        return ProviderFailover(provider: preferred.rawValue, lastFailure: health[preferred].lastFailure)
+        return (preferred, ledger.health[preferred].lastFailure)
     }
 
-    /// `provider` answered for `location`: when another provider served it
-    /// before, `ProviderChanged` says which one serves it now and why.
+    /// `provider` answered for `location`, having taken over from its first
+    /// choice for `takeover` (nil: it is the first choice): when another
+    /// provider served it before, `ProviderChanged` says which one serves it now and why.
     private func noteServing(
         _ location: Location, by provider: ProviderName,
-        after failures: [(provider: ProviderName, failure: RefreshFailure)]
+        takeover: (firstChoice: ProviderName, failure: RefreshFailure?)?
     ) {
         let id = location.id
-        let previous = serving[id]?.provider
-        let preferred = chain(for: location).first
-        // The provider whose failure let this one serve; nil: it is the first choice.
-        let failed: (provider: ProviderName, failure: RefreshFailure?)?
-        if provider == preferred {
-            failed = nil
-        } else if let first = failures.first {
-            failed = (first.provider, first.failure)
-        } else if let preferred {
-            failed = (preferred, health[preferred].lastFailure)
-        } else {
-            failed = nil
-        }
-        let change = ProviderChange(
-            provider: provider.rawValue, previous: previous?.rawValue, failed: failed?.provider.rawValue,
-            failure: failed?.failure)
-        serving[id] = (provider, failed == nil ? nil : change.reason)
+        let previous = serving[id]
+        serving[id] = provider
         guard let previous, previous != provider else { return }
+        let change = ProviderChange(
+            provider: provider.rawValue, previous: previous.rawValue, failed: takeover?.firstChoice.rawValue,
+            failure: takeover?.failure)
         logger.notice("\(id): now served by \(provider) (\(change.reason))")
         events.emit(.published(.providerChanged(id, change)))
     }
