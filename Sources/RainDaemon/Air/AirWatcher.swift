@@ -30,7 +30,8 @@ final class AirWatcher: DaemonEventObserver {
     /// The saved places as last given, for a reload.
     private var list = LocationList()
     private var transfers: [LocationID: any HTTPCancellable] = [:]
-    private var timer: EventSource?
+    /// The poll timer; reading the time through it follows wall-clock jumps.
+    private let timer: PollTimer
     /// Problems logged once each, until the place answers again.
     private var loggedProblems: [LocationID: String] = [:]
     /// For tests: called when a request has been answered (or failed) and its outcome kept.
@@ -53,7 +54,6 @@ final class AirWatcher: DaemonEventObserver {
         self.refund = refund
         self.networkUp = networkUp
         self.logger = context.logger.scoped("air")
-        self.clockWatch = WallClockWatch(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow)
         // One schedule for every place: the longest update interval and jitter
         // of the services raind knows (Open-Meteo's alone today), never asking
         // any of them more often than its model is renewed.
@@ -62,18 +62,16 @@ final class AirWatcher: DaemonEventObserver {
             updateInterval: services.map(\.updateInterval).max() ?? 3600,
             jitterFraction: services.map(\.jitterFraction).max() ?? 0.1,
             seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 991)))
-        self.timer = try context.loop.timer(accuracy: 1) { [weak self] in self?.timerFired() }
+        self.timer = try PollTimer(
+            loop: context.loop, clock: context.clock, seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 991))
+        )
+        timer.fired = { [weak self] in self?.timerFired() }
+        // The schedule's times move with a jump of the wall clock, as the refresher's do.
+        timer.clockJumped = { [weak self] in self?.schedule.clockJumped(by: $0) }
     }
 
-    /// The wall-clock time, after following any jump of the clock since the
-    /// last reading: the schedule's times move with it, as the refresher's do.
-    private var now: Double {
-        if let jump = clockWatch.observe(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow) {
-            schedule.clockJumped(by: jump)
-        }
-        return context.clock.wallNow
-    }
-    private var clockWatch: WallClockWatch
+    /// The wall-clock time, after following any jump of the clock since the last reading.
+    private var now: Double { timer.now }
 
     // MARK: Places
 
@@ -143,7 +141,7 @@ final class AirWatcher: DaemonEventObserver {
     /// Cancels every request (shutdown).
     func cancelAll() {
         for id in Array(transfers.keys) { stop(id) }
-        timer?.disarm()
+        timer.disarm()
     }
 
     // MARK: Fetching
@@ -158,13 +156,7 @@ final class AirWatcher: DaemonEventObserver {
     }
 
     private func reschedule(at time: Double) {
-        guard networkUp(), let next = schedule.nextWake() else {
-            timer?.disarm()
-            return
-        }
-        let delay = max(0, next - time)
-        timer?.setAccuracy(min(30, max(1, delay / 20)))
-        timer?.arm(after: delay)
+        timer.arm(at: networkUp() ? schedule.nextWake() : nil, now: time)
     }
 
     private func ask(_ id: LocationID, at time: Double) {
@@ -183,15 +175,8 @@ final class AirWatcher: DaemonEventObserver {
         }
         schedule.started(id)
         let base = context.configuration.airBaseURL ?? service.defaultBaseURL
-        var headers = request.headers
-        if let contact = context.configuration.contact {
-            headers["User-Agent"] = RaindVersion.userAgent(contact: contact)
-        }
-        let url = base + request.path
-        let http = HTTPRequest(
-            url: url, redactedURL: url, headers: headers,
-            connectTimeout: .seconds(context.configuration.connectTimeoutSeconds),
-            totalTimeout: .seconds(context.configuration.timeoutSeconds), maxBodyBytes: WeatherSource.maximumBodyBytes)
+        let http = UpstreamClient(configuration: context.configuration).request(
+            base + request.path, headers: request.headers)
         transfers[id] = self.http.fetch(http) { [weak self] result in
             self?.answered(id, place: place, index: index, service: service, calls: calls, result)
         }
@@ -203,13 +188,12 @@ final class AirWatcher: DaemonEventObserver {
     ) {
         guard transfers.removeValue(forKey: id) != nil else { return }
         let time = now
-        switch result {
-        case .failure(let failure):
-            if failure.neverSent || failure.kind == .dnsFailed || failure.kind == .connectFailed {
-                refund(service.provider, calls)
-            }
+        let outcome = UpstreamClient.outcome(result, now: time)
+        if outcome.refundable { refund(service.provider, calls) }
+        switch outcome {
+        case .failed(let failure), .unreached(let failure):
             failed(id, failure.message, wording: failure.wording, at: time)
-        case .success(let response) where response.status == 200:
+        case .answered(let response) where response.status == 200:
             do {
                 let air = try service.parse(response.body, index: index, fetchedAt: time)
                 if let problem = air.validationProblem() { throw problem }
@@ -217,11 +201,11 @@ final class AirWatcher: DaemonEventObserver {
             } catch {
                 failed(id, "\(service.provider) sent air quality raind cannot use: \(error)", at: time)
             }
-        case .success(let response):
+        case .answered(let response), .notModified(let response), .refused(let response, _):
+            // The provider's own words for a refusal (Open-Meteo's reason) are its part.
             let refusal = WeatherProviders.provider(service.provider).refusal(in: response.body, now: time)
-            let retry = response[header: "retry-after"].flatMap {
-                HTTPCachePolicy.retryAfter($0, now: time, serverDate: response[header: "date"])
-            }
+            let retry: Double?
+            if case .refused(_, let after) = outcome { retry = after } else { retry = nil }
             let reason = refusal.map { ": \($0.reason)" } ?? ""
             failed(id, "HTTP \(response.status)\(reason)", at: time, retryAfter: retry ?? refusal?.retryAfter)
         }

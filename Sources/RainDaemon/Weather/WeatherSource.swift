@@ -14,22 +14,22 @@ public struct WeatherSource {
     /// `[Provider] Proxy=yes`: `baseURL` is a site proxy that holds the key.
     let viaProxy: Bool
 
-    let connectTimeout: Int
-    let totalTimeout: Int
+    /// Builds the requests as every poller does (User-Agent, conditional headers, timeouts).
+    let client: UpstreamClient
     /// Why no request can be made with this configuration (a missing key); nil when ready.
     public let configurationProblem: RefreshFailure?
     /// Something about the configuration to warn of that stops nothing (a
     /// key file other users can read), logged at start and at each reload.
     public let configurationWarning: String?
     /// Largest forecast body accepted; a larger one is an error, not memory growth.
-    static let maximumBodyBytes = 4 << 20
+    static let maximumBodyBytes = UpstreamClient.maximumBodyBytes
 
     /// The configured provider's name.
     public var name: ProviderName { provider.name }
 
     /// `User-Agent` with `[Provider] Contact=`, for providers that require
     /// identification; nil: the HTTP client's own (`raind/VERSION (+URL)`).
-    let userAgent: String?
+    var userAgent: String? { client.userAgent }
 
     /// The source of the configured provider (`Name=`), or with `Name=auto` the standard one.
     init(configuration: Configuration, credentialsDirectory: String?) {
@@ -42,9 +42,7 @@ public struct WeatherSource {
     /// provider that needs one is a `NotConfigured` failure kept for every request.
     init(provider name: ProviderName, configuration: Configuration, credentialsDirectory: String?) {
         provider = WeatherProviders.provider(name)
-        userAgent = configuration.contact.map { RaindVersion.userAgent(contact: $0) }
-        connectTimeout = configuration.connectTimeoutSeconds
-        totalTimeout = configuration.timeoutSeconds
+        client = UpstreamClient(configuration: configuration)
         viaProxy = configuration.proxy
         baseURL = configuration.baseURL ?? provider.defaultBaseURL
         if configuration.proxy {
@@ -165,14 +163,9 @@ public struct WeatherSource {
     )
         -> HTTPRequest
     {
-        var headers = asked.headers
-        if let userAgent { headers["User-Agent"] = userAgent }
-        if let etag = cached?.etag { headers["If-None-Match"] = etag }
-        if let lastModified = cached?.lastModified { headers["If-Modified-Since"] = lastModified }
-        return HTTPRequest(
-            url: baseURL + asked.path, redactedURL: baseURL + redacted.path, headers: headers,
-            connectTimeout: .seconds(connectTimeout), totalTimeout: .seconds(totalTimeout),
-            maxBodyBytes: Self.maximumBodyBytes)
+        client.request(
+            baseURL + asked.path, redactedURL: baseURL + redacted.path, headers: asked.headers, etag: cached?.etag,
+            lastModified: cached?.lastModified)
     }
 
     /// The first request for `location` with no lookup: a provider of one
