@@ -4,7 +4,11 @@ import RainSystem
 /// Starts, joins and finishes forecast requests: on the scheduler's timer,
 /// on "became active" moments and when a person asks, within the budgets.
 /// What arrives goes into the `ForecastStore`; what happens is emitted as
-/// events. The nowcast's interest and changes are the `NowcastWatch`'s.
+/// events. Its other jobs live beside it, by job: which provider answers
+/// (`Refresher+Providers`), the ledger's spending (`Refresher+Budgets`),
+/// sending the requests and pacing them (`Refresher+Requests`), the nowcast's
+/// demand (`Refresher+Nowcast`), the status (`Refresher+Status`), new rules
+/// and clock jumps (`Refresher+Configuration`), reading (`Refresher+Reading`).
 /// All on the loop.
 public final class Refresher {
     /// A person's refresh of data received less than this ago is answered
@@ -13,30 +17,30 @@ public final class Refresher {
 
     public typealias Completion = (RefreshFailure?) -> Void
 
-    private let context: DaemonContext
+    let context: DaemonContext
     /// Every provider's source (base URL, key, timeouts), by name.
-    private(set) var sources: [ProviderName: WeatherSource] { didSet { changes &+= 1 } }
+    var sources: [ProviderName: WeatherSource] { didSet { changes &+= 1 } }
     /// Each provider's health, back-off, budgets and pacing: the one book
     /// forecasts and the requests beside them spend from.
-    private(set) var ledger: ProviderLedger { didSet { changes &+= 1 } }
+    var ledger: ProviderLedger { didSet { changes &+= 1 } }
     /// Which provider serves each place now (why is in its forecast's `failover`).
-    private(set) var serving: [LocationID: ProviderName] = [:] {
+    var serving: [LocationID: ProviderName] = [:] {
         didSet { changes &+= 1 }
     }
-    private let http: any HTTPFetching
+    let http: any HTTPFetching
     let store: ForecastStore
-    private let events: DaemonEvents
-    private let logger: Logger
-    private(set) var scheduler: RefreshScheduler { didSet { changes &+= 1 } }
+    let events: DaemonEvents
+    let logger: Logger
+    var scheduler: RefreshScheduler { didSet { changes &+= 1 } }
     /// The saved places and the selection, as last written.
-    private var list: LocationList
+    var list: LocationList
     /// The settings in force (units and the refresh interval), as last written.
-    private var settings: Settings
-    private var nowcast = NowcastWatch()
+    var settings: Settings
+    var nowcast = NowcastWatch()
     /// Notes logged once for the daemon's life.
-    private var loggedOnce: Set<String> = []
+    var loggedOnce: Set<String> = []
 
-    private var inFlight: [LocationID: Flight] = [:]
+    var inFlight: [LocationID: Flight] = [:]
 
     /// A place's refresh under way: its transfers, who waits for it, and the
     /// providers asked so far with what each failed with.
@@ -50,28 +54,26 @@ public final class Refresher {
     }
     /// The places whose refresh waits for its provider's per-minute limit,
     /// in the order they start (the selected place first).
-    private var paced: [LocationID] = []
-    private var timer: EventSource?
-    public private(set) var lastSuccess: Double? { didSet { changes &+= 1 } }
+    var paced: [LocationID] = []
+    /// The poll timer; reading the time through it follows wall-clock jumps.
+    let timer: PollTimer
+    public internal(set) var lastSuccess: Double? { didSet { changes &+= 1 } }
     /// The last failed refresh and its place, until that place refreshes
     /// successfully or is removed.
-    public private(set) var lastFailure: RefreshFailure? { didSet { changes &+= 1 } }
-    private var lastFailedPlace: LocationID?
+    public internal(set) var lastFailure: RefreshFailure? { didSet { changes &+= 1 } }
+    var lastFailedPlace: LocationID?
     /// When each place was last made due because a reload changed its
     /// providers: within `StaleAfterMinutes=` of that, another such reload
     /// leaves its schedule alone, so reloads that go back and forth between
     /// providers cost each place one request per freshness window, not one
     /// per reload.
-    private var refetchedForProviderChange: [LocationID: Double] = [:]
-    public private(set) var nextWake: Double? { didSet { changes &+= 1 } }
+    var refetchedForProviderChange: [LocationID: Double] = [:]
+    public internal(set) var nextWake: Double? { didSet { changes &+= 1 } }
     /// Counts the changes of what the status reports from here (the
     /// scheduler: budgets, reachability, the nowcast; the source, the last
     /// success and failure, the next wake-up), so GetStatus builds its reply
     /// anew only when one moved (`StatusVersion`).
-    private(set) var changes = 0
-    /// Notices the wall clock being set, so times held in wall-clock seconds
-    /// keep the distances the monotonic clock measured.
-    private var clockWatch: WallClockWatch
+    var changes = 0
 
     init(
         context: DaemonContext, http: any HTTPFetching, store: ForecastStore,
@@ -86,11 +88,14 @@ public final class Refresher {
         self.list = places
         self.settings = settings
         self.logger = context.logger.scoped("refresh")
-        self.clockWatch = WallClockWatch(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow)
         self.scheduler = RefreshScheduler(
             policy: Self.policy(context.configuration, refreshMinutes: settings.refreshMinutes),
             seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 1000)))
-        self.timer = try context.loop.timer(accuracy: 1) { [weak self] in self?.timerFired() }
+        self.timer = try PollTimer(
+            loop: context.loop, clock: context.clock,
+            seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 1009)))
+        timer.fired = { [weak self] in self?.timerFired() }
+        timer.clockJumped = { [weak self] in self?.followClockJump($0) }
     }
 
     /// With `source` in place of the configuration's for its provider (tests).
@@ -102,172 +107,10 @@ public final class Refresher {
         sources[source.name] = source
     }
 
-    /// `reconfigure` with `source` in place of its provider's (tests).
-    func reconfigure(source: WeatherSource, refreshMinutes: Int?, retryRefused: Bool) {
-        var replaced = sources
-        replaced[source.name] = source
-        reconfigure(refreshMinutes: refreshMinutes, retryRefused: retryRefused, sources: replaced)
-    }
-
-    /// Every provider's source, ready to ask.
-    static func sources(_ configuration: Configuration, credentialsDirectory: String?) -> [ProviderName: WeatherSource]
-    {
-        var sources: [ProviderName: WeatherSource] = [:]
-        for provider in WeatherProviders.all {
-            sources[provider.name] = WeatherSource(
-                provider: provider.name, configuration: configuration, credentialsDirectory: credentialsDirectory)
-        }
-        return sources
-    }
-
-    /// What keeps the providers the configuration names (`Name=`,
-    /// `Providers=`) from being asked, to log; with `Name=auto`, the
-    /// region's providers need nothing.
-    var configurationProblems: [RefreshFailure] {
-        let named = context.configuration.provider.map { [$0] } ?? context.configuration.providerOrder ?? []
-        return named.compactMap { sources[$0]?.configurationProblem }
-    }
-
-    /// What to warn of in the sources' configuration (a key file others can read).
-    var configurationWarnings: [String] {
-        Array(Set(sources.values.compactMap(\.configurationWarning))).sorted()
-    }
-
-    /// The providers that may answer for `location`, best first.
-    func chain(for location: Location) -> [ProviderName] {
-        context.configuration.providers(for: location)
-    }
-
-    /// The source of `name`.
-    private func source(_ name: ProviderName) -> WeatherSource {
-        guard let source = sources[name] else {
-            preconditionFailure("every provider of WeatherProviders.all has a source")
-        }
-        return source
-    }
-
-    /// Each provider a place's list holds (or `Name=`/`Providers=` names), in
-    /// the table's order: its health, the places it serves and its budget.
-    var providerStatuses: [ProviderStatus] { providerStatuses(now: now) }
-
-    /// The providers some saved place's list holds.
-    private var providersInPlaceLists: Set<ProviderName> { Set(list.locations.flatMap { chain(for: $0) }) }
-
-    /// `providerStatuses` at `time`, as the refresher reads the clock.
-    func providerStatuses(now time: Double) -> [ProviderStatus] {
-        var used = providersInPlaceLists
-        if let named = context.configuration.provider { used.insert(named) }
-        for name in context.configuration.providerOrder ?? [] { used.insert(name) }
-        return WeatherProviders.all.map(\.name).filter(used.contains).map { name in
-            let record = ledger.health[name]
-            let budget = ledger.budgets[name]
-            return ProviderStatus(
-                name: name.rawValue,
-                places: list.locations.map(\.id).filter { serving[$0] == name },
-                available: ledger.health.isAvailable(name, now: time), failures: record.consecutiveFailures,
-                backoffUntil: record.backoffUntil.flatMap { $0 > time ? $0 : nil }, lastSuccess: record.lastSuccess,
-                lastError: record.lastFailure, usage: ledger.usage(name, now: time),
-                dailyBudget: budget?.daily ?? 0, monthlyBudget: budget?.monthly)
-        }
-    }
-
-    /// Sets each provider's budget from the configuration, the places and the interval.
-    private func updateBudgets() {
-        let interval = scheduler.policy.interval
-        ledger.sole = context.configuration.provider
-        for provider in WeatherProviders.all {
-            let budget = context.configuration.budget(
-                for: provider.name, places: list.locations.count, intervalSeconds: interval)
-            ledger.setLimits(
-                provider.name, daily: budget.daily, monthly: budget.monthly, callsPerRequest: budget.callsPerRequest,
-                perMinute: provider.terms.quota.callsPerMinute)
-        }
-        // The scheduler's pace follows the ledger's total: with Name= the one
-        // provider's budget; with Name=auto what all of them together allow.
-        let total = ledgerTotal(now: now)
-        scheduler.policy.dailyBudget = total.daily
-        scheduler.policy.monthlyBudget = total.monthly
-        if let sole = ledger.sole, let budget = ledger.budgets[sole] {
-            scheduler.policy.callsPerRequest = budget.callsPerRequest
-        }
-        scheduler.restoreBudget(total.usage)
-    }
-
-    /// The ledger's total at `time` over the providers the places use (all of them when none is saved).
-    private func ledgerTotal(now time: Double) -> (usage: BudgetUsage, daily: Double, monthly: Double?, addsUp: Bool) {
-        let used = providersInPlaceLists
-        return ledger.total(of: used.isEmpty ? Set(WeatherProviders.all.map(\.name)) : used, now: time)
-    }
-
-    /// Whether the totals `GetStatus` reports are one provider's calls against
-    /// its budget (`Name=`), rather than sums of different providers' units.
-    var totalAddsUp: Bool { ledger.sole != nil }
-
-    /// After a spend or refund of `provider`: its count goes to its file
-    /// (and, for the sole provider, to the total's file), and the scheduler
-    /// reads the ledger's total.
-    private func recorded(_ provider: ProviderName) {
-        let time = now
-        let usage = ledger.usage(provider, now: time)
-        store.cache.storeBudget(usage, provider: provider)
-        if provider == ledger.sole { store.cache.storeBudget(usage) }
-        scheduler.restoreBudget(ledgerTotal(now: time).usage)
-    }
-
-    static func policy(_ configuration: Configuration, refreshMinutes: Int?) -> RefreshPolicy {
-        let terms = configuration.providerTerms
-        var policy = RefreshPolicy(
-            interval: Double((refreshMinutes ?? configuration.intervalMinutes) * 60),
-            staleAfter: Double(configuration.staleAfterMinutes * 60),
-            dailyBudget: Double(configuration.effectiveDailyBudget),
-            monthlyBudget: configuration.effectiveMonthlyBudget.map(Double.init),
-            callsPerRequest: terms.quota.callsPerRequest,
-            nowcastInterval: configuration.effectiveNowcastIntervalMinutes.map { Double($0 * 60) })
-        policy.jitterFraction = terms.jitterFraction
-        return policy
-    }
-
     /// The wall-clock time, after following any jump of the clock since the last reading.
-    var now: Double {
-        followClockJumps()
-        return context.clock.wallNow
-    }
+    var now: Double { timer.now }
 
-    /// Moves every wall-clock time raind holds by the jump: the scheduler's,
-    /// and the fetch times of the forecasts in memory, so ages stay what really
-    /// passed. Files on disk catch up at the next write.
-    private func followClockJumps() {
-        guard let jump = clockWatch.observe(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow) else {
-            return
-        }
-        logger.notice(
-            "the wall clock was set \(jump < 0 ? "back" : "forward") by \(Int(min(abs(jump), 1e15).rounded())) s; refresh times follow it"
-        )
-        scheduler.clockJumped(by: jump)
-        ledger.clockJumped(by: jump)
-        store.clockJumped(by: jump)
-        lastSuccess = lastSuccess.map { $0 + jump }
-        if let time = lastFailure?.time { lastFailure?.time = time + jump }
-        nextWake = nextWake.map { $0 + jump }
-    }
     public var isOnline: Bool { scheduler.online }
-    /// Requests and counted calls of this day and month, from the ledger:
-    /// with `Name=`, the provider's; with `Name=auto`, the sums over the
-    /// providers, each request counted in its own provider's calls.
-    public var budgetUsage: BudgetUsage { budgetUsage(now: now) }
-
-    /// The requests and counted calls of the day and month containing `time`.
-    func budgetUsage(now time: Double) -> BudgetUsage { ledgerTotal(now: time).usage }
-
-    /// The budget a quota refusal speaks of: the one used up (the day's when none is).
-    var budgetInQuestion: (period: BudgetPeriod, calls: Double, budget: Double) {
-        let usage = budgetUsage
-        if scheduler.exhaustedBudget(now: now)?.0 == .month, let monthly = scheduler.policy.monthlyBudget {
-            return (.month, usage.callsThisMonth, monthly)
-        }
-        return (.day, usage.callsToday, scheduler.policy.dailyBudget)
-    }
-
     // MARK: Start, configuration, places
 
     /// Loads the cache for the saved places, so clients get data at once.
@@ -302,39 +145,6 @@ public final class Refresher {
         // A restart is no news: the cached outlook is the baseline.
         resetNowcastBaseline(now: time)
         reschedule()
-    }
-
-    /// A new configuration or refresh setting: new rules.
-    /// `retryRefused`: a reload (SIGHUP) gives a provider that refused the
-    /// credentials another chance, whether or not the configuration changed;
-    /// a settings change does not.
-    func reconfigure(refreshMinutes: Int?, retryRefused: Bool, sources newSources: [ProviderName: WeatherSource]? = nil)
-    {
-        if let newSources { sources = newSources }
-        if retryRefused { ledger.configurationReloaded() }
-        scheduler.reconfigure(
-            Self.policy(context.configuration, refreshMinutes: refreshMinutes), credentialsChanged: retryRefused)
-        updateBudgets()
-        // Data from a provider no longer in a place's list stays served, but is fetched anew.
-        let time = now
-        for location in list.locations {
-            guard let cached = store[location.id], !fromCurrentProvider(cached.forecast, for: location) else {
-                continue
-            }
-            serving[location.id] = nil
-            if let last = refetchedForProviderChange[location.id], time - last < scheduler.policy.staleAfter {
-                continue
-            }
-            refetchedForProviderChange[location.id] = time
-            scheduler.restored(location.id, fetchedAt: 0, expiresAt: nil, selected: false, now: time)
-        }
-        nowcastDemandChanged()
-    }
-
-    /// Whether `forecast` came from a provider `location`'s list holds now;
-    /// data from another one answers no person's refresh and counts as never fetched.
-    private func fromCurrentProvider(_ forecast: Forecast, for location: Location) -> Bool {
-        chain(for: location).contains { $0.rawValue == forecast.provider }
     }
 
     /// The places changed: forget removed ones, fetch an added or newly
@@ -394,17 +204,6 @@ public final class Refresher {
         }
     }
 
-    /// SIGHUP: the key is read again and a provider that refused it gets
-    /// another chance on every reload, changed configuration or not
-    /// (docs/CONFIGURATION.md); then what is stale is fetched.
-    private func configurationReloaded() {
-        let sources = Self.sources(context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
-        reconfigure(refreshMinutes: settings.refreshMinutes, retryRefused: true, sources: sources)
-        for problem in configurationProblems { logger.warning(problem.message) }
-        for warning in configurationWarnings { logger.warning(warning) }
-        refreshIfStale(reason: "reload")
-    }
-
     // MARK: Triggers
 
     /// A "became active" moment: fetch what is stale, nothing else.
@@ -447,7 +246,7 @@ public final class Refresher {
 
     /// Starts what `ids` need and joins what is under way. `explicit`: a
     /// person asked (see `refresh`); otherwise a timer or a trigger did.
-    private func fetch(_ ids: [LocationID], explicit: Bool, completion: (([LocationID: RefreshFailure?]) -> Void)?) {
+    func fetch(_ ids: [LocationID], explicit: Bool, completion: (([LocationID: RefreshFailure?]) -> Void)?) {
         let time = now  // first: reading the clock may move the forecasts' times
         var results: [LocationID: RefreshFailure?] = [:]
         var pending = ids.count
@@ -511,231 +310,13 @@ public final class Refresher {
         reschedule()
     }
 
-    /// The provider to ask first for `location`: its list's first that is
-    /// configured, within its budget and not backing off (`ProviderHealthBook.candidates`);
-    /// else why none can be asked.
-    private func firstProvider(for location: Location, now time: Double) -> Result<ProviderName, RefreshFailure> {
-        let chain = chain(for: location)
-        let selected = isSelectedOrNone(location.id)
-        if let first = ledger.choose(chain, now: time, usable: { self.usable($0, now: time, selected: selected) }) {
-            return .success(first)
-        }
-        if let problem = chain.lazy.compactMap({ self.sources[$0]?.configurationProblem }).first,
-            chain.allSatisfy({ self.sources[$0]?.configurationProblem != nil })
-        {
-            return .failure(problem)
-        }
-        if let (period, resetsAt) = chain.lazy.compactMap({ self.ledger.exhausted($0, now: time) }).first {
-            return .failure(
-                RefreshScheduler.Refusal.quotaExhausted(period, resetsAt: resetsAt).failure(
-                    policy: scheduler.policy, now: time))
-        }
-        if !selected,
-            let (period, resetsAt) = chain.lazy.compactMap({
-                self.ledger.exhausted(
-                    $0, now: time, keepingBack: self.scheduler.policy.selectedRequestsLeft(now: time))
-            }).first
-        {
-            return .failure(
-                RefreshScheduler.Refusal.keptForSelected(period, resetsAt: resetsAt).failure(
-                    policy: scheduler.policy, now: time))
-        }
-        return .failure(
-            chain.lazy.compactMap({ self.ledger.health[$0].lastFailure }).first
-                ?? RefreshFailure(
-                    error: .providerError,
-                    message:
-                        "every provider for \(location.id) (\(chain.map(\.rawValue).joined(separator: ", "))) refused raind; fix the configuration, then reload raind (systemctl reload raind, or SIGHUP)"
-                ))
-    }
-
-    /// Whether `name` can be asked at all now: configured and within its
-    /// budget; for a place other than the selected one, within what the
-    /// budget does not keep for the selected place.
-    private func usable(_ name: ProviderName, now time: Double, selected: Bool) -> Bool {
-        let reserve = selected ? (day: 0, month: 0) : scheduler.policy.selectedRequestsLeft(now: time)
-        return sources[name]?.configurationProblem == nil
-            && ledger.exhausted(name, now: time, keepingBack: reserve) == nil
-    }
-
-    /// Whether `id` is the selected place, or no place is selected (nothing to keep back for).
-    private func isSelectedOrNone(_ id: LocationID) -> Bool {
-        list.selectedID == nil || list.selectedID == id
-    }
-
-    // MARK: Pacing
-
-    /// Starts the places waiting for their provider's per-minute limit that
-    /// fit it now, in order; a place whose provider cannot be asked any more
-    /// (its budget ran out meanwhile) is answered with why.
-    private func startPaced() {
-        guard !paced.isEmpty else { return }
-        let time = now
-        var started: [LocationID] = []
-        var still: [LocationID] = []
-        var seen: Set<LocationID> = []
-        let selected = list.selectedID
-        let queue = paced.filter { $0 == selected } + paced.filter { $0 != selected }
-        paced = []
-        for id in queue where seen.insert(id).inserted {
-            guard let flight = inFlight[id], flight.waitingForPace else { continue }
-            guard let location = list[id] else { continue }
-            switch firstProvider(for: location, now: time) {
-            case .failure(let failure):
-                inFlight[id] = nil
-                scheduler.abandoned(id)
-                logger.warning("refreshing \(id) failed: \(failure.message)")
-                events.emit(.published(.refreshFailed(id, failure)))
-                for waiter in flight.waiters { waiter(failure) }
-            case .success(let provider):
-                guard ledger.paceAllows(provider, monotonic: context.clock.monotonicNow) else {
-                    still.append(id)
-                    continue
-                }
-                inFlight[id]?.waitingForPace = false
-                inFlight[id]?.provider = provider
-                started.append(id)
-                start(location, selected: id == selected, provider: provider)
-            }
-        }
-        paced = still
-        if !started.isEmpty { events.emit(.published(.refreshStarted(started))) }
-    }
-
-    /// When (wall clock) the first waiting place's provider lets it start; nil when none waits.
-    private var pacedWake: Double? {
-        let monotonic = context.clock.monotonicNow
-        let providers = Set(paced.compactMap { inFlight[$0]?.provider })
-        guard let opens = providers.map({ ledger.paceOpens($0, monotonic: monotonic) }).min() else { return nil }
-        return now + max(0, opens - monotonic)
-    }
-
-    private func start(_ location: Location, selected: Bool, provider: ProviderName) {
+    func start(_ location: Location, selected: Bool, provider: ProviderName) {
         scheduler.started(location.id, now: now)
         spend(provider)
         ask(location, selected: selected, lookedUp: false, provider: provider)
     }
 
-    /// One request to `provider` went out: the ledger counts it, on disk too.
-    private func spend(_ provider: ProviderName) {
-        ledger.spend(provider, now: now, monotonic: context.clock.monotonicNow)
-        recorded(provider)
-    }
-
-    /// Spends `calls` of `provider`'s budget on a request beside the
-    /// forecasts (air quality), when they fit with what the regular forecast
-    /// schedule needs for the rest of the day and month kept back: such
-    /// requests never starve the forecasts. nil when counted (on disk too);
-    /// else the budget that cannot afford it and when it renews, nothing counted.
-    func spendBeside(_ provider: ProviderName, calls: Double) -> (BudgetPeriod, resetsAt: Double)? {
-        let time = now
-        if let refused = ledger.spend(
-            provider, beside: calls, reserve: scheduler.regularReserve(now: time), now: time,
-            monotonic: context.clock.monotonicNow)
-        {
-            return refused
-        }
-        recorded(provider)
-        return nil
-    }
-
-    /// A request counted by `spendBeside` never reached the provider: its calls are given back.
-    func refundBeside(_ provider: ProviderName, calls: Double) {
-        ledger.refund(provider, calls: calls, now: now)
-        recorded(provider)
-    }
-
-    /// Sends what the provider's plan asks for `location`: a lookup, then
-    /// (`lookedUp`) the forecast's requests with what it found, or the
-    /// forecast's requests at once. The first request was counted by
-    /// `start`; each further one is counted as it goes.
-    private func ask(_ location: Location, selected: Bool, lookedUp: Bool, provider: ProviderName) {
-        let id = location.id
-        let time = now
-        let source = source(provider)
-        // Validators are the provider's own: another provider's ETag means nothing to it.
-        let cached = store[id].flatMap { $0.forecast.provider == provider.rawValue ? $0 : nil }
-        let plan = source.plan(
-            for: location, units: settings.units, cached: cached,
-            lookup: store.lookup(of: id, by: provider, now: time), now: time)
-        switch plan {
-        case .notCovered(let failure):
-            // Answered on the next turn, as a request would be: after RefreshStarted.
-            context.loop.later { [weak self] in
-                self?.finished(location, selected: selected, provider: provider, outcome: .failed(failure))
-            }
-        case .lookup(let request):
-            guard !lookedUp else {
-                let failure = RefreshFailure(
-                    error: .providerError,
-                    message:
-                        "\(source.name) asked for its lookup of the place again after answering it; raind retries later"
-                )
-                context.loop.later { [weak self] in
-                    self?.finished(location, selected: selected, provider: provider, outcome: .failed(failure))
-                }
-                return
-            }
-            let transfer = http.fetch(request) { [weak self] result in
-                self?.lookedUp(location, selected: selected, provider: provider, result: result)
-            }
-            if inFlight[id] != nil { inFlight[id]?.transfers = [transfer] }
-        case .forecast(let requests):
-            count(extra: lookedUp ? requests.count : requests.count - 1, provider: provider)
-            var results = [Result<HTTPResponse, HTTPFailure>?](repeating: nil, count: requests.count)
-            var remaining = requests.count
-            var transfers: [any HTTPCancellable] = []
-            for (index, request) in requests.enumerated() {
-                transfers.append(
-                    http.fetch(request) { [weak self] result in
-                        results[index] = result
-                        remaining -= 1
-                        guard remaining == 0, let self else { return }
-                        let all = results.compactMap { $0 }
-                        self.giveBackUnsent(all, provider: provider)
-                        self.finished(
-                            location, selected: selected, provider: provider,
-                            outcome: source.interpret(all, for: location, now: self.now))
-                    })
-            }
-            if inFlight[id] != nil { inFlight[id]?.transfers = transfers }
-        }
-    }
-
-    /// Counts requests beyond the first of one refresh against the budgets.
-    private func count(extra: Int, provider: ProviderName) {
-        guard extra > 0 else { return }
-        for _ in 0..<extra { spend(provider) }
-    }
-
-    /// Requests that never reached the provider count nothing: libcurl could
-    /// not be loaded, or the provider's name could not be resolved or its
-    /// address connected to (nothing was asked of it).
-    private func giveBackUnsent(_ results: [Result<HTTPResponse, HTTPFailure>], provider: ProviderName) {
-        var changed = false
-        for case .failure(let transport) in results
-        where transport.neverSent || transport.kind == .dnsFailed || transport.kind == .connectFailed {
-            ledger.refund(provider, now: now)
-            changed = true
-        }
-        if changed { recorded(provider) }
-    }
-
-    private func lookedUp(
-        _ location: Location, selected: Bool, provider: ProviderName, result: Result<HTTPResponse, HTTPFailure>
-    ) {
-        guard inFlight[location.id] != nil else { return }
-        giveBackUnsent([result], provider: provider)
-        switch source(provider).interpretLookup(result, for: location, now: now) {
-        case .success(let lookup):
-            store.keep(lookup, of: location.id, by: provider)
-            ask(location, selected: selected, lookedUp: true, provider: provider)
-        case .failure(let failure):
-            finished(location, selected: selected, provider: provider, outcome: .failed(failure))
-        }
-    }
-
-    private func finished(
+    func finished(
         _ location: Location, selected: Bool, provider: ProviderName, outcome: WeatherSource.Outcome
     ) {
         let id = location.id
@@ -811,59 +392,10 @@ public final class Refresher {
         events.emit(.weatherChanged)
     }
 
-    /// The provider to ask after `failure` in this refresh: the next of the
-    /// place's list not asked yet, configured, within its budget and not
-    /// backing off; nil when there is none, or when no provider could do
-    /// better (this machine cannot make requests at all).
-    private func nextProvider(
-        for location: Location, after flight: Flight, failure: RefreshFailure, besides current: ProviderName? = nil
-    ) -> ProviderName? {
-        guard failure.error != .notConfigured || failure.httpStatus != nil, scheduler.networkUp else { return nil }
-        let time = now
-        var asked = Set(flight.failures.map(\.provider))
-        if let current { asked.insert(current) }
-        let selected = isSelectedOrNone(location.id)
-        return ledger.next(after: asked, in: chain(for: location), now: time) {
-            self.usable($0, now: time, selected: selected)
-        }
-    }
-
-    /// One failure for a refresh every provider failed: the last one's kind
-    /// and status, with each provider's own words.
-    static func combined(_ failures: [(provider: ProviderName, failure: RefreshFailure)]) -> RefreshFailure {
-        var result = failures[failures.count - 1].failure
-        result.message =
-            "every provider for this place failed: "
-            + failures.map { "\($0.provider): \($0.failure.message)" }.joined(separator: "; ")
-        return result
-    }
-
-    /// An answer whose every time lies in the past is no forecast, however
-    /// recently it arrived: a failure of its provider, so the next answers.
-    static func outdatedProblem(_ forecast: Forecast, at time: Double) -> RefreshFailure? {
-        guard forecast.outdated(now: time) else { return nil }
-        return RefreshFailure(
-            error: .providerError,
-            message:
-                "\(forecast.provider) sent a forecast whose times all lie in the past; raind keeps the cached data and retries later",
-            httpStatus: 200)
-    }
-
-    /// Why `provider` and not the first of `location`'s list serves it: that
-    /// first choice and its last failure (this refresh's, when it was asked;
-    /// nil when it has not failed since raind started); nil when `provider`
-    /// is the first choice.
-    private func takeover(
-        for location: Location, servedBy provider: ProviderName
-    ) -> (firstChoice: ProviderName, failure: RefreshFailure?)? {
-        guard let preferred = chain(for: location).first, preferred != provider else { return nil }
-        return (preferred, ledger.health[preferred].lastFailure)
-    }
-
     /// `provider` answered for `location`, having taken over from its first
     /// choice for `takeover` (nil: it is the first choice): when another
     /// provider served it before, `ProviderChanged` says which one serves it now and why.
-    private func noteServing(
+    func noteServing(
         _ location: Location, by provider: ProviderName,
         takeover: (firstChoice: ProviderName, failure: RefreshFailure?)?
     ) {
@@ -882,7 +414,7 @@ public final class Refresher {
     /// for a 304 with nothing in memory) is kept and published with its
     /// nowcast as of now (a proxy's copy, its Age, was made earlier), with
     /// `AlertsChanged` when its alerts differ from `previousAlerts`.
-    private func succeeded(
+    func succeeded(
         _ id: LocationID, _ cached: CachedForecast?, expiresAt: Double?, previousAlerts: [WeatherAlert]?,
         selected: Bool, at time: Double
     ) {
@@ -898,7 +430,7 @@ public final class Refresher {
         publishNowcastChange(id, served.nowcast)
     }
 
-    private func clearFailure(of id: LocationID) {
+    func clearFailure(of id: LocationID) {
         guard lastFailedPlace == id else { return }
         lastFailure = nil
         lastFailedPlace = nil
@@ -913,7 +445,7 @@ public final class Refresher {
         let flights = inFlight
         inFlight.removeAll()
         paced.removeAll()
-        timer?.disarm()
+        timer.disarm()
         let stopping = RefreshFailure(error: .providerError, message: "raind is stopping; the refresh was cancelled")
         for (id, flight) in flights {
             for transfer in flight.transfers { transfer.cancel() }
@@ -922,7 +454,7 @@ public final class Refresher {
         }
     }
 
-    private func publishReachability(wasOnline: Bool) {
+    func publishReachability(wasOnline: Bool) {
         if scheduler.online != wasOnline {
             events.emit(.published(.reachabilityChanged(online: scheduler.online)))
             events.emit(.weatherChanged)
@@ -930,85 +462,10 @@ public final class Refresher {
     }
 
     /// Arms the timer for the scheduler's next wake-up, with slack so wake-ups coalesce.
-    private func reschedule() {
+    func reschedule() {
         let scheduled = scheduler.nextWake(list.locations.map(\.id), now: now)
         nextWake = [scheduled, pacedWake].compactMap { $0 }.min()
-        guard let nextWake else {
-            timer?.disarm()
-            return
-        }
-        let delay = max(0, nextWake - now)
-        timer?.setAccuracy(min(30, max(1, delay / 20)))
-        timer?.arm(after: delay)
-    }
-
-    // MARK: Nowcast
-
-    /// Set while rain notifications can be shown: someone can use the
-    /// nowcast even with no subscriber connected.
-    public var notificationsWantNowcast: Bool {
-        get { nowcast.notificationsWant }
-        set {
-            nowcast.notificationsWant = newValue
-            nowcastDemandChanged()
-        }
-    }
-
-    /// Someone may have started or stopped being able to use the nowcast (a
-    /// subscriber came or went, notifications were turned on or off): the
-    /// selected place's next refresh follows.
-    public func nowcastDemandChanged() {
-        updateNowcastDemand()
-        reschedule()
-    }
-
-    /// Tells the scheduler whether the selected place's nowcast is wanted.
-    private func updateNowcastDemand() {
-        let selected = list.selectedID
-        let hasNowcast = selected.flatMap { store[$0]?.forecast.nowcast } != nil
-        scheduler.setNowcastWanted(nowcast.wanted(hasNowcast: hasNowcast), selected: selected, now: now)
-    }
-
-    /// The short refreshes' state and cost, for `GetStatus`.
-    var nowcastStatus: NowcastStatus { nowcastStatus(now: now) }
-
-    /// The short refreshes' state and cost at `time`.
-    func nowcastStatus(now time: Double) -> NowcastStatus {
-        NowcastWatch.status(scheduler, configuration: context.configuration, now: time)
-    }
-
-    /// Publishes `NowcastChanged` when the selected place's outlook,
-    /// `current` (as served with its forecast), differs materially from the
-    /// one last published.
-    private func publishNowcastChange(_ id: LocationID, _ current: Nowcast?) {
-        guard id == list.selectedID, let change = nowcast.change(of: id, to: current) else { return }
-        events.emit(.published(.nowcastChanged(id, current, change)))
-    }
-
-    private func resetNowcastBaseline(now time: Double) {
-        let selected = list.selectedID
-        nowcast.resetBaseline(selected, selected.flatMap { store[$0]?.forecast.nowcast?.at(time) })
-    }
-
-    // MARK: Reading
-
-    /// A place's cached forecast (its nowcast as of now), its age in seconds and whether it is stale.
-    func forecast(for id: LocationID) -> (forecast: Forecast, age: Double, stale: Bool)? {
-        let time = now  // first: reading the clock may move the forecasts' times
-        guard let cached = store[id], let forecast = store.served(id, at: time) else { return nil }
-        let age = max(0, time - cached.forecast.fetchedAt)
-        // Data a proxy had kept (its Age) is stale by its age, however recently it
-        // arrived; data whose every time has passed, by its own times.
-        return (
-            forecast, age,
-            scheduler.isStale(id, now: time) || age >= scheduler.policy.staleAfter || forecast.outdated(now: time)
-        )
-    }
-
-    /// Names what `forecast(for: id)` serves now: equal versions, equal forecasts.
-    func forecastVersion(for id: LocationID) -> ForecastVersion? {
-        let time = now  // first: reading the clock may move the forecasts' times
-        return store.version(of: id, at: time)
+        timer.arm(at: nextWake, now: now)
     }
 }
 
