@@ -123,4 +123,34 @@ final class ProviderLedgerTests: XCTestCase {
         tomorrow.restore(.openMeteo, usage: before.usage(.openMeteo, now: noon), now: noon + 86400)
         XCTAssertEqual(tomorrow.usage(.openMeteo, now: noon + 86400).requestsToday, 0)
     }
+
+    func testABookFileIsReadBackOnlyAsRaindWritesIt() throws {
+        var usage = BudgetUsage()
+        usage.add(calls: 3.1, now: noon)
+        usage.add(calls: 1.9, now: noon)
+        let written = Array(usage.persisted.serialized().utf8)
+        XCTAssertEqual(try BudgetUsage(persisted: written), usage, "what raind writes it reads back")
+        let day = BudgetUsage.dayStart(noon)
+        // A file from before monthly counting counts its day; the month starts from zero.
+        let old = try BudgetUsage(persisted: Array(#"{"day": \#(day), "calls": 5}"#.utf8))
+        XCTAssertEqual(old.requestsToday, 5)
+        XCTAssertEqual(old.current(now: noon).requestsThisMonth, 0)
+        let damaged: [(String, String)] = [
+            ("[1, 2", "budget"),
+            ("{}", "day"),
+            (#"{"day": "\#(day)", "calls": 1}"#, "day"),
+            (#"{"day": \#(day + 0.5), "calls": 1}"#, "day"),
+            (#"{"day": 1e300, "calls": 1}"#, "day"),
+            (#"{"day": \#(day), "calls": -4}"#, "calls"),
+            (#"{"day": \#(day), "calls": 1e12}"#, "calls"),
+            (#"{"day": \#(day), "calls": 3, "requests": 1.5}"#, "requests"),
+            (#"{"day": \#(day), "calls": 3, "month": 7}"#, "month"),
+            (#"{"day": \#(day), "calls": 3, "month": \#(day), "monthRequests": -1}"#, "monthRequests"),
+        ]
+        for (text, field) in damaged {
+            XCTAssertThrowsError(try BudgetUsage(persisted: Array(text.utf8)), text) { error in
+                XCTAssertEqual((error as? WireDecodingError)?.field, field, text)
+            }
+        }
+    }
 }
