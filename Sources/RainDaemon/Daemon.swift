@@ -103,7 +103,9 @@ public final class Daemon {
             refresher = try Refresher(
                 context: context, http: http, store: forecasts, events: events,
                 places: state.places, settings: state.settings)
-            alerts = try AlertWatcher(context: context, http: http, store: forecasts, events: events)
+            alerts = try AlertWatcher(
+                context: context, http: http, store: forecasts, events: events,
+                languages: AlertWatcher.languages(ProcessEnvironment.current()))
             air = try AirWatcher(
                 context: context, http: http, store: forecasts, events: events,
                 spend: { [refresher] in refresher.spendBeside($0, calls: $1) },

@@ -63,11 +63,13 @@ final class AlertWatcher: DaemonEventObserver {
     /// Moves whenever a count or a place's service changes (`StatusVersion`).
     private(set) var changes = 0
 
+    /// `languages`: the reader's, most preferred first (`languages(_:)` of
+    /// the daemon's environment), for services that write in several.
     init(
-        context: DaemonContext, http: any HTTPFetching, store: ForecastStore, events: DaemonEvents
-    )
-        throws(SystemError)
-    {
+        context: DaemonContext, http: any HTTPFetching, store: ForecastStore, events: DaemonEvents,
+        languages: [String]
+    ) throws(SystemError) {
+        self.languages = languages
         self.context = context
         let clock = context.clock
         self.answers = SharedAnswers(
@@ -106,7 +108,8 @@ final class AlertWatcher: DaemonEventObserver {
         return codes
     }
 
-    private lazy var languages = Self.languages(ProcessEnvironment.current())
+    /// The reader's languages, most preferred first, as the daemon was given them.
+    private let languages: [String]
 
     /// Starts watching `places` (at start and after every change to the list).
     func placesChanged(_ list: [Location]) {
