@@ -309,25 +309,29 @@ public struct WeatherSource {
     {
         var responses: [HTTPResponse] = []
         for result in results {
-            switch result {
-            case .failure(let failure):
+            // What every poller reads alike (`UpstreamClient.Outcome`); what a status means here is the provider's.
+            switch UpstreamClient.outcome(result, now: now) {
+            case .failed(let failure), .unreached(let failure):
                 return .failed(Self.failure(from: failure))
-            case .success(let answer) where answer.status == 200 || answer.status == 203:
+            case .answered(let answer):
                 responses.append(answer)
-            case .success(let answer):
-                return outcome(answer, all: [answer], for: location, now: now)
+            case .notModified(let answer):
+                return outcome(answer, all: [answer], retryAfter: nil, for: location, now: now)
+            case .refused(let answer, let retryAfter):
+                return outcome(answer, all: [answer], retryAfter: retryAfter, for: location, now: now)
             }
         }
         guard let first = responses.first else {
             return .failed(RefreshFailure(error: .providerError, message: "\(provider.name) was asked nothing"))
         }
-        return outcome(first, all: responses, for: location, now: now)
+        return outcome(first, all: responses, retryAfter: nil, for: location, now: now)
     }
 
     /// `response` is the first answer (its status decides; 200 and 203 hand
-    /// all answers to the parser), `all` every answer of the plan.
+    /// all answers to the parser), `all` every answer of the plan;
+    /// `retryAfter` what a refusal's `Retry-After` asked for.
     private func outcome(
-        _ response: HTTPResponse, all: [HTTPResponse], for location: Location, now: Double
+        _ response: HTTPResponse, all: [HTTPResponse], retryAfter: Double?, for location: Location, now: Double
     )
         -> Outcome
     {
@@ -335,9 +339,6 @@ public struct WeatherSource {
         let expiresAt = policy.freshUntil(now: now)
         // A cache on the way (a site proxy) says how old its copy already is.
         let fetchedAt = now - policy.dataAge
-        let retryAfter = response[header: "retry-after"].flatMap {
-            HTTPCachePolicy.retryAfter($0, now: now, serverDate: response[header: "date"])
-        }
         let refusal = provider.refusal(in: response.body, now: now)
         let name = provider.name.rawValue
         let said = FailureWording.said(refusal?.reason)
