@@ -103,20 +103,19 @@ public final class Daemon {
             refresher = try Refresher(
                 context: context, http: http, store: forecasts, events: events,
                 places: state.places, settings: state.settings)
-            alerts = try AlertWatcher(context: context, http: http, store: forecasts, events: events)
-            air = try AirWatcher(
+            alerts = try AlertWatcher(
                 context: context, http: http, store: forecasts, events: events,
-                spend: { [refresher] in refresher.spendBeside($0, calls: $1) },
-                refund: { [refresher] in refresher.refundBeside($0, calls: $1) },
-                networkUp: { [refresher] in refresher.scheduler.networkUp })
+                languages: AlertWatcher.languages(ProcessEnvironment.current()))
+            air = try AirWatcher(
+                context: context, http: http, store: forecasts, events: events, budget: refresher)
         } catch {
             throw StartupError("cannot set up HTTP: \(error)")
         }
         // Cached data first, and the cache's leftovers gone, before the socket
         // exists: the first client to connect gets it.
         refresher.restore()
-        alerts.placesChanged(state.places.locations)
-        air.placesChanged(state.places)
+        alerts.restore(state.places.locations)
+        air.restore(state.places)
         let systemBus: Result<BusConnection, BusError>
         do {
             systemBus = .success(try BusConnection(.system, loop: loop))

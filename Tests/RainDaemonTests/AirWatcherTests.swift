@@ -81,10 +81,7 @@ final class AirWatcherTests: XCTestCase {
             settings: Settings(units: .si, refreshMinutes: nil))
         refresher.restore()
         let air = try AirWatcher(
-            context: context, http: harness.http, store: store, events: events,
-            spend: { [refresher] in refresher.spendBeside($0, calls: $1) },
-            refund: { [refresher] in refresher.refundBeside($0, calls: $1) },
-            networkUp: { [refresher] in refresher.scheduler.networkUp })
+            context: context, http: harness.http, store: store, events: events, budget: refresher)
         return Rig(
             harness: harness, server: server, clock: clock, refresher: refresher, air: air, store: store,
             directory: directory, places: places)

@@ -1,5 +1,6 @@
 import Foundation
 import RainCore
+import RainSystem
 import XCTest
 
 @testable import RainDaemon
@@ -153,7 +154,9 @@ final class AlertLifeTests: XCTestCase {
             connect: { () throws(BusError) in try BusConnection(address: address, loop: loop) },
             configuration: { configuration }, now: { clock.wallNow }, recordPath: nil, places: places,
             events: events, logger: logger)
-        let watcher = try AlertWatcher(context: context, http: harness.http, store: store, events: events)
+        let watcher = try AlertWatcher(
+            context: context, http: harness.http, store: store, events: events,
+            languages: AlertWatcher.languages(ProcessEnvironment.current()))
         // As Daemon.init wires them: the notifier sees a change first.
         events.connect(EventParts(notifier: notifier, alerts: watcher))
         let rig = Rig(

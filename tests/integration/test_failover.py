@@ -77,6 +77,22 @@ def test_the_bar_stays_fresh_and_says_why_and_status_shows_each_provider(daemon_
     assert "metno: ok, serves oslo-no" in text, text
 
 
+def test_status_shows_no_total_of_providers_that_count_in_different_units(daemon_factory, both):
+    both.script(path_prefix="/v1/forecast", count=-1, mode="status", status=503)
+    daemon = failover_daemon(daemon_factory, both)
+    daemon.ctl("add", "--coords", "59.91,10.75", "--name", "Oslo", check=True)
+    wait_for(lambda: forecast(daemon), what="a forecast")
+    status = daemon.client().call("GetStatus")["parameters"]["status"]
+    assert status["totalAddsUp"] is False
+    # The old fields stay, sums for older clients; each provider's own numbers add up against its own budget.
+    providers = {entry["name"]: entry for entry in status["providers"]}
+    assert status["requestsToday"] == sum(entry["requestsToday"] for entry in providers.values())
+    assert providers["metno"]["requestsToday"] == 1 and providers["metno"]["callsToday"] == 1
+    text = daemon.ctl("status", check=True).stdout
+    assert "Upstream calls:" not in text, text
+    assert "metno: ok, serves oslo-no" in text and "1 of " in text, text
+
+
 def test_every_provider_failing_fails_the_refresh_naming_each(daemon_factory, both):
     both.script(path_prefix="/v1/forecast", count=-1, mode="status", status=503)
     both.script(path_prefix="/weatherapi/", count=-1, mode="status", status=502)

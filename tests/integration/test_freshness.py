@@ -154,3 +154,16 @@ def test_budget_file_from_before_monthly_counting_still_counts_its_day(weather_d
     assert status["requestsToday"] == 5 and status["callsToday"] == 5
     assert status["requestsThisMonth"] == 0, "the month was not counted before; it starts from zero"
 
+
+
+def test_status_total_is_the_one_providers_own_book(weather_daemon, fixture_server):
+    daemon = weather_daemon()
+    daemon.ctl("add", "--coords", PARIS, "--name", "Paris", check=True)
+    wait_for(lambda: daemon.client().call("GetForecast")["parameters"]["forecast"])
+    status = json.loads(daemon.ctl("status", "--json").stdout)
+    assert status["totalAddsUp"] is True
+    [provider] = status["providers"]
+    for field in ("requestsToday", "callsToday", "dailyBudget", "requestsThisMonth", "callsThisMonth",
+                  "monthlyBudget"):
+        assert status[field] == provider[field], field
+    assert "3.1 of 1,500 today (1 request)" in daemon.ctl("status").stdout

@@ -314,7 +314,11 @@ extension WeatherInterface {
           # Each provider the places can be served by, in the order of the table.
           providers: ?[]ProviderStatus,
           # Each official alert service polled for the places, and what it costs.
-          alertSources: ?[]AlertSourceStatus
+          alertSources: ?[]AlertSourceStatus,
+          # True when one provider serves every place (Name=): requestsToday … monthlyBudget
+          # are its calls against its own budget. False with Name=auto: they sum providers
+          # that count in different units; read each provider's in providers instead.
+          totalAddsUp: ?bool
         )
 
         # One provider in GetStatus: the places it serves now, whether it may be asked

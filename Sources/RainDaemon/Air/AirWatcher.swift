@@ -17,19 +17,16 @@ final class AirWatcher {
     private let store: ForecastStore
     private let events: DaemonEvents
     private let logger: Logger
-    /// Counts a request in its provider's budget (nil) or says which budget refuses it.
-    private let spend: (ProviderName, Double) -> (BudgetPeriod, resetsAt: Double)?
-    /// Gives back what `spend` counted for a request that never reached the provider.
-    private let refund: (ProviderName, Double) -> Void
-    /// Whether the machine has a network route (the refresher's judgement).
-    private let networkUp: () -> Bool
+    /// The providers' budgets the air spends from, beside the forecasts (the refresher's ledger).
+    private let budget: any BudgetBeside
     private(set) var schedule: AirSchedule
     private var places: [Location] = []
     private var selected: LocationID?
     /// The saved places as last given, for a reload.
     private var list = LocationList()
     private var transfers: [LocationID: any HTTPCancellable] = [:]
-    private var timer: EventSource?
+    /// The poll timer; reading the time through it follows wall-clock jumps.
+    private let timer: PollTimer
     /// Problems logged once each, until the place answers again.
     private var loggedProblems: [LocationID: String] = [:]
     /// For tests: called when a request has been answered (or failed) and its outcome kept.
@@ -37,18 +34,14 @@ final class AirWatcher {
 
     init(
         context: DaemonContext, http: any HTTPFetching, store: ForecastStore, events: DaemonEvents,
-        spend: @escaping (ProviderName, Double) -> (BudgetPeriod, resetsAt: Double)?,
-        refund: @escaping (ProviderName, Double) -> Void, networkUp: @escaping () -> Bool
+        budget: any BudgetBeside
     ) throws(SystemError) {
         self.context = context
         self.http = http
         self.store = store
         self.events = events
-        self.spend = spend
-        self.refund = refund
-        self.networkUp = networkUp
+        self.budget = budget
         self.logger = context.logger.scoped("air")
-        self.clockWatch = WallClockWatch(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow)
         // One schedule for every place: the longest update interval and jitter
         // of the services raind knows (Open-Meteo's alone today), never asking
         // any of them more often than its model is renewed.
@@ -57,25 +50,36 @@ final class AirWatcher {
             updateInterval: services.map(\.updateInterval).max() ?? 3600,
             jitterFraction: services.map(\.jitterFraction).max() ?? 0.1,
             seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 991)))
-        self.timer = try context.loop.timer(accuracy: 1) { [weak self] in self?.timerFired() }
+        self.timer = try PollTimer(
+            loop: context.loop, clock: context.clock, seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 991))
+        )
+        timer.fired = { [weak self] in self?.timerFired() }
+        // The schedule's times move with a jump of the wall clock, as the refresher's do.
+        timer.clockJumped = { [weak self] in self?.schedule.clockJumped(by: $0) }
     }
 
-    /// The wall-clock time, after following any jump of the clock since the
-    /// last reading: the schedule's times move with it, as the refresher's do.
-    private var now: Double {
-        if let jump = clockWatch.observe(wall: context.clock.wallNow, monotonic: context.clock.monotonicNow) {
-            schedule.clockJumped(by: jump)
-        }
-        return context.clock.wallNow
-    }
-    private var clockWatch: WallClockWatch
+    /// The wall-clock time, after following any jump of the clock since the last reading.
+    private var now: Double { timer.now }
 
     // MARK: Places
 
-    /// Starts watching `list`'s places (at start and after every change):
-    /// the cached data of a new place is loaded, a removed place forgotten.
+    /// At start: takes up the saved places with their cached data and arms
+    /// the timer. The first requests go out from the loop once raind is
+    /// ready: libcurl is loaded at the first request, and READY=1 does not
+    /// wait for it.
+    func restore(_ list: LocationList) {
+        takeUp(list, at: now)
+        reschedule(at: now)
+    }
+
+    /// Starts watching `list`'s places after a change to them, and asks what is due.
     func placesChanged(_ list: LocationList) {
-        let time = now
+        takeUp(list, at: now)
+        timerFired()
+    }
+
+    /// The cached data of a new place is loaded, a removed place forgotten.
+    private func takeUp(_ list: LocationList, at time: Double) {
         let previous = Set(places.map(\.id))
         self.list = list
         places = list.locations.filter { context.configuration.airService(for: $0) != nil }
@@ -97,7 +101,6 @@ final class AirWatcher {
             store.setAir(cached, for: place.id)
             if let cached { schedule.restored(place.id, fetchedAt: cached.fetchedAt, now: time) }
         }
-        timerFired()
     }
 
     /// A place moved (the following place reached another town): its air is asked anew.
@@ -144,7 +147,7 @@ final class AirWatcher {
     /// Cancels every request (shutdown).
     func cancelAll() {
         for id in Array(transfers.keys) { stop(id) }
-        timer?.disarm()
+        timer.disarm()
     }
 
     // MARK: Fetching
@@ -152,20 +155,14 @@ final class AirWatcher {
     /// Asks for what is due and arms the timer for the next.
     func timerFired() {
         let time = now
-        if networkUp() {
+        if budget.networkUp {
             for id in schedule.due(now: time) { ask(id, at: time) }
         }
         reschedule(at: time)
     }
 
     private func reschedule(at time: Double) {
-        guard networkUp(), let next = schedule.nextWake() else {
-            timer?.disarm()
-            return
-        }
-        let delay = max(0, next - time)
-        timer?.setAccuracy(min(30, max(1, delay / 20)))
-        timer?.arm(after: delay)
+        timer.arm(at: budget.networkUp ? schedule.nextWake() : nil, now: time)
     }
 
     private func ask(_ id: LocationID, at time: Double) {
@@ -174,7 +171,7 @@ final class AirWatcher {
         else { return }
         let index = context.configuration.airIndex(for: place)
         let (request, calls) = service.request(for: place, index: index)
-        if let (period, resetsAt) = spend(service.provider, calls) {
+        if let (period, resetsAt) = budget.spendBeside(service.provider, calls: calls) {
             schedule.deferred(id, until: resetsAt)
             note(
                 id,
@@ -184,15 +181,8 @@ final class AirWatcher {
         }
         schedule.started(id)
         let base = context.configuration.airBaseURL ?? service.defaultBaseURL
-        var headers = request.headers
-        if let contact = context.configuration.contact {
-            headers["User-Agent"] = RaindVersion.userAgent(contact: contact)
-        }
-        let url = base + request.path
-        let http = HTTPRequest(
-            url: url, redactedURL: url, headers: headers,
-            connectTimeout: .seconds(context.configuration.connectTimeoutSeconds),
-            totalTimeout: .seconds(context.configuration.timeoutSeconds), maxBodyBytes: WeatherSource.maximumBodyBytes)
+        let http = UpstreamClient(configuration: context.configuration).request(
+            base + request.path, headers: request.headers)
         transfers[id] = self.http.fetch(http) { [weak self] result in
             self?.answered(id, place: place, index: index, service: service, calls: calls, result)
         }
@@ -204,13 +194,12 @@ final class AirWatcher {
     ) {
         guard transfers.removeValue(forKey: id) != nil else { return }
         let time = now
-        switch result {
-        case .failure(let failure):
-            if failure.neverSent || failure.kind == .dnsFailed || failure.kind == .connectFailed {
-                refund(service.provider, calls)
-            }
+        let outcome = UpstreamClient.outcome(result, now: time)
+        if outcome.refundable { budget.refundBeside(service.provider, calls: calls) }
+        switch outcome {
+        case .failed(let failure), .unreached(let failure):
             failed(id, failure.message, wording: failure.wording, at: time)
-        case .success(let response) where response.status == 200:
+        case .answered(let response) where response.status == 200:
             do {
                 let air = try service.parse(response.body, index: index, fetchedAt: time)
                 if let problem = air.validationProblem() { throw problem }
@@ -218,11 +207,11 @@ final class AirWatcher {
             } catch {
                 failed(id, "\(service.provider) sent air quality raind cannot use: \(error)", at: time)
             }
-        case .success(let response):
+        case .answered(let response), .notModified(let response), .refused(let response, _):
+            // The provider's own words for a refusal (Open-Meteo's reason) are its part.
             let refusal = WeatherProviders.provider(service.provider).refusal(in: response.body, now: time)
-            let retry = response[header: "retry-after"].flatMap {
-                HTTPCachePolicy.retryAfter($0, now: time, serverDate: response[header: "date"])
-            }
+            let retry: Double?
+            if case .refused(_, let after) = outcome { retry = after } else { retry = nil }
             let reason = refusal.map { ": \($0.reason)" } ?? ""
             failed(id, "HTTP \(response.status)\(reason)", at: time, retryAfter: retry ?? refusal?.retryAfter)
         }

@@ -20,7 +20,11 @@ final class AlertWatcher {
     private let logger: Logger
     private var places: [Location] = []
     private var watches: [LocationID: Watch] = [:]
-    private var timer: EventSource?
+    /// The poll timer, with the polls' seeded jitter; reading the time
+    /// through it follows wall-clock jumps.
+    private let timer: PollTimer
+    /// Sends the requests as every poller does.
+    private var client: UpstreamClient { UpstreamClient(configuration: context.configuration) }
 
     /// One place's polling.
     struct Watch {
@@ -55,11 +59,13 @@ final class AlertWatcher {
     /// Moves whenever a count or a place's service changes (`StatusVersion`).
     private(set) var changes = 0
 
+    /// `languages`: the reader's, most preferred first (`languages(_:)` of
+    /// the daemon's environment), for services that write in several.
     init(
-        context: DaemonContext, http: any HTTPFetching, store: ForecastStore, events: DaemonEvents
-    )
-        throws(SystemError)
-    {
+        context: DaemonContext, http: any HTTPFetching, store: ForecastStore, events: DaemonEvents,
+        languages: [String]
+    ) throws(SystemError) {
+        self.languages = languages
         self.context = context
         let clock = context.clock
         self.answers = SharedAnswers(
@@ -67,10 +73,22 @@ final class AlertWatcher {
         self.store = store
         self.events = events
         self.logger = context.logger.scoped("alerts")
-        self.timer = try context.loop.timer(accuracy: 1) { [weak self] in self?.timerFired() }
+        self.timer = try PollTimer(
+            loop: context.loop, clock: context.clock, seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 983))
+        )
+        timer.fired = { [weak self] in self?.timerFired() }
+        timer.clockJumped = { [weak self] in self?.clockJumped(by: $0) }
     }
 
-    private var now: Double { context.clock.wallNow }
+    /// The wall-clock time, after following any jump since the last reading.
+    private var now: Double { timer.now }
+
+    /// The wall clock was set: each place's next poll keeps its distance,
+    /// and onsets and ends are looked for from the new time on.
+    private func clockJumped(by jump: Double) {
+        for id in Array(watches.keys) { watches[id]?.nextPoll += jump }
+        momentsAnnouncedUntil = momentsAnnouncedUntil.map { $0 + jump }
+    }
 
     /// The reader's languages, most preferred first, from the locale
     /// variables (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`).
@@ -86,10 +104,24 @@ final class AlertWatcher {
         return codes
     }
 
-    private lazy var languages = Self.languages(ProcessEnvironment.current())
+    /// The reader's languages, most preferred first, as the daemon was given them.
+    private let languages: [String]
 
-    /// Starts watching `places` (at start and after every change to the list).
+    /// At start: takes up the saved places and their kept alerts, and arms
+    /// the timer. The first polls go out from the loop once raind is ready:
+    /// libcurl is loaded at the first request, and READY=1 does not wait for it.
+    func restore(_ list: [Location]) {
+        takeUp(list)
+        reschedule(at: now)
+    }
+
+    /// Starts watching `list` after a change to it, and polls what is due.
     func placesChanged(_ list: [Location]) {
+        takeUp(list)
+        timerFired()
+    }
+
+    private func takeUp(_ list: [Location]) {
         places = list
         changes += 1
         let time = now
@@ -119,7 +151,6 @@ final class AlertWatcher {
                     for: place.id)
             }
         }
-        timerFired()
     }
 
     // What moves the watcher (the event table, `DaemonEvents.connect`).
@@ -206,13 +237,7 @@ final class AlertWatcher {
         if let change = AlertLifecycle.nextChange(places.flatMap(messages(of:)), after: time) {
             next = min(next ?? change, change)
         }
-        guard let next else {
-            timer?.disarm()
-            return
-        }
-        let delay = max(0, next - time)
-        timer?.setAccuracy(min(30, max(1, delay / 20)))
-        timer?.arm(after: delay)
+        timer.arm(at: next, now: time)
     }
 
     private func baseURL(_ source: any AlertSource) -> String {
@@ -220,21 +245,14 @@ final class AlertWatcher {
     }
 
     private func httpRequest(_ url: String, headers: [String: String]) -> HTTPRequest {
-        var headers = headers
-        if let contact = context.configuration.contact {
-            headers["User-Agent"] = RaindVersion.userAgent(contact: contact)
-        }
-        return HTTPRequest(
-            url: url, redactedURL: url, headers: headers,
-            connectTimeout: .seconds(context.configuration.connectTimeoutSeconds),
-            totalTimeout: .seconds(context.configuration.timeoutSeconds),
-            maxBodyBytes: WeatherSource.maximumBodyBytes)
+        client.request(url, headers: headers)
     }
 
     private func poll(_ id: LocationID, time: Double) {
         guard var watch = watches[id], let place = places.first(where: { $0.id == id }) else { return }
         let source = watch.source
-        let jitter = source.terms.pollingInterval * source.terms.jitterFraction * Double.random(in: 0...1)
+        let jitter = timer.jitter.delay(
+            interval: source.terms.pollingInterval, fraction: source.terms.jitterFraction)
         watch.nextPoll = time + source.terms.pollingInterval + jitter
         let asked: [ProviderRequest]
         switch source.plan(for: place, languages: languages, now: time) {
@@ -273,13 +291,13 @@ final class AlertWatcher {
         let time = now
         var bodies: [[UInt8]] = []
         for result in results {
-            switch result {
-            case .failure(let failure):
+            switch UpstreamClient.outcome(result.map(\.response), now: time) {
+            case .failed(let failure), .unreached(let failure):
                 return failed(id, failure.message, wording: failure.wording)
-            case .success(let answer) where answer.response.status == 200 || answer.response.status == 203:
-                bodies.append(answer.response.body)
-            case .success(let answer):
-                return failed(id, "HTTP \(answer.response.status)")
+            case .answered(let response):
+                bodies.append(response.body)
+            case .notModified(let response), .refused(let response, _):
+                return failed(id, "HTTP \(response.status)")
             }
         }
         let source = watch.source
@@ -433,6 +451,6 @@ final class AlertWatcher {
     /// Cancels every poll (shutdown).
     func cancelAll() {
         for id in Array(watches.keys) { stop(id) }
-        timer?.disarm()
+        timer.disarm()
     }
 }

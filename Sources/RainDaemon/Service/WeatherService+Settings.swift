@@ -30,7 +30,8 @@ extension WeatherService {
             alertSources: alerts?.sourceStatuses(now: now),
             backgroundRefreshMinutes: Int(refresher.scheduler.backgroundInterval / 60),
             backgroundStretched: refresher.scheduler.backgroundIntervalStretched,
-            staleAfterMinutes: Int((refresher.scheduler.policy.staleAfter / 60).rounded()))
+            staleAfterMinutes: Int((refresher.scheduler.policy.staleAfter / 60).rounded()),
+            totalAddsUp: refresher.totalAddsUp)
     }
 
     func listLocations(_ parameters: NoParameters, _ responder: Responder<ListLocationsCall.Reply>) throws(MethodError)

@@ -122,52 +122,27 @@ public final class ForecastCache {
         provider.map { "\(directory)/budget-\($0.rawValue).json" } ?? budgetFile
     }
 
-    /// A file from before monthly counting (`day`, `calls` only) reads as that
-    /// day's requests and calls, with the month unknown (counted from zero).
-    /// nil when missing or invalid (a day or month that is no UTC midnight of
-    /// a plausible date, a negative or absurd count), which counts as no calls.
+    /// A provider's book as last written (`BudgetUsage(persisted:)`); nil
+    /// when there is none, or when the file is not one raind wrote (said in
+    /// the log, naming what is wrong), which counts as no calls.
     func loadBudget(provider: ProviderName? = nil) -> BudgetUsage? {
-        guard
-            case .success(let bytes) = FileIO.readFile(
-                budgetFile(provider: provider), limit: 4096, followingLinks: false),
-            let value = try? JSON(parsing: bytes),
-            let day = value["day"]?.doubleValue, let calls = value["calls"]?.doubleValue,
-            Self.isMidnight(day), Self.plausibleCount(calls)
-        else { return nil }
-        var usage = BudgetUsage()
-        usage.day = day
-        usage.callsToday = calls
-        // `calls` is bounded above, so the conversion cannot trap.
-        usage.requestsToday = value["requests"]?.intValue ?? Int(calls)
-        guard Self.plausibleCount(Double(usage.requestsToday)) else { return nil }
-        if let month = value["month"]?.doubleValue {
-            let monthCalls = value["monthCalls"]?.doubleValue ?? 0
-            let monthRequests = value["monthRequests"]?.intValue ?? 0
-            guard Self.isMidnight(month), Self.plausibleCount(monthCalls), Self.plausibleCount(Double(monthRequests))
-            else { return nil }
-            usage.month = month
-            usage.callsThisMonth = monthCalls
-            usage.requestsThisMonth = monthRequests
+        let file = budgetFile(provider: provider)
+        guard case .success(let bytes) = FileIO.readFile(file, limit: 4096, followingLinks: false) else { return nil }
+        do {
+            let usage = try BudgetUsage(persisted: bytes)
+            writtenBudgets[provider?.rawValue ?? ""] = usage
+            return usage
+        } catch {
+            logger.warning("\(file) is not a count of upstream calls raind wrote (\(error)); counting from zero")
+            return nil
         }
-        writtenBudgets[provider?.rawValue ?? ""] = usage
-        return usage
     }
-
-    private static func isMidnight(_ time: Double) -> Bool {
-        Forecast.plausibleTimes.contains(time) && time.truncatingRemainder(dividingBy: 86400) == 0
-    }
-
-    private static func plausibleCount(_ count: Double) -> Bool { (0...100_000_000).contains(count) }
 
     /// Writes the counter when it changed; a lost write only forgets a few calls.
     func storeBudget(_ usage: BudgetUsage, provider: ProviderName? = nil) {
         let key = provider?.rawValue ?? ""
         if writtenBudgets[key] == usage { return }
-        let fields = JSON.object([
-            "day": .number(usage.day), "calls": .number(usage.callsToday), "requests": .int(usage.requestsToday),
-            "month": .number(usage.month), "monthCalls": .number(usage.callsThisMonth),
-            "monthRequests": .int(usage.requestsThisMonth),
-        ])
+        let fields = usage.persisted
         do {
             try FileIO.makeDirectories(directory, mode: 0o700)
             try FileIO.writeAtomically(

@@ -14,22 +14,22 @@ public struct WeatherSource {
     /// `[Provider] Proxy=yes`: `baseURL` is a site proxy that holds the key.
     let viaProxy: Bool
 
-    let connectTimeout: Int
-    let totalTimeout: Int
+    /// Builds the requests as every poller does (User-Agent, conditional headers, timeouts).
+    let client: UpstreamClient
     /// Why no request can be made with this configuration (a missing key); nil when ready.
     public let configurationProblem: RefreshFailure?
     /// Something about the configuration to warn of that stops nothing (a
     /// key file other users can read), logged at start and at each reload.
     public let configurationWarning: String?
     /// Largest forecast body accepted; a larger one is an error, not memory growth.
-    static let maximumBodyBytes = 4 << 20
+    static let maximumBodyBytes = UpstreamClient.maximumBodyBytes
 
     /// The configured provider's name.
     public var name: ProviderName { provider.name }
 
     /// `User-Agent` with `[Provider] Contact=`, for providers that require
     /// identification; nil: the HTTP client's own (`raind/VERSION (+URL)`).
-    let userAgent: String?
+    var userAgent: String? { client.userAgent }
 
     /// The source of the configured provider (`Name=`), or with `Name=auto` the standard one.
     init(configuration: Configuration, credentialsDirectory: String?) {
@@ -42,9 +42,7 @@ public struct WeatherSource {
     /// provider that needs one is a `NotConfigured` failure kept for every request.
     init(provider name: ProviderName, configuration: Configuration, credentialsDirectory: String?) {
         provider = WeatherProviders.provider(name)
-        userAgent = configuration.contact.map { RaindVersion.userAgent(contact: $0) }
-        connectTimeout = configuration.connectTimeoutSeconds
-        totalTimeout = configuration.timeoutSeconds
+        client = UpstreamClient(configuration: configuration)
         viaProxy = configuration.proxy
         baseURL = configuration.baseURL ?? provider.defaultBaseURL
         if configuration.proxy {
@@ -165,14 +163,9 @@ public struct WeatherSource {
     )
         -> HTTPRequest
     {
-        var headers = asked.headers
-        if let userAgent { headers["User-Agent"] = userAgent }
-        if let etag = cached?.etag { headers["If-None-Match"] = etag }
-        if let lastModified = cached?.lastModified { headers["If-Modified-Since"] = lastModified }
-        return HTTPRequest(
-            url: baseURL + asked.path, redactedURL: baseURL + redacted.path, headers: headers,
-            connectTimeout: .seconds(connectTimeout), totalTimeout: .seconds(totalTimeout),
-            maxBodyBytes: Self.maximumBodyBytes)
+        client.request(
+            baseURL + asked.path, redactedURL: baseURL + redacted.path, headers: asked.headers, etag: cached?.etag,
+            lastModified: cached?.lastModified)
     }
 
     /// The first request for `location` with no lookup: a provider of one
@@ -316,25 +309,29 @@ public struct WeatherSource {
     {
         var responses: [HTTPResponse] = []
         for result in results {
-            switch result {
-            case .failure(let failure):
+            // What every poller reads alike (`UpstreamClient.Outcome`); what a status means here is the provider's.
+            switch UpstreamClient.outcome(result, now: now) {
+            case .failed(let failure), .unreached(let failure):
                 return .failed(Self.failure(from: failure))
-            case .success(let answer) where answer.status == 200 || answer.status == 203:
+            case .answered(let answer):
                 responses.append(answer)
-            case .success(let answer):
-                return outcome(answer, all: [answer], for: location, now: now)
+            case .notModified(let answer):
+                return outcome(answer, all: [answer], retryAfter: nil, for: location, now: now)
+            case .refused(let answer, let retryAfter):
+                return outcome(answer, all: [answer], retryAfter: retryAfter, for: location, now: now)
             }
         }
         guard let first = responses.first else {
             return .failed(RefreshFailure(error: .providerError, message: "\(provider.name) was asked nothing"))
         }
-        return outcome(first, all: responses, for: location, now: now)
+        return outcome(first, all: responses, retryAfter: nil, for: location, now: now)
     }
 
     /// `response` is the first answer (its status decides; 200 and 203 hand
-    /// all answers to the parser), `all` every answer of the plan.
+    /// all answers to the parser), `all` every answer of the plan;
+    /// `retryAfter` what a refusal's `Retry-After` asked for.
     private func outcome(
-        _ response: HTTPResponse, all: [HTTPResponse], for location: Location, now: Double
+        _ response: HTTPResponse, all: [HTTPResponse], retryAfter: Double?, for location: Location, now: Double
     )
         -> Outcome
     {
@@ -342,9 +339,6 @@ public struct WeatherSource {
         let expiresAt = policy.freshUntil(now: now)
         // A cache on the way (a site proxy) says how old its copy already is.
         let fetchedAt = now - policy.dataAge
-        let retryAfter = response[header: "retry-after"].flatMap {
-            HTTPCachePolicy.retryAfter($0, now: now, serverDate: response[header: "date"])
-        }
         let refusal = provider.refusal(in: response.body, now: now)
         let name = provider.name.rawValue
         let said = FailureWording.said(refusal?.reason)

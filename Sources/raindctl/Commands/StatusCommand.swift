@@ -61,6 +61,34 @@ struct StatusCommand: ClientCommand {
             "{text}; {count} warnings name no area raind can place, not shown", count, ["text": text])
     }
 
+    /// The upstream calls of the day and month against the budget, when they are one provider's.
+    private static func totalRows(_ status: WeatherStatus) -> [[String]] {
+        var rows: [[String]] = []
+        rows.append([
+            tr("Upstream calls:"),
+            tr(
+                "{calls} of {budget} today ({requests})",
+                [
+                    "calls": Self.calls(status.callsToday),
+                    "budget": Self.calls(status.dailyBudget),
+                    "requests": trn("{count} request", "{count} requests", status.requestsToday),
+                ]),
+        ])
+        if let monthly = status.monthlyBudget {
+            rows.append([
+                "",
+                tr(
+                    "{calls} of {budget} this month ({requests})",
+                    [
+                        "calls": Self.calls(status.callsThisMonth),
+                        "budget": Self.calls(monthly),
+                        "requests": trn("{count} request", "{count} requests", status.requestsThisMonth),
+                    ]),
+            ])
+        }
+        return rows
+    }
+
     /// "every 15 min while in use (now), +48 requests = 148.8 calls a day at most".
     /// A number of calls (`BudgetUsage.text`) as the locale writes it: `3,1` and `1.500` in German.
     static func calls(_ calls: Double) -> String {
@@ -206,28 +234,8 @@ struct StatusCommand: ClientCommand {
             let when = failure.time.map { Durations.ago(now - $0) + ": " } ?? ""
             rows.append([tr("Last error:"), when + failure.localizedMessage])
         }
-        rows.append([
-            tr("Upstream calls:"),
-            tr(
-                "{calls} of {budget} today ({requests})",
-                [
-                    "calls": Self.calls(status.callsToday),
-                    "budget": Self.calls(status.dailyBudget),
-                    "requests": trn("{count} request", "{count} requests", status.requestsToday),
-                ]),
-        ])
-        if let monthly = status.monthlyBudget {
-            rows.append([
-                "",
-                tr(
-                    "{calls} of {budget} this month ({requests})",
-                    [
-                        "calls": Self.calls(status.callsThisMonth),
-                        "budget": Self.calls(monthly),
-                        "requests": trn("{count} request", "{count} requests", status.requestsThisMonth),
-                    ]),
-            ])
-        }
+        // A total of providers that count in different units means nothing: each shows its own below.
+        if status.totalAddsUp != false { rows += Self.totalRows(status) }
         if let nowcast = status.nowcast {
             rows.append([tr("Nowcast:"), Self.describe(nowcast)])
         }

@@ -33,6 +33,10 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
     public var providers: [ProviderStatus]?
     /// Each official alert service polled and what it costs; nil from a raind without them.
     public var alertSources: [AlertSourceStatus]?
+    /// Whether `requestsToday` … `monthlyBudget` are one provider's calls
+    /// against its own budget (true), or sums over providers counting in
+    /// different units (false, `Name=auto`); nil from a raind without it.
+    public var totalAddsUp: Bool?
 
     public init(
         version: String, uptimeSeconds: Double, provider: String, online: Bool, units: UnitSystem,
@@ -40,8 +44,9 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
         nextRefresh: Double?, usage: BudgetUsage, dailyBudget: Double, monthlyBudget: Double?,
         subscribers: Int, nowcast: NowcastStatus? = nil, providers: [ProviderStatus]? = nil,
         alertSources: [AlertSourceStatus]? = nil, backgroundRefreshMinutes: Int? = nil,
-        backgroundStretched: Bool? = nil, staleAfterMinutes: Int? = nil
+        backgroundStretched: Bool? = nil, staleAfterMinutes: Int? = nil, totalAddsUp: Bool? = nil
     ) {
+        self.totalAddsUp = totalAddsUp
         self.backgroundRefreshMinutes = backgroundRefreshMinutes
         self.backgroundStretched = backgroundStretched
         self.staleAfterMinutes = staleAfterMinutes
