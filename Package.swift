@@ -2,8 +2,10 @@
 import PackageDescription
 
 // Layers (docs/ARCHITECTURE.md): C module maps and shims -> typed system wrappers (RainSystem)
-// -> pure core (RainCore) -> daemon shell (RainDaemon) -> two thin executables.
-// raindctl depends on RainCore and RainSystem only: no libcurl, no libsystemd, linked statically.
+// -> pure core (RainCore: what both executables share; RainDaemonCore: what only the daemon
+// does) -> daemon shell (RainDaemon) -> two thin executables.
+// raindctl depends on RainCore and RainSystem only: no libcurl, no libsystemd, no provider or
+// alert parser, linked statically.
 
 // For every Swift target of the two executables: they must start fast (docs/PERFORMANCE.md).
 // - Concrete generic metadata (a KeyedDecodingContainer of a type's CodingKeys, say) is
@@ -60,11 +62,18 @@ let package = Package(
         .target(name: "RainNameService", dependencies: ["RainSystem"], swiftSettings: startSettings),
         // glibc's gettext and locale calls (dngettext, newlocale's masks), hidden from Swift's Glibc module.
         .target(name: "CLocale"),
+        // What both executables share: the model, the wire types and their codec, presentation,
+        // units, time, localization, the socket's place (docs/ARCHITECTURE.md, "Layers and targets").
         .target(name: "RainCore", dependencies: ["CLocale"], swiftSettings: startSettings),
-        .target(name: "RainPlaces", dependencies: ["RainCore", "RainSystem"], swiftSettings: startSettings),
+        // What only the daemon does, still without I/O: providers and their parsers, alert
+        // services, air, scheduling and budgets, configuration, HTTP rules, notification records.
+        .target(name: "RainDaemonCore", dependencies: ["RainCore"], swiftSettings: startSettings),
+        .target(name: "RainPlaces", dependencies: ["RainCore", "RainDaemonCore", "RainSystem"], swiftSettings: startSettings),
         .target(
             name: "RainDaemon",
-            dependencies: ["RainCore", "RainPlaces", "RainSystem", "RainNameService", "CCurl", "CShims", "CSystemd"],
+            dependencies: [
+                "RainCore", "RainDaemonCore", "RainPlaces", "RainSystem", "RainNameService", "CCurl", "CShims", "CSystemd",
+            ],
             swiftSettings: startSettings
         ),
         // The Swift runtime is linked in, so the installed raind needs no Swift
@@ -87,9 +96,10 @@ let package = Package(
         // What every test target shares: the repository's paths, its fixtures, whole-file reads.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // RainSystem reads the tz database for the time zone tests, as the executables do.
-        .testTarget(name: "RainCoreTests", dependencies: ["RainCore", "RainSystem", "TestSupport"]),
+        .testTarget(name: "RainCoreTests", dependencies: ["RainCore", "RainDaemonCore", "RainSystem", "TestSupport"]),
         .testTarget(name: "RainSystemTests", dependencies: ["RainSystem", "RainNameService"]),
-        .testTarget(name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore", "RainSystem", "TestSupport"]),
+        .testTarget(
+            name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore", "RainDaemonCore", "RainSystem", "TestSupport"]),
         .testTarget(
             name: "RainPlacesTests",
             dependencies: ["RainPlaces", "RainCore", "TestSupport"],

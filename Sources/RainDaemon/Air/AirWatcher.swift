@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// Fetches each saved place's air quality from the air-quality service of

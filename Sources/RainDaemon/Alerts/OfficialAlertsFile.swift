@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// What a place's official alert service last said, kept in the cache

@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// Reads `raind.conf` and its drop-ins (`raind.conf.d/*.conf`, lexical order)

@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// Desktop notifications from the user instance, through

@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// One client on the socket. Reads NUL-framed calls and hands them to the

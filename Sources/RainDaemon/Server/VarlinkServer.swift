@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// Answers Varlink on a listening Unix socket: accepts clients, checks their

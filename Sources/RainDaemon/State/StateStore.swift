@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// Keeps `state.json`: loads it at start, writes it atomically after each change.
