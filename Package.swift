@@ -23,18 +23,6 @@ let startSettings: [SwiftSetting] = [
     ])
 ]
 
-// raindctl is linked by lld with its hot functions and data first (scripts/raindctl.order, made by
-// scripts/order-raindctl): the kernel maps a file's pages 64 KiB around each one touched, so with
-// the code a command runs spread over the whole static binary, `raindctl status` had 4.5 MiB of
-// it resident; grouped, about 2 MiB (docs/PERFORMANCE.md, "raindctl's memory"). Names the order
-// lists that no longer exist are ignored.
-let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
-let raindctlLinkOrder = [
-    "-use-ld=lld",
-    "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/scripts/raindctl.order",
-    "-Xlinker", "--no-warn-symbol-ordering",
-]
-
 let package = Package(
     name: "raind",
     products: [
@@ -91,7 +79,7 @@ let package = Package(
             name: "raindctl",
             dependencies: ["RainCore", "RainSystem"],
             swiftSettings: startSettings,
-            linkerSettings: [.unsafeFlags(["-static-executable"] + raindctlLinkOrder)]
+            linkerSettings: [.unsafeFlags(["-static-executable"])]
         ),
         // What every test target shares: the repository's paths, its fixtures, whole-file reads.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
