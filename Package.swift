@@ -83,7 +83,9 @@ let package = Package(
         ),
         // What every test target shares: the repository's paths, its fixtures, whole-file reads.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        // RainSystem reads the tz database for the time zone tests, as the executables do.
+        // Both cores' tests in one target: the views are checked on what the providers' parsers make
+        // of recorded answers. RainSystem reads the tz database for the time zone tests, as the
+        // executables do.
         .testTarget(name: "RainCoreTests", dependencies: ["RainCore", "RainDaemonCore", "RainSystem", "TestSupport"]),
         .testTarget(name: "RainSystemTests", dependencies: ["RainSystem", "RainNameService"]),
         .testTarget(
