@@ -2,8 +2,10 @@
 import PackageDescription
 
 // Layers (docs/ARCHITECTURE.md): C module maps and shims -> typed system wrappers (RainSystem)
-// -> pure core (RainCore) -> daemon shell (RainDaemon) -> two thin executables.
-// raindctl depends on RainCore and RainSystem only: no libcurl, no libsystemd, linked statically.
+// -> pure core (RainCore: what both executables share; RainDaemonCore: what only the daemon
+// does) -> daemon shell (RainDaemon) -> two thin executables.
+// raindctl depends on RainCore and RainSystem only: no libcurl, no libsystemd, no provider or
+// alert parser, linked statically.
 
 // For every Swift target of the two executables: they must start fast (docs/PERFORMANCE.md).
 // - Concrete generic metadata (a KeyedDecodingContainer of a type's CodingKeys, say) is
@@ -19,18 +21,6 @@ let startSettings: [SwiftSetting] = [
         "-Xfrontend", "-disable-implicit-concurrency-module-import",
         "-Xfrontend", "-disable-implicit-string-processing-module-import",
     ])
-]
-
-// raindctl is linked by lld with its hot functions and data first (scripts/raindctl.order, made by
-// scripts/order-raindctl): the kernel maps a file's pages 64 KiB around each one touched, so with
-// the code a command runs spread over the whole static binary, `raindctl status` had 4.5 MiB of
-// it resident; grouped, about 2 MiB (docs/PERFORMANCE.md, "raindctl's memory"). Names the order
-// lists that no longer exist are ignored.
-let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
-let raindctlLinkOrder = [
-    "-use-ld=lld",
-    "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/scripts/raindctl.order",
-    "-Xlinker", "--no-warn-symbol-ordering",
 ]
 
 let package = Package(
@@ -60,11 +50,19 @@ let package = Package(
         .target(name: "RainNameService", dependencies: ["RainSystem"], swiftSettings: startSettings),
         // glibc's gettext and locale calls (dngettext, newlocale's masks), hidden from Swift's Glibc module.
         .target(name: "CLocale"),
+        // What both executables share: the model, the wire types and their codec, presentation,
+        // units, time, localization, the socket's place (docs/ARCHITECTURE.md, "Layers and targets");
+        // the system's defaults (the tz database, the catalogues) read through RainSystem.
         .target(name: "RainCore", dependencies: ["CLocale", "RainSystem"], swiftSettings: startSettings),
-        .target(name: "RainPlaces", dependencies: ["RainCore", "RainSystem"], swiftSettings: startSettings),
+        // What only the daemon does, still without I/O: providers and their parsers, alert
+        // services, air, scheduling and budgets, configuration, HTTP rules, notification records.
+        .target(name: "RainDaemonCore", dependencies: ["RainCore"], swiftSettings: startSettings),
+        .target(name: "RainPlaces", dependencies: ["RainCore", "RainDaemonCore", "RainSystem"], swiftSettings: startSettings),
         .target(
             name: "RainDaemon",
-            dependencies: ["RainCore", "RainPlaces", "RainSystem", "RainNameService", "CCurl", "CShims", "CSystemd"],
+            dependencies: [
+                "RainCore", "RainDaemonCore", "RainPlaces", "RainSystem", "RainNameService", "CCurl", "CShims", "CSystemd",
+            ],
             swiftSettings: startSettings
         ),
         // The Swift runtime is linked in, so the installed raind needs no Swift
@@ -82,14 +80,17 @@ let package = Package(
             name: "raindctl",
             dependencies: ["RainCore", "RainSystem"],
             swiftSettings: startSettings,
-            linkerSettings: [.unsafeFlags(["-static-executable"] + raindctlLinkOrder)]
+            linkerSettings: [.unsafeFlags(["-static-executable"])]
         ),
         // What every test target shares: the repository's paths, its fixtures, whole-file reads.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        // RainSystem reads the tz database for the time zone tests, as the executables do.
-        .testTarget(name: "RainCoreTests", dependencies: ["RainCore", "RainSystem", "TestSupport"]),
+        // Both cores' tests in one target: the views are checked on what the providers' parsers make
+        // of recorded answers. RainSystem reads the tz database for the time zone tests, as the
+        // executables do.
+        .testTarget(name: "RainCoreTests", dependencies: ["RainCore", "RainDaemonCore", "RainSystem", "TestSupport"]),
         .testTarget(name: "RainSystemTests", dependencies: ["RainSystem", "RainNameService"]),
-        .testTarget(name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore", "RainSystem", "TestSupport"]),
+        .testTarget(
+            name: "RainDaemonTests", dependencies: ["RainDaemon", "RainCore", "RainDaemonCore", "RainSystem", "TestSupport"]),
         .testTarget(
             name: "RainPlacesTests",
             dependencies: ["RainPlaces", "RainCore", "RainSystem", "TestSupport"],

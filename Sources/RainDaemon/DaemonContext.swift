@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// What the daemon's parts share: the loop, the clock, the configuration in
 /// force and the paths. Lives on the loop like everything else; what

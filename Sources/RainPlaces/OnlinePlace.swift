@@ -1,5 +1,6 @@
 import Glibc
 import RainCore
+import RainDaemonCore
 
 /// One result of the online geocoder (Open-Meteo's `/v1/search`, which
 /// answers from GeoNames): the place and what the answer says of its kind.

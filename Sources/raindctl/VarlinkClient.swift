@@ -51,12 +51,7 @@ final class VarlinkClient {
     }
 
     func send(_ call: VarlinkCall) throws(ClientError) {
-        do {
-            try fd.writeAll(VarlinkFramer.frame(call.json))
-        } catch {
-            throw .unreachable(
-                tr("lost the connection to raind at {path}: {error}", ["path": path, "error": error.message]))
-        }
+        try write(VarlinkFramer.frame(call.json))
     }
 
     /// Waits up to `timeout` seconds for the next reply; nil when none came.
@@ -124,12 +119,48 @@ final class VarlinkClient {
 
     /// Calls a method and returns its declared reply; an error reply is thrown.
     func call<Call: WeatherCall>(_ call: Call.Type, _ parameters: Call.Parameters) throws(ClientError) -> Call.Reply {
-        // No parameters (status, list): nothing to encode.
+        try send(Self.message(call, parameters))
+        return try reply(Call.Reply.self)
+    }
+
+    /// Calls a method once for each of `parameters`, every call sent before
+    /// the first reply is read (raind answers in order), and reads only the
+    /// part of each reply a command uses (`Part` declares those fields, the
+    /// rest is skipped): `status` needs every place's alert service, not
+    /// ten forecasts, and one round trip instead of ten. An error reply is
+    /// thrown.
+    func call<Call: WeatherCall, Part: Decodable>(
+        _ call: Call.Type, each parameters: [Call.Parameters], reading part: Part.Type
+    ) throws(ClientError) -> [Part] {
+        var frames: [UInt8] = []
+        for each in parameters { VarlinkFramer.frame(Self.message(call, each).json, into: &frames) }
+        try write(frames)
+        var parts: [Part] = []
+        for _ in parameters { parts.append(try reply(Part.self)) }
+        return parts
+    }
+
+    /// The call of `call` with `parameters`; none are encoded where the
+    /// method takes none (status, list).
+    private static func message<Call: WeatherCall>(_ call: Call.Type, _ parameters: Call.Parameters) -> VarlinkCall {
         let object = Call.noParameters != nil ? JSONObject() : parameters.json.objectValue ?? JSONObject()
-        try send(VarlinkCall(method: Call.method.qualifiedName, parameters: object))
+        return VarlinkCall(method: Call.method.qualifiedName, parameters: object)
+    }
+
+    private func write(_ frames: [UInt8]) throws(ClientError) {
+        do {
+            try fd.writeAll(frames)
+        } catch {
+            throw .unreachable(
+                tr("lost the connection to raind at {path}: {error}", ["path": path, "error": error.message]))
+        }
+    }
+
+    /// The next reply read as `Reply`; an error reply is thrown.
+    private func reply<Reply: Decodable>(_ type: Reply.Type) throws(ClientError) -> Reply {
         let reply = try receive()
         if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters, instance: instance) }
-        return try Self.decode(Call.Reply.self, reply.parameters)
+        return try Self.decode(Reply.self, reply.parameters)
     }
 
     /// Reads a reply as its declared type; a reply that is not is an error,

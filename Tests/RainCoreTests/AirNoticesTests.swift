@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// Air and UV notifications: once per episode, hysteresis at the threshold,
 /// a worse category updating in place, the end closing it.

@@ -2,6 +2,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// The air in `now`, `hourly`, the template fields and the bar class.
 final class AirPresentationTests: XCTestCase {

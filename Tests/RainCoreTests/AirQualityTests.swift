@@ -2,6 +2,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// Open-Meteo's air-quality answers (the recording from Enschede and a
 /// made one of Paris in a particle episode), the indexes' bands, the WHO's

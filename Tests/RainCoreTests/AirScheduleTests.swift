@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// When air quality is asked for, on the tests' clock, and what it may
 /// spend of the provider's budget.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 @Suite struct AlertAreaTests {
     typealias Point = AlertArea.Point

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 @Suite struct AlertLifecycleTests {
     /// Wednesday 2025-09-17 08:00 UTC: the tests' clock starts here.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// Which alerts notify, grouped, replaced and closed, with the tests' clock.
 @Suite struct AlertNoticesTests {

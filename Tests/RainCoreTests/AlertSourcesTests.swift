@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 @Suite struct AlertSourcesTests {
     let now = 1_758_096_000.0

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 @Suite struct AlertTextTests {
     /// Issue 21's example: shown as it came until now.

@@ -3,6 +3,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// docs/CONFIGURATION.md follows the parser's key table: every
 /// key the parser takes is documented under its section, with its default,

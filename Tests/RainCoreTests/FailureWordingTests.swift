@@ -2,6 +2,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// The failures' sentences, written once for the daemon (English) and
 /// raindctl (the reader's language), through the real glibc and catalogues.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// The place that follows the machine, as a value: one at most, moved only
 /// across towns, its flag kept and validated in the state file.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// A forecast's size has a fixed bound whatever a provider sends (issue 24,
 /// point 1), and an absurd value is refused for every provider alike.

@@ -2,6 +2,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// The shared rules themselves (`Forecast+Conditions`, `+Freshness`,
 /// `+Today`), at their edges: which entry is "now", when a forecast is

@@ -2,6 +2,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// The four rules every provider's forecast is shown by, seen through the
 /// views people read: `now`, the hourly and daily lists, the status line and

@@ -2,6 +2,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// Replays every input the fuzzing campaign ever crashed on
 /// (`fuzz/regressions/<target>/`, docs/FUZZING.md) through its target: each

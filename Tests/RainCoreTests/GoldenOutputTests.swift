@@ -3,6 +3,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// The `now`, `hourly` and `daily` views and the status line for every
 /// fixture in every unit system, compared exactly with the files under

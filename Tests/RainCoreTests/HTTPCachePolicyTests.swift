@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 final class HTTPCachePolicyTests: XCTestCase {
     // 1994-11-06T08:49:37Z, the RFC's example.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 final class HTTPResponseHeadTests: XCTestCase {
     private func head(_ lines: [String], maxBytes: Int = 64 * 1024) -> HTTPResponseHead {

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// Values from files, providers and clients that used to trap raind or leak
 /// through it (issue 9): each is refused, repaired or cleaned here.

@@ -3,6 +3,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// raindctl's views in the locales the issue names, through the real glibc:
 /// the catalogues of `po/` compiled by msgfmt into a scratch directory, the

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 final class LocationListTests: XCTestCase {
     func candidate(

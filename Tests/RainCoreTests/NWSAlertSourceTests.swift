@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 @Suite struct NWSAlertSourceTests {
     let source = NWSAlertSource()

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// The nowcast's short refreshes on the fake clock: only while wanted, only
 /// for the selected place, only within what the budgets leave after the

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import TestSupport
 import XCTest
 

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// Open-Meteo's error bodies (`{"error": true, "reason": ...}`, sent with 400
 /// and 429 and no Retry-After) read into the reason and a wait.

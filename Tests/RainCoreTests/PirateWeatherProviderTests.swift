@@ -2,6 +2,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 final class PirateWeatherProviderTests: XCTestCase {
     private func parse(_ text: String) throws -> Forecast {

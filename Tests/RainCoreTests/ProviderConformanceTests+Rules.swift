@@ -2,6 +2,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// The rules raind shows every provider's forecast by, run over every
 /// recording of every provider in the table: the shared code must work for

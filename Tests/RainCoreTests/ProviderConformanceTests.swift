@@ -2,6 +2,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// One bar for every provider in `WeatherProviders.all`: each is run over
 /// every answer recorded for it (`Tests/Fixtures/STEM-forecast-*.json`, STEM

@@ -1,6 +1,7 @@
+import RainCore
 import XCTest
 
-@testable import RainCore
+@testable import RainDaemonCore
 
 /// The one book of every upstream service: forecasts, failovers and the
 /// requests beside them spend and refund in it, on the tests' clocks.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// The scheduler with a fake clock: `now` is just a number the test moves.
 final class RefreshSchedulerTests: XCTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// What a person reads when the scheduler refuses a refresh, without a daemon.
 final class RefusalFailureTests: XCTestCase {

@@ -3,6 +3,7 @@ import TestSupport
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 /// The tz database read without Foundation: the system's TZif files
 /// (Debian's tzdata), their POSIX footers, and what the views make of them.

@@ -1,5 +1,6 @@
 import Foundation
 import RainCore
+import RainDaemonCore
 import XCTest
 
 /// Holds the generic Varlink names raind declares to the specification, as

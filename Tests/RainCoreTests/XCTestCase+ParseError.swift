@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 extension XCTestCase {
     /// The error a provider's parser throws for `text`; the test fails when it parses.

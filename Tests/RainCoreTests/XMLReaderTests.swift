@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import RainCore
+@testable import RainDaemonCore
 
 @Suite struct XMLReaderTests {
     func parse(_ text: String, limits: XMLReader.Limits = XMLReader.Limits()) throws -> XMLElement {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import RainCore
+import RainDaemonCore
 import XCTest
 
 @testable import RainDaemon

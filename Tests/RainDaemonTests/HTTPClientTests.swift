@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import RainCore
 import RainDaemon
+import RainDaemonCore
 import XCTest
 
 /// HTTPClient against the fixture server, on a real sd-event loop.

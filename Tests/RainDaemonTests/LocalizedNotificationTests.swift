@@ -4,6 +4,7 @@ import XCTest
 
 @testable import RainCore
 @testable import RainDaemon
+@testable import RainDaemonCore
 
 /// The desktop notifications in the session's language, through the real
 /// glibc and msgfmt's catalogues (as `LocalizedViewTests` does for the

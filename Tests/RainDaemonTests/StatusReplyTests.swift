@@ -1,5 +1,6 @@
 import Foundation
 import RainCore
+import RainDaemonCore
 import TestSupport
 import XCTest
 

@@ -122,7 +122,7 @@ def test_example_configuration_lists_every_key(installed):
                             text=True, env={**os.environ, "MANWIDTH": "200"}).stdout
     # Each key is declared as Key(section:name:...), .flag(section:name:...) or
     # .number(section:name:...), its arguments wrapped over lines as swift format lays them out.
-    source = (pathlib.Path(__file__).resolve().parents[2] / "Sources/RainCore/Config/Configuration.swift").read_text()
+    source = (pathlib.Path(__file__).resolve().parents[2] / "Sources/RainDaemonCore/Config/Configuration.swift").read_text()
     keys = re.findall(r'(?:Key|\.flag|\.number)\(\s*section: "(\w+)",\s*name: "(\w+)"', source)
     # A key declared some other way would be missed: every section: is one of these.
     assert len(keys) == source.count('section: "') and len(keys) >= 12, keys

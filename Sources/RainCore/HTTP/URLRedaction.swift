@@ -49,7 +49,7 @@ public enum URLRedaction {
     }
 
     /// Every non-overlapping occurrence of `target` in `text`, left to right, replaced.
-    static func replacing(_ target: String, with replacement: String, in text: String) -> String {
+    package static func replacing(_ target: String, with replacement: String, in text: String) -> String {
         let haystack = Array(text.utf8), needle = Array(target.utf8)
         guard !needle.isEmpty, haystack.count >= needle.count else { return text }
         var output: [UInt8] = []

@@ -43,7 +43,7 @@ extension String {
         return String(out)
     }
 
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
             || (0x200B...0x200F).contains(value) || (0x202A...0x202E).contains(value)

@@ -123,9 +123,9 @@ public struct CivilDateTime: Equatable, Sendable {
 
     // MARK: - Calendar arithmetic
 
-    static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    package static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
-    static func floorDivide(_ a: Int, _ b: Int) -> Int {
+    package static func floorDivide(_ a: Int, _ b: Int) -> Int {
         let quotient = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
     }
@@ -141,7 +141,7 @@ public struct CivilDateTime: Equatable, Sendable {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date.
-    static func days(fromCivilYear year: Int, month: Int, day: Int) -> Int {
+    package static func days(fromCivilYear year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = floorDivide(y, 400)
         let yearOfEra = y - era * 400
@@ -152,7 +152,7 @@ public struct CivilDateTime: Equatable, Sendable {
     }
 
     /// The proleptic Gregorian date `days` days after 1970-01-01.
-    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = floorDivide(shifted, 146_097)
         let dayOfEra = shifted - era * 146_097

@@ -2,7 +2,7 @@
 /// method's name and an envelope's keys (the generic `elementsEqual` goes
 /// byte by byte through iterators, and took a twentieth of a GetStatus
 /// call), finding a message's NUL and the end of a plain string.
-enum WireBytes {
+package enum WireBytes {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
@@ -52,7 +52,7 @@ enum WireBytes {
         return index
     }
 
-    static func equal(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func equal(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         guard left.count == right.count else { return false }
         guard let a = left.baseAddress, let b = right.baseAddress else { return true }
         let a8 = UnsafeRawPointer(a)

@@ -38,7 +38,7 @@ public struct ZoneInfo: Sendable {
 
     /// `Area/Location` names only: no `..`, no leading `/`, no odd characters,
     /// so a name from a provider cannot reach other files.
-    static func isPlainName(_ name: String) -> Bool {
+    package static func isPlainName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count < 128, !name.hasPrefix("/") else { return false }
         for part in name.split(separator: Character("/"), omittingEmptySubsequences: false) {
             guard !part.isEmpty, part != ".", part != ".." else { return false }

@@ -1,12 +1,12 @@
 /// Fixed-point decimal text without Foundation: `String(describing: Double)`
 /// switches to exponent notation (`1e-05`) and shows binary noise
 /// (`0.30000000000000004`), neither of which belongs in a URL or on screen.
-enum DecimalText {
+package enum DecimalText {
     /// `value` rounded half away from zero to `fractionDigits` places. With
     /// `trimmingZeros`, trailing zeros after the point (and a bare point) go.
     /// A result that rounds to zero never carries a minus sign (`-0.4` → `0`).
     /// Non-finite values give nil.
-    static func format(_ value: Double, fractionDigits: Int, trimmingZeros: Bool = true) -> String? {
+    package static func format(_ value: Double, fractionDigits: Int, trimmingZeros: Bool = true) -> String? {
         precondition((0...9).contains(fractionDigits), "fractionDigits \(fractionDigits) out of 0...9")
         var scale = 1.0
         for _ in 0..<fractionDigits { scale *= 10 }

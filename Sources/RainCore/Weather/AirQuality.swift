@@ -50,13 +50,13 @@ public struct AirQuality: Equatable, Sendable, Codable {
     public var wording: FailureWording?
 
     public init(
-        provider: String, attribution: Attribution? = nil, fetchedAt: Double, index: AirQualityIndex,
+        provider: String, attribution: Attribution, fetchedAt: Double, index: AirQualityIndex,
         time: Double? = nil, aqi: Int? = nil, dominant: Pollutant? = nil, pm25: Double? = nil, pm10: Double? = nil,
         o3: Double? = nil, no2: Double? = nil, uvIndex: Double? = nil, pollen: [Pollen] = [], hourly: [AirHour] = [],
         problem: String? = nil, wording: FailureWording? = nil
     ) {
         self.provider = provider
-        self.attribution = attribution ?? Attribution(provider: provider)
+        self.attribution = attribution
         self.fetchedAt = fetchedAt
         self.index = index
         self.time = time

@@ -45,8 +45,14 @@ public struct Forecast: Equatable, Sendable, Codable {
     /// daemon when it sends the forecast.
     public var air: AirQuality?
 
+    /// Times raind accepts, in Unix seconds: 1970 to the year 3000. The
+    /// daemon's checks (`validationProblem`) and the nowcast's both hold to it.
+    public static let plausibleTimes: ClosedRange<Double> = 0...32_503_680_000
+
+    /// A forecast with the credit given. The daemon's core credits a
+    /// provider from its table when none is given (`Forecast+Credit.swift`, in RainDaemonCore).
     public init(
-        provider: String, attribution: Attribution? = nil, fetchedAt: Double, expiresAt: Double? = nil,
+        provider: String, attribution: Attribution, fetchedAt: Double, expiresAt: Double? = nil,
         timeZone: String = "",
         utcOffsetSeconds: Int = 0, current: CurrentConditions? = nil,
         hourly: [HourlyForecast] = [], daily: [DailyForecast] = [], alerts: [WeatherAlert] = [],
@@ -54,7 +60,7 @@ public struct Forecast: Equatable, Sendable, Codable {
     ) {
         self.failover = failover
         self.provider = provider
-        self.attribution = attribution ?? Attribution(provider: provider)
+        self.attribution = attribution
         self.fetchedAt = fetchedAt
         self.expiresAt = expiresAt
         self.timeZone = timeZone
@@ -353,12 +359,5 @@ public struct Attribution: Equatable, Sendable, Codable {
     public init(text: String, url: String) {
         self.text = text
         self.url = url
-    }
-
-    /// The credit for a provider by its configured name (`WeatherProviders`).
-    public init(provider: String) {
-        self =
-            WeatherProviders.provider(named: provider)?.attribution
-            ?? Attribution(text: "Weather data by \(provider)", url: "")
     }
 }

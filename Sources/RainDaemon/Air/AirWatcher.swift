@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// Fetches each saved place's air quality from the air-quality service of

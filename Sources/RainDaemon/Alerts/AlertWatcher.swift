@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// Polls each saved place's official alert service (`AlertSources`, chosen

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// What a place's official alert service last said, kept in the cache

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// Reads `raind.conf` and its drop-ins (`raind.conf.d/*.conf`, lexical order)

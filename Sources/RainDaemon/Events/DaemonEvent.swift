@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// Something that happened inside raind that other parts act on. Parts emit
 /// them into `DaemonEvents`; which part acts on which is one table,

@@ -1,5 +1,6 @@
 import CCurl
 import RainCore
+import RainDaemonCore
 
 /// One request in flight, as returned by `HTTPClient.get`. Keep it to cancel the
 /// request; dropping it does not cancel anything.

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// One notification as `org.freedesktop.Notifications.Notify` takes it
 /// (Desktop Notifications Specification 1.2): the app name is always raind.

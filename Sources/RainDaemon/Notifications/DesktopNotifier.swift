@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// Desktop notifications from the user instance, through

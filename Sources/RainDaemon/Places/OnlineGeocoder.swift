@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainPlaces
 
 /// Asks the online geocoder (Open-Meteo's, `[Places] GeocoderURL=`) for a

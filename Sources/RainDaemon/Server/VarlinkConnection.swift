@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// One client on the socket. Reads NUL-framed calls and hands them to the

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// Answers Varlink on a listening Unix socket: accepts clients, checks their

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// A call's failure as a Varlink error: its name and its typed parameters,
 /// encoded. Made at the protocol edge from the core's typed errors.

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainPlaces
 
 /// Places: add (by name, coordinates or the current position), remove,

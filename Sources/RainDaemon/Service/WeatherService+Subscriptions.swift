@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// The Subscribe snapshot's framed reply, encoded once and reused until the
 /// places, the selected forecast or the status (but for its uptime and

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// Weather: refresh now, read the cached forecast.
 extension WeatherService {

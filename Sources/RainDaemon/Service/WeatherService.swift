@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainPlaces
 
 /// `io.raind.Weather`: one typed table of methods (name, who may call it,

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// Keeps `state.json`: loads it at start, writes it atomically after each change.

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// The one timer of a poller (forecasts, air quality, official alerts):

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// What every poller (forecasts, air quality, official alerts) shares
 /// about asking an upstream service: the request as raind sends it

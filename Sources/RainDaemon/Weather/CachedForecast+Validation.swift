@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// A cache file is checked like a provider's answer: a position on Earth, a
 /// usable forecast, and validators that are plain header text (a CR or LF in

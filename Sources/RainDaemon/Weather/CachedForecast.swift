@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// A place's forecast as kept on disk, with what a conditional request needs.
 public struct CachedForecast: Equatable, Codable {

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// One file per place in the `forecasts` folder of the cache directory

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// Every saved place's forecast: in memory, in the cache files
 /// (`ForecastCache`), and as served to readers. Readers within one minute

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// The selected place's nowcast: whether anyone can use it (so its short
 /// refreshes run), and when its outlook changed enough to publish

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// What a poller beside the forecasts (the air) spends from: the
 /// providers' budgets with what the forecasts' schedule needs kept back,

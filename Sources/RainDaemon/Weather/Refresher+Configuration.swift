@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// When the rules change under the refresher: a new configuration or
 /// refresh setting, a reload (SIGHUP), and the wall clock being set.

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// Which provider answers for a place: the sources the configuration
 /// makes, each place's list, the first to ask and the next after a failure

@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// Sending a place's requests: the provider's plan (a lookup, then the
 /// forecast's requests), and the places that wait for a provider's

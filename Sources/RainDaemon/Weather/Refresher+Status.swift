@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 
 /// What `GetStatus` reports of the forecasts: each provider's health, the
 /// places it serves and its calls against its own budget (from the ledger),

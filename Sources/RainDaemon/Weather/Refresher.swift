@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import RainSystem
 
 /// Starts, joins and finishes forecast requests: on the scheduler's timer,

@@ -31,11 +31,10 @@ struct StatusCommand: ClientCommand {
             return
         }
         // Each place's alert service comes with its forecast, as raind last sent it.
-        var services: [(LocationID, AlertService?)] = []
-        for location in try client.call(ListLocationsCall.self, NoParameters()).locations {
-            let forecast = try client.call(GetForecastCall.self, .init(id: location.id.rawValue)).forecast
-            services.append((location.id, forecast?.alertService))
-        }
+        let ids = try client.call(ListLocationsCall.self, NoParameters()).locations.map(\.id)
+        let replies = try client.call(
+            GetForecastCall.self, each: ids.map { .init(id: $0.rawValue) }, reading: ForecastAlertService.self)
+        let services = Array(zip(ids, replies.map { $0.forecast?.alertService }))
         for line in Self.describe(status, alertServices: services) { Output.line(line) }
     }
 
