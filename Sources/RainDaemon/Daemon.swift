@@ -112,9 +112,10 @@ public final class Daemon {
         } catch {
             throw StartupError("cannot set up HTTP: \(error)")
         }
-        // Cached data first, and the cache's leftovers gone, before the socket
-        // exists: the first client to connect gets it.
-        refresher.restore()
+        // The selected place's cached data first, and the cache's leftovers
+        // gone, before the socket exists: the first client to connect gets it
+        // (the other places' are read in `run`, right after READY=1).
+        refresher.restore(othersLater: true)
         alerts.restore(state.places.locations)
         air.restore(state.places)
         let systemBus: Result<BusConnection, BusError>
@@ -329,7 +330,12 @@ public final class Daemon {
         loop.enableWatchdog()
         logger.info(
             "raind \(RaindVersion.string) serving on \(socketPath) (\(context.configuration.providerSetting))")
-        manager.ready(status: statusLine())
+        lastStatus = statusLine()
+        manager.ready(status: lastStatus)
+        // The other places' cached forecasts, before the loop runs: nothing
+        // can ask for them, or fetch them, before they are read.
+        refresher.restoreOthers()
+        updateStatus()
         // Places without fresh data are fetched now that the socket serves.
         events.emit(.becameActive(reason: "start"))
         follower.update(following: service.state.places.following)

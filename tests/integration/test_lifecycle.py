@@ -137,3 +137,28 @@ def test_logs_carry_journald_priority_prefixes(daemon):
     daemon.stop()
     lines = [l for l in daemon.read_log().splitlines() if l]
     assert lines and all(l.startswith("<") and l[2] == ">" for l in lines), lines
+
+
+def test_a_restart_serves_every_cached_place_at_once_and_asks_for_none(weather_daemon, fixture_server):
+    # Only the selected place's cache file is read before READY=1; the others'
+    # are read right after it, before anything can be fetched or asked for.
+    daemon = weather_daemon()
+    daemon.ctl("add", "--coords", "48.8534,2.3488", "--name", "Paris", check=True)
+    daemon.ctl("add", "--coords", "51.5085,-0.1257", "--name", "London", check=True)
+    wait_for(lambda: fixture_server.count("/v1/forecast") >= 2, what="both forecasts")
+    wait_for(lambda: all(daemon.cache_file(place).exists() for place in ("paris-fr", "london-gb")),
+             what="both cache files")
+    status = daemon.client().call("GetStatus")["parameters"]["status"]
+    asked = status["requestsToday"]
+    assert daemon.stop() == 0
+    # Whatever is asked from now on never answers: a request at start would stay counted.
+    fixture_server.script(path_prefix="/v1/forecast", count=-1, mode="stall")
+    daemon.start()
+    client = daemon.client()
+    for place in ("paris-fr", "london-gb"):
+        reply = client.call("GetForecast", {"id": place})["parameters"]
+        assert reply["forecast"]["current"] is not None, place
+        assert reply["stale"] is False, place
+    status = client.call("GetStatus")["parameters"]["status"]
+    assert status["requestsToday"] == asked, "fresh cached places are not asked for again at start"
+    client.close()

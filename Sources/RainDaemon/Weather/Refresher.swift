@@ -59,6 +59,8 @@ public final class Refresher {
     /// The poll timer; reading the time through it follows wall-clock jumps.
     let timer: PollTimer
     public internal(set) var lastSuccess: Double? { didSet { changes &+= 1 } }
+    /// Whether every place's cached forecast has been read (`restoreOthers`).
+    private var othersRestored = true
     /// The last failed refresh and its place, until that place refreshes
     /// successfully or is removed.
     public internal(set) var lastFailure: RefreshFailure? { didSet { changes &+= 1 } }
@@ -112,10 +114,13 @@ public final class Refresher {
     var now: Double { timer.now }
 
     public var isOnline: Bool { scheduler.online }
+
     // MARK: Start, configuration, places
 
-    /// Loads the cache for the saved places, so clients get data at once.
-    func restore() {
+    /// Loads the cache for the saved places, so clients get data at once;
+    /// with `othersLater`, only the selected place's, the others' in
+    /// `restoreOthers()`.
+    func restore(othersLater: Bool = false) {
         store.cache.removeLeftovers()
         updateBudgets()
         let total = store.cache.loadBudget()
@@ -128,8 +133,26 @@ public final class Refresher {
         for problem in configurationProblems { logger.warning(problem.message) }
         for warning in configurationWarnings { logger.warning(warning) }
         scheduler.track(list.locations.map(\.id))
+        let selected = list.locations.filter { $0.id == list.selectedID }
+        restoreCached(othersLater ? selected : list.locations)
+        othersRestored = !othersLater
+    }
+
+    /// With `restore(othersLater: true)`: the other places' cached forecasts,
+    /// right after READY=1 and before anything is fetched. Reading and
+    /// checking each cache file is most of what start-up costs; the
+    /// selected place's is read before, so the first client is served its
+    /// weather, and the others before anything can ask for them (the loop
+    /// has not run yet).
+    func restoreOthers() {
+        guard !othersRestored else { return }
+        othersRestored = true
+        restoreCached(list.locations.filter { $0.id != list.selectedID })
+    }
+
+    private func restoreCached(_ locations: [Location]) {
         let time = now
-        for location in list.locations {
+        for location in locations {
             guard let cached = store.restore(location) else { continue }
             // Data from the provider configured before a restart stays served
             // but is fetched anew, as on a reload that changes the provider.
