@@ -124,4 +124,29 @@ final class AirScheduleTests: XCTestCase {
         budgets.notSent(.openMeteo, calls: 1.9, now: noon)
         XCTAssertEqual(budgets.usage(.openMeteo, now: noon).requestsToday, 69)
     }
+
+    func testAnUnreachableService_isRetriedForEveryPlaceAtOnce_atEachStepOfItsBackOff() {
+        let places = (1...10).map { LocationID("place-\($0)") }
+        var schedule = AirSchedule(updateInterval: 3600, jitterFraction: 0.1, seed: 7)
+        schedule.track(places, selected: places[0], now: midnight)
+        var wakes: [Double] = []
+        var time = midnight
+        // Ten minutes of a service that no request reaches.
+        while let next = schedule.nextWake(), next < midnight + 600 {
+            time = max(time, next)
+            wakes.append(time - midnight)
+            let due = schedule.due(now: time)
+            for id in due { schedule.started(id) }
+            for id in due { schedule.unreachable(id, now: time) }
+        }
+        XCTAssertEqual(wakes.count, 4, "one wake at once, then one per step: 60, 120, 240 s and their jitter: \(wakes)")
+        for (step, backoff) in zip(wakes.indices.dropFirst(), [60.0, 120.0, 240.0]) {
+            let waited = wakes[step] - wakes[step - 1]
+            XCTAssertTrue((backoff...backoff * 1.1).contains(waited), "step \(step) waited \(waited) s")
+        }
+        // A failure of one place alone (its answer was broken) still backs off alone.
+        schedule.started(places[1])
+        schedule.failed(places[1], now: time)
+        XCTAssertEqual(Set(schedule.due(now: time + 61)), [], "the others wait for their own time")
+    }
 }

@@ -198,8 +198,10 @@ final class AirWatcher {
         let outcome = UpstreamClient.outcome(result, now: time)
         if outcome.refundable { budget.refundBeside(service.provider, calls: calls) }
         switch outcome {
-        case .failed(let failure), .unreached(let failure):
+        case .failed(let failure):
             failed(id, failure.message, wording: failure.wording, at: time)
+        case .unreached(let failure):
+            failed(id, failure.message, wording: failure.wording, at: time, unreachable: true)
         case .answered(let response) where response.status == 200:
             do {
                 let air = try service.parse(response.body, index: index, fetchedAt: time)
@@ -230,9 +232,14 @@ final class AirWatcher {
 
     /// Keeps the last data, with the problem; the forecast is not touched.
     private func failed(
-        _ id: LocationID, _ problem: String, wording: FailureWording? = nil, at time: Double, retryAfter: Double? = nil
+        _ id: LocationID, _ problem: String, wording: FailureWording? = nil, at time: Double, retryAfter: Double? = nil,
+        unreachable: Bool = false
     ) {
-        schedule.failed(id, now: time, retryAfter: retryAfter)
+        if unreachable {
+            schedule.unreachable(id, now: time)
+        } else {
+            schedule.failed(id, now: time, retryAfter: retryAfter)
+        }
         note(id, problem)
         guard var kept = store.air(of: id) else { return }
         // Long enough for a transfer's sentence with Open-Meteo's long URL,

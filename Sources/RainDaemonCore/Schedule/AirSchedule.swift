@@ -104,6 +104,20 @@ public struct AirSchedule: Sendable {
         places[id] = Entry(due: due, lastSuccess: entry.lastSuccess, failures: failures, inFlight: false)
     }
 
+    /// The service could not be reached for `id` (no name, no route, no
+    /// connection): the failure is the service's, not the place's. It backs
+    /// off as `failed` says, and every place that failed as often, not
+    /// under way, retries with it at the latest of their times, so an
+    /// unreachable service costs one wake-up per step of its back-off
+    /// instead of one per place.
+    public mutating func unreachable(_ id: LocationID, now: Double) {
+        failed(id, now: now)
+        guard let failures = places[id]?.failures else { return }
+        let together = places.filter { !$0.value.inFlight && $0.value.failures == failures }
+        guard let latest = together.values.map(\.due).max() else { return }
+        for other in together.keys { places[other]?.due = latest }
+    }
+
     /// Not asked: the budget cannot afford it until `until` (its renewal).
     public mutating func deferred(_ id: LocationID, until: Double) {
         places[id]?.inFlight = false
