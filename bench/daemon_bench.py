@@ -28,12 +28,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / ".build" / "release"
 IDLE_WAIT = float(os.environ.get("RAIND_BENCH_IDLE_WAIT", "65"))
-QUIET_WINDOW = float(os.environ.get("RAIND_BENCH_QUIET_WINDOW", "30"))
+QUIET_WINDOW = float(os.environ.get("RAIND_BENCH_QUIET_WINDOW", "60"))
 SUBSCRIBERS = 1000
 RUNS = 200
 sys.path.insert(0, str(ROOT / "tests" / "integration"))
@@ -147,8 +148,10 @@ class Raind:
         self.socket = base / "run" / "raind" / "raind.sock"
         self.process = None
 
-    def start(self):
-        """Starts raind and returns the milliseconds from spawning it to its READY=1."""
+    def start(self, record=False):
+        """Starts raind and returns the milliseconds from spawning it to its READY=1. With
+        `record`, raind logs at debug level and each line is kept with the time it came
+        (`self.lines`: (time.monotonic(), line)), to show when it asked upstream."""
         notify_path = self.base / "notify.sock"
         if notify_path.exists():
             notify_path.unlink()
@@ -157,7 +160,17 @@ class Raind:
         notify.settimeout(10)
         env = dict(self.env, NOTIFY_SOCKET=str(notify_path))
         started = time.perf_counter()
-        self.process = subprocess.Popen([str(BIN / "raind")], env=env, stderr=subprocess.DEVNULL)
+        if record:
+            self.lines = []
+            self.process = subprocess.Popen([str(BIN / "raind"), "--log-level", "debug"], env=env,
+                                            stderr=subprocess.PIPE, text=True)
+
+            def keep(stream, lines):
+                for line in stream:
+                    lines.append((time.monotonic(), line.rstrip("\n")))
+            threading.Thread(target=keep, args=(self.process.stderr, self.lines), daemon=True).start()
+        else:
+            self.process = subprocess.Popen([str(BIN / "raind")], env=env, stderr=subprocess.DEVNULL)
         try:
             while True:
                 message = notify.recv(4096)
@@ -169,6 +182,26 @@ class Raind:
     def stop(self):
         self.process.terminate()
         self.process.wait()
+
+
+def schedule_rows(asked, window_start, window_length):
+    """One line per second in which raind asked upstream: the time since its start, the hosts
+    and how the requests ended, and whether it fell in the idle window."""
+    by_second = {}
+    for at, line in asked:
+        url = line.split("http: GET ", 1)[1]
+        host = url.split("/")[2]
+        ended = "failed" if " failed: " in line else ("answered" if ": " in url.split("?")[-1] else "sent")
+        by_second.setdefault(int(at), []).append(f"{host} {ended}")
+    rows = []
+    for second in sorted(by_second):
+        inside = window_start <= second < window_start + window_length
+        counts = {}
+        for what in by_second[second]:
+            counts[what] = counts.get(what, 0) + 1
+        text = ", ".join(f"{n} × {what}" for what, n in sorted(counts.items()))
+        rows.append(f"- {second} s{' (in the idle window)' if inside else ''}: {text}")
+    return rows
 
 
 def subscribe_burst(path, pid, method):
@@ -238,7 +271,8 @@ def main():
         ready_ms = statistics.median(ready)
         true_once = timed_runs(["/bin/true"], raind.env, 20)
 
-        raind.start()
+        started_at = time.monotonic()
+        raind.start(record=True)
         pid = raind.process.pid
         time.sleep(0.5)
         started = rss_kib(pid)
@@ -256,8 +290,14 @@ def main():
         time.sleep(IDLE_WAIT)
         later = rss_kib(pid)
         switches = context_switches(pid)
+        window = time.monotonic()
         time.sleep(QUIET_WINDOW)
         wakeups = context_switches(pid) - switches
+        # When raind asked upstream (air and alerts included), seconds since its start: what
+        # it does against a service it cannot reach is its back-off, and the window shows it.
+        asked = [(at - started_at, line) for at, line in raind.lines if "http: GET" in line]
+        schedule = schedule_rows(asked, window - started_at, QUIET_WINDOW)
+        print("\n".join(schedule), file=sys.stderr)
 
         status_burst = subscribe_burst(raind.socket, pid, "GetStatus")
         subscribe_ms = subscribe_burst(raind.socket, pid, "Subscribe")
@@ -350,7 +390,8 @@ def main():
         '',
         "Start to READY=1 is mostly exec, the dynamic loader (libsystemd and its dozen libraries;",
         "libcurl and its thirty are opened only at the first request, see docs/DECISIONS.md) and",
-        "first-touch page faults; with places saved, reading their cached forecasts adds the rest.",
+        "first-touch page faults; with places saved, reading the selected place's cached forecast",
+        "adds the rest (the other places' are read right after READY=1, before the loop runs).",
         "A typo search spends its time in the place data's near-spelling index (see \"Places\"); the",
         "round trip adds the Python client's own time (the GetStatus column). The subscribe burst",
         "writes each subscriber the snapshot (status, places and the selected forecast, about 15 KB",
@@ -360,7 +401,12 @@ def main():
         "Peak RSS is ru_maxrss through `bench/yardstick/peak_rss.c`, a static launcher whose own",
         f"pages ({mib(true_peak)}: the /bin/true figure) are every figure's floor; raindctl's copy is measured",
         "as just written and again read back from disk (\"raindctl's memory\").",
-    ]
+        "",
+        "When raind asked upstream during the idle run, seconds after its start (its debug log). Air",
+        "quality and official alerts are enabled and their services cannot be reached here (no",
+        "network but loopback): each retry is a step of the back-off, every place at once.",
+        "",
+    ] + schedule
     for line in lines:
         print(line)
     write_section(ROOT / "docs" / "PERFORMANCE.md", "## Daemon", lines)

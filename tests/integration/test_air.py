@@ -214,3 +214,4 @@ def test_the_air_notification_speaks_the_sessions_language_while_the_log_stays_e
                  what="the log line in English")
     finally:
         server.stop()
+        bus.stop()
