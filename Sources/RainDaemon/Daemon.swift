@@ -106,7 +106,7 @@ public final class Daemon {
                 places: state.places, settings: state.settings)
             alerts = try AlertWatcher(
                 context: context, http: http, store: forecasts, events: events,
-                languages: AlertWatcher.languages(ProcessEnvironment.current()))
+                languages: AlertWatcher.languages(options.environment))
             air = try AirWatcher(
                 context: context, http: http, store: forecasts, events: events, budget: refresher)
         } catch {

@@ -16,6 +16,7 @@ final class WireSchemaTests: XCTestCase {
         ("Nowcast", Nowcast.self), ("NowcastStep", NowcastStep.self), ("NowcastStatus", NowcastStatus.self),
         ("ProviderChange", ProviderChange.self), ("ProviderStatus", ProviderStatus.self),
         ("AlertSourceStatus", AlertSourceStatus.self),
+        ("PlaceAlertService", PlaceAlertService.self),
         ("AlertService", AlertService.self), ("AirQuality", AirQuality.self), ("Pollen", Pollen.self),
         ("AirHour", AirHour.self), ("FailureWording", FailureWording.self),
     ]

@@ -94,6 +94,8 @@ def test_a_us_place_gets_the_nws_alerts_with_an_open_meteo_forecast(daemon_facto
     [nws] = status["alertSources"]
     assert nws["name"] == "nws" and nws["places"] == [place_id] and nws["pollingSeconds"] == 300
     assert nws["requestsPerDay"] == 288 and nws["requestsToday"] == 1 and nws["documentsToday"] == 0
+    # Each place's service is in the status itself, as GetForecast gives it: one call for raindctl status.
+    assert status["placeAlertServices"] == [{"id": place_id, "service": forecast["alertService"]}], status
     shown = daemon.ctl("status", check=True).stdout
     assert "Alert polling:  nws: 1 place every 5 min, about 288 requests a day; 1 today" in shown, shown
 

@@ -31,7 +31,13 @@ extension WeatherService {
             backgroundRefreshMinutes: Int(refresher.scheduler.backgroundInterval / 60),
             backgroundStretched: refresher.scheduler.backgroundIntervalStretched,
             staleAfterMinutes: Int((refresher.scheduler.policy.staleAfter / 60).rounded()),
-            totalAddsUp: refresher.totalAddsUp)
+            totalAddsUp: refresher.totalAddsUp,
+            placeAlertServices: state.places.locations.map { place in
+                // As GetForecast serves it: with the forecast, so none before the first one.
+                let store = refresher.store
+                return PlaceAlertService(
+                    id: place.id, service: store[place.id] == nil ? nil : store.officialAlerts(of: place.id)?.service)
+            })
     }
 
     func listLocations(_ parameters: NoParameters, _ responder: Responder<ListLocationsCall.Reply>) throws(MethodError)

@@ -247,6 +247,12 @@ extension WeatherInterface {
           unplaced: ?int
         )
 
+        # A saved place (id) and its official alert service, in GetStatus.
+        type PlaceAlertService (
+          id: string,
+          service: ?AlertService
+        )
+
         # Which provider serves a place now (provider), the one that did before
         # (previous), and why it changed (reason), with the wording of the failure
         # reason names.
@@ -317,6 +323,9 @@ extension WeatherInterface {
           providers: ?[]ProviderStatus,
           # Each official alert service polled for the places, and what it costs.
           alertSources: ?[]AlertSourceStatus,
+          # Each saved place's official alert service as GetForecast gives it (null
+          # for a place with no forecast yet), so a client shows them with one call.
+          placeAlertServices: ?[]PlaceAlertService,
           # True when one provider serves every place (Name=): requestsToday … monthlyBudget
           # are its calls against its own budget. False with Name=auto: they sum providers
           # that count in different units; read each provider's in providers instead.

@@ -30,11 +30,17 @@ struct StatusCommand: ClientCommand {
             Output.json(status)
             return
         }
-        // Each place's alert service comes with its forecast, as raind last sent it.
-        let ids = try client.call(ListLocationsCall.self, NoParameters()).locations.map(\.id)
-        let replies = try client.call(
-            GetForecastCall.self, each: ids.map { .init(id: $0.rawValue) }, reading: ForecastAlertService.self)
-        let services = Array(zip(ids, replies.map { $0.forecast?.alertService }))
+        // Each place's official alert service, as GetForecast gives it: in the status itself.
+        let services: [(LocationID, AlertService?)]
+        if let given = status.placeAlertServices {
+            services = given.map { ($0.id, $0.service) }
+        } else {
+            // A raind without them in its status: each place's forecast, read for its service alone.
+            let ids = try client.call(ListLocationsCall.self, NoParameters()).locations.map(\.id)
+            let replies = try client.call(
+                GetForecastCall.self, each: ids.map { .init(id: $0.rawValue) }, reading: ForecastAlertService.self)
+            services = Array(zip(ids, replies.map { $0.forecast?.alertService }))
+        }
         for line in Self.describe(status, alertServices: services) { Output.line(line) }
     }
 

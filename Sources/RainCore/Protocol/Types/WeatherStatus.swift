@@ -33,6 +33,8 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
     public var providers: [ProviderStatus]?
     /// Each official alert service polled and what it costs; nil from a raind without them.
     public var alertSources: [AlertSourceStatus]?
+    /// Each saved place's official alert service, as GetForecast gives it; nil from a raind without them.
+    public var placeAlertServices: [PlaceAlertService]?
     /// Whether `requestsToday` … `monthlyBudget` are one provider's calls
     /// against its own budget (true), or sums over providers counting in
     /// different units (false, `Name=auto`); nil from a raind without it.
@@ -44,9 +46,11 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
         nextRefresh: Double?, usage: BudgetUsage, dailyBudget: Double, monthlyBudget: Double?,
         subscribers: Int, nowcast: NowcastStatus? = nil, providers: [ProviderStatus]? = nil,
         alertSources: [AlertSourceStatus]? = nil, backgroundRefreshMinutes: Int? = nil,
-        backgroundStretched: Bool? = nil, staleAfterMinutes: Int? = nil, totalAddsUp: Bool? = nil
+        backgroundStretched: Bool? = nil, staleAfterMinutes: Int? = nil, totalAddsUp: Bool? = nil,
+        placeAlertServices: [PlaceAlertService]? = nil
     ) {
         self.totalAddsUp = totalAddsUp
+        self.placeAlertServices = placeAlertServices
         self.backgroundRefreshMinutes = backgroundRefreshMinutes
         self.backgroundStretched = backgroundStretched
         self.staleAfterMinutes = staleAfterMinutes
