@@ -46,8 +46,8 @@ enum Output {
     /// is set (no-color.org) or the terminal is `dumb`.
     static var graphics: TerminalGraphics {
         guard StandardStream.output.isTerminal, utf8 else { return .none }
-        let environment = ProcessEnvironment.current()
-        let color = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        let color =
+            (ProcessEnvironment.value(of: "NO_COLOR") ?? "").isEmpty && ProcessEnvironment.value(of: "TERM") != "dumb"
         return .blocks(color: color)
     }
 
@@ -55,7 +55,7 @@ enum Output {
     /// `COLUMNS`; nil for a pipe or a file, which take whole lines.
     static var columns: Int? {
         if StandardStream.output.isTerminal, let columns = StandardStream.output.terminalColumns { return columns }
-        guard let given = ProcessEnvironment.current()["COLUMNS"].flatMap({ Int($0) }), given > 0 else { return nil }
+        guard let given = ProcessEnvironment.value(of: "COLUMNS").flatMap({ Int($0) }), given > 0 else { return nil }
         return given
     }
 

@@ -75,17 +75,10 @@ final class AirWatcherTests: XCTestCase {
                     name: name, countryCode: code, latitude: latitude, longitude: longitude, timeZone: "",
                     source: .coordinates))
         }
-        let events = DaemonEvents()
-        let store = ForecastStore(cache: ForecastCache(directory: paths.cacheDirectory, logger: logger))
-        let refresher = try Refresher(
-            context: context, http: harness.http, store: store, events: events, places: places,
-            settings: Settings(units: .si, refreshMinutes: nil))
-        refresher.restore()
-        let air = try AirWatcher(
-            context: context, http: harness.http, store: store, events: events, budget: refresher)
+        let parts = try AirParts(context: context, http: harness.http, places: places)
         return Rig(
-            harness: harness, server: server, clock: clock, refresher: refresher, air: air, store: store,
-            directory: directory, places: places)
+            harness: harness, server: server, clock: clock, refresher: parts.refresher, air: parts.air,
+            store: parts.store, directory: directory, places: places)
     }
 
     /// Runs the air's schedule for `seconds` of the fake clock from the

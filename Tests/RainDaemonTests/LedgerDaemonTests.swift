@@ -65,17 +65,10 @@ final class LedgerDaemonTests: XCTestCase {
             PlaceCandidate(
                 name: "Paris", countryCode: "FR", latitude: 48.8534, longitude: 2.3488, timeZone: "",
                 source: .coordinates))
-        let events = DaemonEvents()
-        let store = ForecastStore(cache: ForecastCache(directory: paths.cacheDirectory, logger: logger))
-        let refresher = try Refresher(
-            context: context, http: harness.http, store: store, events: events, places: places,
-            settings: Settings(units: .si, refreshMinutes: nil))
-        refresher.restore()
-        let air = try AirWatcher(
-            context: context, http: harness.http, store: store, events: events, budget: refresher)
+        let parts = try AirParts(context: context, http: harness.http, places: places)
         return Rig(
-            harness: harness, server: server, clock: clock, context: context, store: store, refresher: refresher,
-            air: air, places: places)
+            harness: harness, server: server, clock: clock, context: context, store: parts.store,
+            refresher: parts.refresher, air: parts.air, places: places)
     }
 
     /// A forecast refresh, then an air poll, each answered before the next.

@@ -1,0 +1,23 @@
+import RainCore
+import RainDaemonCore
+
+@testable import RainDaemon
+
+/// The parts an air test runs, as `Daemon.init` makes them: the forecast
+/// store, the refresher (restored from the cache) and the air watcher
+/// spending beside it.
+struct AirParts {
+    let store: ForecastStore
+    let refresher: Refresher
+    let air: AirWatcher
+
+    init(context: DaemonContext, http: any HTTPFetching, places: LocationList) throws {
+        let events = DaemonEvents()
+        store = ForecastStore(cache: ForecastCache(directory: context.paths.cacheDirectory, logger: context.logger))
+        refresher = try Refresher(
+            context: context, http: http, store: store, events: events, places: places,
+            settings: Settings(units: .si, refreshMinutes: nil))
+        refresher.restore()
+        air = try AirWatcher(context: context, http: http, store: store, events: events, budget: refresher)
+    }
+}
