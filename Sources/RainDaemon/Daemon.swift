@@ -105,7 +105,7 @@ public final class Daemon {
                 context: context, http: http, store: forecasts, events: events,
                 places: state.places, settings: state.settings)
             alerts = try AlertWatcher(
-                context: context, http: http, store: forecasts, events: events,
+                context: context, http: http, store: forecasts, events: events, books: refresher,
                 languages: AlertWatcher.languages(options.environment))
             air = try AirWatcher(
                 context: context, http: http, store: forecasts, events: events, budget: refresher)

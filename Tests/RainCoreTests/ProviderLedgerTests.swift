@@ -103,6 +103,25 @@ final class ProviderLedgerTests: XCTestCase {
         XCTAssertEqual(ledger.usage(.brightSky, now: noon).callsToday, 1)
     }
 
+    func testAnAlertServiceKeepsItsOwnBookApartFromTheForecastsTotal() {
+        var ledger = ledger(sole: nil)
+        let alerts = ProviderName.alerts("nws")
+        ledger.setLimits(alerts, daily: 576, monthly: nil, callsPerRequest: 1, apart: true)
+        ledger.spend(.brightSky, now: noon, monotonic: 0)
+        for second in 0..<3 { ledger.spend(alerts, now: noon + Double(second), monotonic: Double(second)) }
+        let total = ledger.total(of: [.brightSky], now: noon + 5)
+        XCTAssertEqual(total.usage.requestsToday, 1, "alert polls never pace the forecasts")
+        XCTAssertEqual(total.daily, 144)
+        XCTAssertEqual(ledger.usage(alerts, now: noon + 5).requestsToday, 3)
+        // Its own budget holds: spent, it opens when the UTC day ends.
+        ledger.setLimits(alerts, daily: 3, monthly: nil, callsPerRequest: 1, apart: true)
+        XCTAssertEqual(ledger.next(alerts, after: noon + 5, monotonic: 5), 1_773_187_200, "midnight UTC")
+        // Back-off after failures, as a provider's.
+        ledger.setLimits(alerts, daily: 576, monthly: nil, callsPerRequest: 1, apart: true)
+        ledger.failed(alerts, failure: RefreshFailure(error: .offline, message: "down"), now: noon + 10)
+        XCTAssertGreaterThanOrEqual(ledger.next(alerts, after: noon + 10, monotonic: 10) ?? 0, noon + 70)
+    }
+
     func testACountSurvivesARestart() {
         var before = ledger()
         before.spend(.openMeteo, now: noon, monotonic: 0)

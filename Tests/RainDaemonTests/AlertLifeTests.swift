@@ -155,8 +155,12 @@ final class AlertLifeTests: XCTestCase {
             connect: { () throws(BusError) in try BusConnection(address: address, loop: loop) },
             configuration: { configuration }, now: { clock.wallNow }, recordPath: nil, places: places,
             events: events, logger: logger)
+        // The refresher keeps the ledger the watcher's services keep their books in.
+        let refresher = try Refresher(
+            context: context, http: harness.http, store: store, events: events, places: places,
+            settings: Settings(units: .si, refreshMinutes: nil))
         let watcher = try AlertWatcher(
-            context: context, http: harness.http, store: store, events: events,
+            context: context, http: harness.http, store: store, events: events, books: refresher,
             languages: AlertWatcher.languages(ProcessEnvironment.current()))
         // As Daemon.init wires them: the notifier sees a change first.
         events.connect(EventParts(notifier: notifier, alerts: watcher))

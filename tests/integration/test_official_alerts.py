@@ -97,7 +97,7 @@ def test_a_us_place_gets_the_nws_alerts_with_an_open_meteo_forecast(daemon_facto
     # Each place's service is in the status itself, as GetForecast gives it: one call for raindctl status.
     assert status["placeAlertServices"] == [{"id": place_id, "service": forecast["alertService"]}], status
     shown = daemon.ctl("status", check=True).stdout
-    assert "Alert polling:  nws: 1 place every 5 min, about 288 requests a day; 1 today" in shown, shown
+    assert "Alert polling:  nws: 1 place every 5 min, about 288 requests a day; 1 of 576 today" in shown, shown
 
 
 def test_a_place_no_service_covers_says_so(daemon_factory, service):

@@ -11,9 +11,15 @@ import RainSystem
 /// published when what is in effect or upcoming changes: after a poll, and
 /// at the next onset or end (`AlertLifecycle.nextChange`), without a poll.
 /// A failed poll keeps the last messages (their own ends still apply) and
-/// says what went wrong in `Forecast.alertService.problem`. All on the loop.
+/// says what went wrong in `Forecast.alertService.problem`. Each service
+/// keeps its book in the one ledger (`ServiceBooks`, under
+/// `ProviderName.alerts(_:)`): every request that reached it is counted
+/// against its daily budget, and after failures it backs off as a
+/// forecast provider does. All on the loop.
 final class AlertWatcher {
     private let context: DaemonContext
+    /// Each service's budget, counts, health and back-off: the ledger's.
+    private let books: any ServiceBooks
     /// Every request goes through it: places asking the same question share one answer.
     private let answers: SharedAnswers
     private let store: ForecastStore
@@ -43,11 +49,10 @@ final class AlertWatcher {
         var requestURLs: [String] = []
     }
 
-    /// What one service's requests cost: only those it answered count (a
-    /// lookup or connection that failed reached nobody).
+    /// Of one service's requests today (its book's UTC day, `day`): those
+    /// answered 304, and those for CAP documents. What they cost is in the ledger.
     struct Usage {
-        var budget = BudgetUsage()
-        /// Of today's (`budget.day`): answered 304, and for CAP documents.
+        var day: Double = 0
         var unchanged = 0
         var documents = 0
     }
@@ -64,10 +69,11 @@ final class AlertWatcher {
     /// the daemon's environment), for services that write in several.
     init(
         context: DaemonContext, http: any HTTPFetching, store: ForecastStore, events: DaemonEvents,
-        languages: [String]
+        books: any ServiceBooks, languages: [String]
     ) throws(SystemError) {
         self.languages = languages
         self.context = context
+        self.books = books
         let clock = context.clock
         self.answers = SharedAnswers(
             http: http, later: { [loop = context.loop] in loop.later($0) }, clock: { clock.wallNow })
@@ -123,6 +129,7 @@ final class AlertWatcher {
     }
 
     private func takeUp(_ list: [Location]) {
+        defer { setBudgets() }
         places = list
         changes += 1
         let time = now
@@ -151,6 +158,17 @@ final class AlertWatcher {
                         messages: [], service: AlertService(source: source.name, attribution: source.attribution)),
                     for: place.id)
             }
+        }
+    }
+
+    /// Each watched service's daily budget for the places it is asked about
+    /// (`AlertSourceTerms.dailyBudget`); a service no place uses keeps its
+    /// last, so today's count still reads against it.
+    private func setBudgets() {
+        var counts: [String: (source: any AlertSource, places: Int)] = [:]
+        for watch in watches.values { counts[watch.source.name, default: (watch.source, 0)].places += 1 }
+        for (name, entry) in counts {
+            books.setBudget(of: .alerts(name), daily: entry.source.terms.dailyBudget(places: entry.places))
         }
     }
 
@@ -252,6 +270,17 @@ final class AlertWatcher {
     private func poll(_ id: LocationID, time: Double) {
         guard var watch = watches[id], let place = places.first(where: { $0.id == id }) else { return }
         let source = watch.source
+        // Backing off after failures, or today's budget spent: asked when the ledger opens it again.
+        let opens = books.opens(.alerts(source.name), after: time) ?? time + Self.refusedRetry
+        if opens > time {
+            watch.nextPoll = opens
+            watches[id] = watch
+            let book = books.book(of: .alerts(source.name))
+            if let daily = book.daily, book.usage.callsToday >= daily {
+                return record(id, messages: nil, problem: Self.budgetSpent(source.name, daily: daily), checked: nil)
+            }
+            return
+        }
         let jitter = timer.jitter.delay(
             interval: source.terms.pollingInterval, fraction: source.terms.jitterFraction)
         watch.nextPoll = time + source.terms.pollingInterval + jitter
@@ -272,7 +301,7 @@ final class AlertWatcher {
                 httpRequest(baseURL(source) + request.path, headers: request.headers),
                 conditional: source.terms.conditionalRequests && asked.count == 1,
                 freshFor: source.terms.pollingInterval / 2,
-                counted: { [weak self] response in self?.count(source, unchanged: response.status == 304) }
+                counted: { [weak self] response in self?.count(source, unchanged: response?.status == 304) }
             ) { [weak self] result in
                 results[index] = result
                 guard results.allSatisfy({ $0 != nil }) else { return }
@@ -290,9 +319,12 @@ final class AlertWatcher {
         watch.transfers = []
         watches[id] = watch
         let time = now
+        let source = watch.source
         var bodies: [[UInt8]] = []
         for result in results {
-            switch UpstreamClient.outcome(result.map(\.response), now: time) {
+            let outcome = UpstreamClient.outcome(result.map(\.response), now: time)
+            noteHealth(of: source, outcome)
+            switch outcome {
             case .failed(let failure), .unreached(let failure):
                 return failed(id, failure.message, wording: failure.wording)
             case .answered(let response):
@@ -301,7 +333,6 @@ final class AlertWatcher {
                 return failed(id, "HTTP \(response.status)")
             }
         }
-        let source = watch.source
         do {
             let feed = try source.parseFeed(bodies, for: place, languages: languages, now: time)
             watch.feedAlerts = Self.checked(feed.alerts, source: source.name)
@@ -408,17 +439,51 @@ final class AlertWatcher {
         recorded(id)
     }
 
-    /// One request `source` answered.
+    /// One request reached `source`: the ledger counts it; today's 304s
+    /// and CAP documents are counted here.
     private func count(_ source: any AlertSource, unchanged: Bool = false, document: Bool = false) {
-        let time = now
+        books.count(on: .alerts(source.name))
+        let day = books.book(of: .alerts(source.name)).usage.day
         var entry = usage[source.name] ?? Usage()
-        let day = entry.budget.day
-        entry.budget.add(calls: source.terms.quota.callsPerRequest, now: time)
-        if entry.budget.day != day { (entry.unchanged, entry.documents) = (0, 0) }
+        if entry.day != day { entry = Usage(day: day) }
         if unchanged { entry.unchanged += 1 }
         if document { entry.documents += 1 }
         usage[source.name] = entry
         changes += 1
+    }
+
+    /// What a feed request's outcome says of the service's health: an
+    /// answer (even "not modified") ends its back-off; a transfer that
+    /// failed, a 429 or a 5xx starts one. Any other status is about the
+    /// question (a point outside its area), not the service.
+    private func noteHealth(of source: any AlertSource, _ outcome: UpstreamClient.Outcome) {
+        let name = ProviderName.alerts(source.name)
+        switch outcome {
+        case .answered, .notModified:
+            books.answered(by: name)
+        case .failed(let failure), .unreached(let failure):
+            books.failed(at: name, RefreshFailure(error: .offline, message: failure.message))
+        case .refused(let response, let retryAfter) where response.status == 429 || response.status >= 500:
+            books.failed(
+                at: name,
+                RefreshFailure(
+                    error: .providerError, message: "HTTP \(response.status)", httpStatus: response.status,
+                    retryAfter: retryAfter))
+        case .refused:
+            break
+        }
+        changes += 1
+    }
+
+    /// After a service refused raind (HTTP 401 or 403: no key is sent, so a
+    /// block of raind's address or User-Agent), its places are asked again
+    /// this long after, not at every poll.
+    static let refusedRetry: Double = 3600
+
+    /// Why a place's alerts were not asked for: its service's budget for today is spent.
+    static func budgetSpent(_ service: String, daily: Double) -> String {
+        "raind's budget of \(BudgetUsage.text(calls: daily)) requests a day to \(service) is spent; "
+            + "asking again after midnight UTC"
     }
 
     /// Each service polled for a place, or that was today, by name: its
@@ -437,15 +502,18 @@ final class AlertWatcher {
             }
             let ids = places[name]?.ids ?? []
             let entry = usage[name] ?? Usage()
-            let current = entry.budget.current(now: time)
-            let sameDay = current.day == entry.budget.day
+            let book = books.book(of: .alerts(name))
+            let current = book.usage.current(now: time)
+            let sameDay = current.day == entry.day
             let interval = source.terms.pollingInterval
             // One request a round for each distinct question (shared by the places asking it).
             let requests = Double(places[name]?.urls.count ?? 0)
             return AlertSourceStatus(
                 name: name, places: ids, pollingSeconds: interval,
                 requestsPerDay: requests * 86_400 / interval, usage: current,
-                unchangedToday: sameDay ? entry.unchanged : 0, documentsToday: sameDay ? entry.documents : 0)
+                unchangedToday: sameDay ? entry.unchanged : 0, documentsToday: sameDay ? entry.documents : 0,
+                dailyBudget: book.daily, failures: book.health.consecutiveFailures,
+                backoffUntil: book.health.backoffUntil.flatMap { $0 > time ? $0 : nil })
         }
     }
 

@@ -65,11 +65,13 @@ final class SharedAnswers {
 
     /// The answer to `request`: one kept less than `freshFor`
     /// seconds ago, the one in flight, or a new request's. `counted` is
-    /// called once for a request that was answered (any status), for the
-    /// caller whose request it was.
+    /// called once for a request that reached the service, for the caller
+    /// whose request it was: with its answer (any status), or nil when the
+    /// transfer failed after it may have reached it (`UpstreamClient.neverReached`
+    /// says which failures reached nobody and count nothing).
     func fetch(
         _ request: HTTPRequest, conditional: Bool, freshFor: Double,
-        counted: @escaping (HTTPResponse) -> Void, completion: @escaping Completion
+        counted: @escaping (HTTPResponse?) -> Void, completion: @escaping Completion
     ) -> any HTTPCancellable {
         let now = clock()
         kept = kept.filter { now - $0.value.at < keptFor }
@@ -106,9 +108,10 @@ final class SharedAnswers {
     /// Reused answers not yet delivered, by ticket.
     private var pendingReuse: [Int: Completion] = [:]
 
-    private func answered(_ url: String, _ result: Result<HTTPResponse, HTTPFailure>, counted: (HTTPResponse) -> Void) {
+    private func answered(_ url: String, _ result: Result<HTTPResponse, HTTPFailure>, counted: (HTTPResponse?) -> Void) {
         guard let flight = inFlight.removeValue(forKey: url) else { return }
         var outcome = result.map { Answer(response: $0, unchanged: false) }
+        if case .failure(let failure) = result, !UpstreamClient.neverReached(failure) { counted(nil) }
         if case .success(let response) = result {
             counted(response)
             if response.status == 200 {

@@ -19,6 +19,55 @@ extension Refresher: BudgetBeside {
     var networkUp: Bool { scheduler.networkUp }
 }
 
+/// What a poller with books of its own (the alert services,
+/// `ProviderName.alerts(_:)`) keeps in the one ledger: its daily budget,
+/// every request that reached it, its health and back-off, written to the
+/// cache like the providers'. The refresher, which keeps the ledger, is
+/// it; the alert watcher is given it when built.
+protocol ServiceBooks: AnyObject {
+    /// Sets `service`'s daily budget (kept apart from the forecasts' total);
+    /// the first time, also what it counted before a restart.
+    func setBudget(of service: ProviderName, daily: Double)
+    /// One request reached `service` (answered, or failed after it may have
+    /// reached it: `UpstreamClient.neverReached` counts nothing).
+    func count(on service: ProviderName)
+    /// `service` answered: its back-off ends.
+    func answered(by service: ProviderName)
+    /// `service` failed: it backs off (`ProviderHealthBook`).
+    func failed(at service: ProviderName, _ failure: RefreshFailure)
+    /// When `service` may be asked next (wall clock, at least `time`): after
+    /// its back-off and its budget's renewal; nil when it refused raind
+    /// (asked again after a reload).
+    func opens(_ service: ProviderName, after time: Double) -> Double?
+    /// `service`'s counts, daily budget and health as they stand now.
+    func book(of service: ProviderName) -> (usage: BudgetUsage, daily: Double?, health: ProviderHealthBook.Health)
+}
+
+extension Refresher: ServiceBooks {
+    func setBudget(of service: ProviderName, daily: Double) {
+        let first = ledger.budgets[service] == nil
+        ledger.setLimits(service, daily: daily, monthly: nil, callsPerRequest: 1, apart: true)
+        if first { ledger.restore(service, usage: store.cache.loadBudget(provider: service), now: now) }
+    }
+
+    func count(on service: ProviderName) {
+        ledger.spend(service, now: now, monotonic: context.clock.monotonicNow)
+        recorded(service)
+    }
+
+    func answered(by service: ProviderName) { ledger.succeeded(service, now: now) }
+
+    func failed(at service: ProviderName, _ failure: RefreshFailure) { ledger.failed(service, failure: failure, now: now) }
+
+    func opens(_ service: ProviderName, after time: Double) -> Double? {
+        ledger.next(service, after: time, monotonic: context.clock.monotonicNow)
+    }
+
+    func book(of service: ProviderName) -> (usage: BudgetUsage, daily: Double?, health: ProviderHealthBook.Health) {
+        (ledger.usage(service, now: now), ledger.budgets[service]?.daily, ledger.health[service])
+    }
+}
+
 /// The refresher's side of the ledger: each provider's limits from the
 /// configuration, every request spent and refunded there and written to
 /// the cache, and the scheduler's pace read from its total.

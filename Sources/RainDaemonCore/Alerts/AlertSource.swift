@@ -108,4 +108,14 @@ public struct AlertSourceTerms: Equatable, Sendable {
         self.coordinateDigits = coordinateDigits
         self.quota = quota
     }
+
+    /// The requests raind allows itself a day for `places` places
+    /// (docs/ALERTS.md, "Budgets"): twice what polling each place every
+    /// `pollingInterval` asks, for the CAP documents the feeds name, the
+    /// polls after a resume or a reload and the jitter, and at least 100.
+    /// No service sets a number; this keeps a fault in raind from asking
+    /// without end, and the service's book shows it.
+    public func dailyBudget(places: Int) -> Double {
+        max(100, (2 * Double(max(0, places)) * 86_400 / pollingInterval).rounded(.up))
+    }
 }

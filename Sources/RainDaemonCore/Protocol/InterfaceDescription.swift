@@ -369,7 +369,13 @@ extension WeatherInterface {
           requestsThisMonth: int,
           callsThisMonth: float,
           unchangedToday: int,
-          documentsToday: int
+          documentsToday: int,
+          # The requests raind allows itself a day to the service (its own book in the
+          # ledger, apart from the forecasts' total), its failed polls since it last
+          # answered, and until when raind leaves it alone after them.
+          dailyBudget: ?float,
+          failures: ?int,
+          backoffUntil: ?float
         )
 
         # Version, uptime, provider, reachability, units, the selected place, refresh

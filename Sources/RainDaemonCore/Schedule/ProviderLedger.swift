@@ -24,6 +24,10 @@ public struct ProviderLedger: Sendable {
     private var perMinute: [ProviderName: Double] = [:]
     /// The calls sent to each paced service in the last minute, on the monotonic clock.
     private var lastMinute: [ProviderName: [Sent]] = [:]
+    /// The services polled on their own schedule beside the forecasts (the
+    /// official alert services, `ProviderName.alerts(_:)`): their books never
+    /// count in the forecasts' total, which paces the forecast schedule.
+    public private(set) var apart: Set<ProviderName> = []
 
     private struct Sent: Sendable {
         var at: Double
@@ -38,12 +42,15 @@ public struct ProviderLedger: Sendable {
     // MARK: Limits and persistence
 
     /// New limits for `name`; what it has counted is kept. `perMinute`: the
-    /// most calls it allows in a minute (nil: no limit).
+    /// most calls it allows in a minute (nil: no limit). `apart`: a service
+    /// polled beside the forecasts, outside their total.
     public mutating func setLimits(
-        _ name: ProviderName, daily: Double, monthly: Double?, callsPerRequest: Double, perMinute: Double? = nil
+        _ name: ProviderName, daily: Double, monthly: Double?, callsPerRequest: Double, perMinute: Double? = nil,
+        apart: Bool = false
     ) {
         budgets.setLimits(name, daily: daily, monthly: monthly, callsPerRequest: callsPerRequest)
         self.perMinute[name] = perMinute
+        if apart { self.apart.insert(name) } else { self.apart.remove(name) }
     }
 
     /// What `name` had counted before a restart: its own file's count; for
@@ -202,11 +209,12 @@ public struct ProviderLedger: Sendable {
     /// `name`'s counts as they stand at `now`.
     public func usage(_ name: ProviderName, now: Double) -> BudgetUsage { budgets.usage(name, now: now) }
 
-    /// The book's total at `now`: the sole service's counts and budgets when
-    /// one serves every place; else every service's counts and the budgets
-    /// of `names` (the services the places use) summed, for the scheduler's
-    /// pace, which spreads all of them, with `addsUp` false: calls in
-    /// different services' units, no number to show people.
+    /// The forecasts' total at `now`: the sole service's counts and budgets
+    /// when one serves every place; else every forecast service's counts and
+    /// the budgets of `names` (the services the places use) summed, for the
+    /// scheduler's pace, which spreads all of them, with `addsUp` false: calls
+    /// in different services' units, no number to show people. The services
+    /// kept `apart` (alerts) never count in it.
     public func total(
         of names: some Sequence<ProviderName>, now: Double
     ) -> (usage: BudgetUsage, daily: Double, monthly: Double?, addsUp: Bool) {
@@ -215,7 +223,9 @@ public struct ProviderLedger: Sendable {
         }
         var usage = BudgetUsage().current(now: now)
         var daily: Double = 0
-        for name in budgets.budgets.keys { usage = usage.adding(self.usage(name, now: now)) }
+        for name in budgets.budgets.keys where !apart.contains(name) {
+            usage = usage.adding(self.usage(name, now: now))
+        }
         for name in Set(names) { daily += budgets[name]?.daily ?? 0 }
         return (usage, daily, nil, false)
     }

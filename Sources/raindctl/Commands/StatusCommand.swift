@@ -113,10 +113,16 @@ struct StatusCommand: ClientCommand {
             : tr("every {interval} while in use (not now), {requests} = {calls} calls a day at most", values)
     }
 
-    /// "nws: 2 places every 5 min, about 576 requests a day; 34 today (20 unchanged, 3 CAP documents)".
-    static func describe(_ source: AlertSourceStatus) -> String {
+    /// "nws: 2 places every 5 min, about 576 requests a day; 34 of 1152 today (20 unchanged, 3 CAP documents)",
+    /// and "backing off for 20 min after 4 failures" among the details while it does.
+    static func describe(_ source: AlertSourceStatus, now: Double) -> String {
         let places = source.places.count
-        let today = trn("{count} today", "{count} today", source.requestsToday)
+        var today = trn("{count} today", "{count} today", source.requestsToday)
+        if let daily = source.dailyBudget {
+            today = trn(
+                "{count} of {budget} today", "{count} of {budget} today", source.requestsToday,
+                ["budget": Self.calls(daily)])
+        }
         var text: String
         if places > 0 {
             let perDay = source.requestsPerDay.isFinite ? Int(min(max(0, source.requestsPerDay), 1e9).rounded()) : 0
@@ -136,6 +142,13 @@ struct StatusCommand: ClientCommand {
         }
         if source.documentsToday > 0 {
             details.append(trn("{count} CAP document", "{count} CAP documents", source.documentsToday))
+        }
+        if let until = source.backoffUntil, until > now {
+            let failures = trn("{count} failure", "{count} failures", source.failures ?? 0)
+            details.append(
+                tr(
+                    "backing off for {span} after {failures}",
+                    ["span": Durations.span(until - now), "failures": failures]))
         }
         if !details.isEmpty {
             text = tr("{text} ({details})", ["text": text, "details": details.joined(separator: ", ")])
@@ -254,7 +267,7 @@ struct StatusCommand: ClientCommand {
             ])
         }
         for (index, source) in (status.alertSources ?? []).enumerated() {
-            rows.append([index == 0 ? tr("Alert polling:") : "", Self.describe(source)])
+            rows.append([index == 0 ? tr("Alert polling:") : "", Self.describe(source, now: now)])
         }
         rows.append([tr("Subscribers:"), LocaleConventions.current.integer(status.subscribers)])
         lines += Output.table(rows, separator: " ")

@@ -21,10 +21,17 @@ public struct AlertSourceStatus: Codable, Sendable, Equatable {
     public var unchangedToday: Int
     /// Of today's requests, those for CAP documents.
     public var documentsToday: Int
+    /// The requests raind allows itself a day (its book in the ledger); nil from an older raind.
+    public var dailyBudget: Double?
+    /// Failed polls since the service last answered; nil from an older raind.
+    public var failures: Int?
+    /// Until when (Unix seconds) raind leaves the service alone after failures; nil when it does not.
+    public var backoffUntil: Double?
 
     public init(
         name: String, places: [LocationID], pollingSeconds: Double, requestsPerDay: Double, usage: BudgetUsage,
-        unchangedToday: Int, documentsToday: Int
+        unchangedToday: Int, documentsToday: Int, dailyBudget: Double? = nil, failures: Int? = nil,
+        backoffUntil: Double? = nil
     ) {
         self.name = name
         self.places = places
@@ -36,5 +43,8 @@ public struct AlertSourceStatus: Codable, Sendable, Equatable {
         self.callsThisMonth = usage.callsThisMonth
         self.unchangedToday = unchangedToday
         self.documentsToday = documentsToday
+        self.dailyBudget = dailyBudget
+        self.failures = failures
+        self.backoffUntil = backoffUntil
     }
 }

@@ -46,6 +46,11 @@ public struct ProviderName: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// For a provider's own declaration of its name.
     init(declaring name: String) { rawValue = name }
 
+    /// The ledger's name of an official alert service's own book
+    /// (`alerts-nws`): polled on its own schedule, counted apart from the
+    /// forecasts, written to `budget-alerts-nws.json` beside theirs.
+    public static func alerts(_ service: String) -> ProviderName { ProviderName(declaring: "alerts-" + service) }
+
     /// Every provider's name, in the table's order.
     public static var allCases: [ProviderName] { WeatherProviders.all.map(\.name) }
 
