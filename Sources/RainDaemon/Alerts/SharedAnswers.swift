@@ -108,7 +108,8 @@ final class SharedAnswers {
     /// Reused answers not yet delivered, by ticket.
     private var pendingReuse: [Int: Completion] = [:]
 
-    private func answered(_ url: String, _ result: Result<HTTPResponse, HTTPFailure>, counted: (HTTPResponse?) -> Void) {
+    private func answered(_ url: String, _ result: Result<HTTPResponse, HTTPFailure>, counted: (HTTPResponse?) -> Void)
+    {
         guard let flight = inFlight.removeValue(forKey: url) else { return }
         var outcome = result.map { Answer(response: $0, unchanged: false) }
         if case .failure(let failure) = result, !UpstreamClient.neverReached(failure) { counted(nil) }

@@ -57,7 +57,9 @@ extension Refresher: ServiceBooks {
 
     func answered(by service: ProviderName) { ledger.succeeded(service, now: now) }
 
-    func failed(at service: ProviderName, _ failure: RefreshFailure) { ledger.failed(service, failure: failure, now: now) }
+    func failed(at service: ProviderName, _ failure: RefreshFailure) {
+        ledger.failed(service, failure: failure, now: now)
+    }
 
     func opens(_ service: ProviderName, after time: Double) -> Double? {
         ledger.next(service, after: time, monotonic: context.clock.monotonicNow)
