@@ -130,6 +130,7 @@ public final class Daemon {
             context: context, places: places, geocoder: OnlineGeocoder(http: http, logger: logger.scoped("geocoder")),
             geoclue: geoclue, refresher: refresher, state: state, store: store, publisher: publisher,
             events: events, alerts: alerts)
+        publisher.statusSource = service
         logind = LogindWatcher(
             bus: systemBus,
             session: options.mode == .user ? LogindWatcher.sessionToWatch(environment: options.environment) : nil,
@@ -373,6 +374,7 @@ public final class Daemon {
     /// configuration with errors is refused and the old one stays in force.
     private func reload() {
         manager.reloading()
+        let before = service.status()
         let loaded = ConfigLoader(paths: context.paths).load()
         for diagnostic in loaded.diagnostics {
             logger.log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
@@ -395,6 +397,11 @@ public final class Daemon {
         }
         // Changed or not: the key is read again, RainSoon= may have changed.
         events.emit(.configurationReloaded)
+        // The interval or StaleAfterMinutes= in force changed: every subscriber reads them anew.
+        let after = service.status()
+        if before.refreshMinutes != after.refreshMinutes || before.staleAfterMinutes != after.staleAfterMinutes {
+            events.emit(.published(.settingsChanged(service.state.settings)))
+        }
         lastStatus = ""
         manager.ready(status: statusLine())
     }

@@ -5,6 +5,7 @@ i3blocks, a real status-bar program, reading `raindctl subscribe`."""
 import json
 import queue
 import shutil
+import signal
 import subprocess
 import threading
 
@@ -197,6 +198,26 @@ def test_i3blocks_shows_raind_across_set_location_restart_and_failure(weather_da
         daemon.ctl("set-location", "madrid-es", check=True)
         assert shows(lambda text: text.startswith("Madrid:"), "Madrid while the provider fails") == \
             "Madrid: no weather yet (refresh failed)"
+    finally:
+        bar.stop()
+
+
+def test_a_reload_that_changes_the_stale_threshold_reaches_a_running_bar(weather_daemon, fixture_server):
+    # The provider's copy is 30 min old (its Age): fresh under StaleAfterMinutes=60, stale under 15.
+    fixture_server.script(path_prefix="/v1/forecast", count=-1, headers={"Age": "1800"})
+    daemon = weather_daemon("[Refresh]\nStaleAfterMinutes=60\n")
+    daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+    wait_for(lambda: daemon.client().call("GetForecast")["parameters"]["forecast"], what="Paris's forecast")
+    bar = waybar(daemon, "--text", "{temp}")
+    try:
+        line = parsed(bar.until(lambda line: "°" in json.loads(line)["text"], what="weather"))
+        assert line["class"][0] == "ok", line
+        daemon.write_config(
+            f"[Provider]\nName=open-meteo\nBaseURL={fixture_server.url}\nTimeoutSec=3\n"
+            "[Refresh]\nStaleAfterMinutes=15\n")
+        daemon.process.send_signal(signal.SIGHUP)
+        stale = parsed(bar.until(lambda line: json.loads(line)["class"][0] == "stale", what="stale after the reload"))
+        assert stale["text"].endswith(" (stale)"), stale
     finally:
         bar.stop()
 

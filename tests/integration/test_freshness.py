@@ -62,6 +62,8 @@ def test_reload_sends_reloading_then_ready_and_keeps_state_and_clients(daemon_fa
     assert listener.messages.index(reloading) < next(i for i, m in enumerate(listener.messages) if "READY=1" in m)
     status = json.loads(daemon.ctl("status", "--json", check=True).stdout)
     assert status["refreshMinutes"] == 45 and status["locations"] == 1
+    # The interval in force changed: the subscriber is told, with the status that says it.
+    assert sub.until("SettingsChanged")["status"]["refreshMinutes"] == 45
     daemon.ctl("units", "uk", check=True)
     assert sub.until("SettingsChanged")["settings"]["units"] == "uk", "the subscriber survived the reload"
     # A broken configuration is refused and the old one stays.

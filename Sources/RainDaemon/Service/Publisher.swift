@@ -7,6 +7,12 @@ import RainCore
 /// last one leaves (the nowcast's short refreshes run only while someone
 /// can use them); not for the ones in between, which change nothing there.
 public final class Publisher {
+    /// Where the status sent with `SettingsChanged` comes from: the settings
+    /// in force (the interval, `StaleAfterMinutes=`) change with them, or on
+    /// a reload, and every subscriber must read them anew. The service is it,
+    /// set once it is built (it is built after the publisher).
+    weak var statusSource: WeatherService?
+
     final class Subscription {
         let request: VarlinkRequest
         /// nil: every event.
@@ -59,6 +65,7 @@ public final class Publisher {
         if case .locationSelected(let location) = event {
             reply.forecast = forecasts.served(location.id, at: clock.wallNow)
         }
+        if case .settingsChanged = event { reply.status = statusSource?.status() }
         var bytes: [UInt8] = []
         VarlinkFramer.frameReply(reply, continues: true, into: &bytes)
         for (key, subscription) in subscriptions {

@@ -432,7 +432,9 @@ extension WeatherInterface {
         # AlertsChanged, ProviderChanged, NowcastChanged (docs/PROTOCOL.md says what
         # each carries).
         # LocationSelected carries the newly selected place's cached forecast, when
-        # it has one. NowcastChanged (id,
+        # it has one. SettingsChanged carries the status after the change too (the
+        # refresh interval and stale threshold in force); it also comes after a
+        # reload that changed either. NowcastChanged (id,
         # nowcast, changes, newEpisode) comes only when the selected place's rain
         # outlook changes materially: rain starts or stops, is newly expected or no
         # longer, its start or end moves by more than the data's resolution, or its

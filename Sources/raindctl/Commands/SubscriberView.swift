@@ -68,7 +68,13 @@ struct SubscriberView {
             if let forecast = reply.forecast { forecasts[location.id] = forecast }
         case .settingsChanged(let settings):
             units = settings.units
-            if let minutes = settings.refreshMinutes { refreshMinutes = minutes }
+            // The status sent with it: the interval and StaleAfterMinutes= in force after the change or a reload.
+            if let status = reply.status {
+                refreshMinutes = status.refreshMinutes
+                staleAfterMinutes = status.staleAfterMinutes ?? staleAfterMinutes
+            } else if let minutes = settings.refreshMinutes {
+                refreshMinutes = minutes
+            }
         case .weatherUpdated(let id, let forecast):
             forecasts[id] = forecast
             failures[id] = nil
