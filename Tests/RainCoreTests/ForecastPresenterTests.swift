@@ -87,6 +87,23 @@ final class ForecastPresenterTests: XCTestCase {
             ])
     }
 
+    func testHourlyView_ofSixHourData_showsTheHoursAskedFor() {
+        var forecast = sample()
+        forecast.hourly = (0..<20).map { index in
+            HourlyForecast(
+                time: parisTen + Double(index) * 6 * 3600, temperature: Double(index), windSpeed: 2,
+                precipProbability: 0.1)
+        }
+        let lines = presenter(forecast).hourlyView(hours: 48).split(separator: "\n")
+        XCTAssertEqual(lines.first, "Paris, next 48 hours")
+        // 10:00 today to 04:00 the day after tomorrow: 8 rows of 6 hours, not 48 rows (288 hours).
+        XCTAssertEqual(lines.filter { $0.contains("°") }.count, 8, lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains { $0.hasPrefix("Sat  04:00") }, lines.joined(separator: "\n"))
+        // Data that ends sooner says how many hours it covers.
+        forecast.hourly = Array(forecast.hourly.prefix(3))
+        XCTAssertEqual(presenter(forecast).hourlyView(hours: 48).split(separator: "\n").first, "Paris, next 18 hours")
+    }
+
     func testHourlyView_marksDayChange() {
         let text = presenter(sample()).hourlyView(hours: 24)
         XCTAssertTrue(text.contains("\nFri  00:00"), text)

@@ -242,9 +242,20 @@ public struct ForecastPresenter: Sendable {
     /// With `width` (the terminal's columns), the view fits it: a drawing
     /// wider than the terminal (48 hours on a narrow one) is left out, as
     /// daily leaves out its bars, so no line wraps; the table says the same.
+    ///
+    /// The rows are those of the `hours` hours from the hour in progress,
+    /// whatever the data's step: 48 hours of 6-hour data are 8 rows.
     public func hourlyView(hours: Int, graphics: TerminalGraphics = .none, width: Int? = nil) -> String {
-        let rows = forecast.hourly.filter { $0.time + 3600 > now }.prefix(max(hours, 0))
-        var lines = [trn("{place}, next hour", "{place}, next {count} hours", rows.count, ["place": placeName])]
+        let rows = Self.rows(forecast.hourly, hours: hours, now: now)
+        // The hours the rows cover: one a row for hourly data, six for a row of 6-hour data.
+        let covered = rows.first.map { first in
+            let last = rows[rows.endIndex - 1]
+            let step = rows.dropLast().last.map { last.time - $0.time } ?? 3600
+            return min(max(hours, 0), Int(((last.time + step - first.time) / 3600).rounded()))
+        }
+        var lines = [
+            trn("{place}, next hour", "{place}, next {count} hours", covered ?? 0, ["place": placeName])
+        ]
         var airCredit: String?
         if rows.isEmpty {
             lines = [placeName, tr("No hourly forecast from now on.")]
@@ -281,6 +292,14 @@ public struct ForecastPresenter: Sendable {
     }
 
     /// The temperature curve and the rain bars over `rows`.
+    /// The rows of `hourly` that start within `hours` hours of the one in progress at `now`.
+    static func rows(_ hourly: [HourlyForecast], hours: Int, now: Double) -> ArraySlice<HourlyForecast> {
+        let upcoming = hourly.drop { $0.time + 3600 <= now }
+        guard let first = upcoming.first else { return [] }
+        let end = first.time + Double(max(hours, 0)) * 3600
+        return upcoming.prefix { $0.time < end && $0.time + 3600 > now }
+    }
+
     private func hourlyGraphics(_ rows: [HourlyForecast], _ graphics: TerminalGraphics) -> [String] {
         var lines: [[String]] = []
         let temperatures = rows.map(\.temperature)
