@@ -95,6 +95,11 @@ def test_a_forecast_whose_times_have_all_passed_is_stale_however_recently_receiv
     waybar = json.loads(daemon.ctl("now", "--format", "waybar", check=True).stdout)
     assert waybar["class"][0] == "stale" and "Forecast ended 1 day ago" in waybar["tooltip"], waybar
     assert "Updated just now" not in waybar["tooltip"]
+    # The provider failed, as the docs call such an answer: the status says so, not "ok".
+    [provider] = daemon.client().call("GetStatus")["parameters"]["status"]["providers"]
+    assert provider["failures"] == 1 and provider["lastError"] is not None, provider
+    status = daemon.ctl("status", check=True).stdout
+    assert "open-meteo: ok" not in status and "after 1 failure" in status, status
 
 
 def test_today_is_the_places_today_never_the_answers_first_day(serve):

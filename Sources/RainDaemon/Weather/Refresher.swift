@@ -347,9 +347,11 @@ public final class Refresher {
         guard var flight = inFlight.removeValue(forKey: id) else { return }
         var outcome = outcome
         // An answer stale by its own times sends the place to its next
-        // provider; from the last one, it is kept (and shown as stale).
-        if case .fresh(let cached, _) = outcome, let problem = Self.outdatedProblem(cached.forecast, at: now),
-            nextProvider(for: location, after: flight, failure: problem, besides: provider) != nil
+        // provider; from the last one, it is kept (and shown as stale), and
+        // the provider failed all the same: its status says so, not "ok".
+        var outdated: RefreshFailure?
+        if case .fresh(let cached, _) = outcome { outdated = Self.outdatedProblem(cached.forecast, at: now) }
+        if let problem = outdated, nextProvider(for: location, after: flight, failure: problem, besides: provider) != nil
         {
             outcome = .failed(problem)
         }
@@ -367,6 +369,8 @@ public final class Refresher {
                 return
             }
             if flight.failures.count > 1 { outcome = .failed(Self.combined(flight.failures)) }
+        } else if let outdated {
+            ledger.failed(provider, failure: outdated, now: now)
         } else {
             ledger.succeeded(provider, now: now)
         }
