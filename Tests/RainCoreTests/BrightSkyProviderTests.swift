@@ -469,6 +469,58 @@ final class BrightSkyProviderTests: XCTestCase {
             ])
     }
 
+    /// Bright Sky's current answer for a mountain place whose own station
+    /// (Feldberg, 1,490 m) lacks values a station `height` m high filled in.
+    private func mountain(fallbackHeight: Double, distance: Double = 21_000) -> String {
+        """
+        {"weather": {"timestamp": "2025-09-18T13:30:00+00:00", "source_id": 1, "temperature": 32,
+           "relative_humidity": 40, "pressure_msl": 1012, "wind_speed_10": 10, "dew_point": 17, "solar_10": 0.1,
+           "fallback_source_ids": {"temperature": 2, "relative_humidity": 2, "pressure_msl": 2, "dew_point": 2,
+                                   "solar_10": 3}},
+         "sources": [{"id": 1, "station_name": "Feldberg/Schwarzwald", "distance": 900, "height": 1489.6},
+                     {"id": 2, "station_name": "Freiburg", "distance": \(distance), "height": \(fallbackHeight)},
+                     {"id": 3, "station_name": "Sun Only", "distance": 30000, "height": 200}]}
+        """
+    }
+
+    func testValuesFromAnotherStation_sayWhichFromWhereHowFarAndHowMuchHigher() throws {
+        var notes: [String] = []
+        let forecast = try parse(
+            answers(["\"timestamp\": \"2025-09-18T13:00:00+00:00\""], current: mountain(fallbackHeight: 1290)),
+            leftOut: { notes.append($0) })
+        let current = try XCTUnwrap(forecast.current)
+        XCTAssertEqual(current.temperature, 32)
+        // The dew point and the sun are not shown, so not named; the wind is the place's own station's.
+        XCTAssertEqual(
+            current.sources,
+            [
+                ValueSource(
+                    values: ["temperature", "humidity", "pressure"], station: "Freiburg", distanceMetres: 21_000,
+                    heightDifferenceMetres: -199.6)
+            ])
+        XCTAssertEqual(notes, [])
+        // All the place's own station's: nothing to say.
+        let own = try parse(answers(["\"timestamp\": \"2025-09-18T13:00:00+00:00\""]))
+        XCTAssertNil(own.current?.sources)
+    }
+
+    func testAStationFarHigherOrLower_isNotUsedForCurrentConditions() throws {
+        var notes: [String] = []
+        let forecast = try parse(
+            answers(
+                ["\"timestamp\": \"2025-09-18T13:00:00+00:00\", \"temperature\": -1"],
+                current: mountain(fallbackHeight: 236.3)),
+            leftOut: { notes.append($0) })
+        XCTAssertNil(forecast.current, "32 °C from Freiburg is not the Feldberg's: the forecast's hour stands in")
+        XCTAssertEqual(forecast.hourly.first?.temperature, -1)
+        XCTAssertEqual(
+            notes,
+            [
+                "brightsky: current conditions not used, the forecast's hour stands in: temperature, humidity, "
+                    + "pressure from Freiburg, 21 km away, 1253 m lower than the place's own station"
+            ])
+    }
+
     func testTooManyHours_areCutAt15Days() throws {
         let records = (0..<400).map { "\"timestamp\": \"\(iso(1_758_153_600 + Double($0) * 3600))\"" }
         var notes: [String] = []

@@ -87,6 +87,24 @@ final class ForecastPresenterTests: XCTestCase {
             ])
     }
 
+    func testValuesFromAnotherStation_sayWhichFromWhereHowFarAndHowMuchLower() {
+        var forecast = sample()
+        forecast.current?.sources = [
+            ValueSource(
+                values: ["temperature", "humidity"], station: "Freiburg", distanceMetres: 21_400,
+                heightDifferenceMetres: -1_253.6),
+            ValueSource(values: [], station: "Potsdam", distanceMetres: 27_913, heightDifferenceMetres: nil),
+        ]
+        let view = presenter(forecast).nowView()
+        XCTAssertTrue(
+            view.contains("\nTemperature, humidity from Freiburg, 21 km, 1,254 m lower\nObserved at Potsdam, 28 km\n"),
+            view)
+        let tooltip = presenter(forecast).tooltipView()
+        XCTAssertTrue(tooltip.contains("\nTemperature, humidity from Freiburg, 21 km, 1,254 m lower\n"), tooltip)
+        // The hour in progress standing in is the forecast's, from no station.
+        XCTAssertFalse(presenter(forecast, now: parisTen + 3 * 3600).nowView().contains("Freiburg"))
+    }
+
     func testHourlyView_ofSixHourData_showsTheHoursAskedFor() {
         var forecast = sample()
         forecast.hourly = (0..<20).map { index in

@@ -115,6 +115,32 @@ final class HostileValueTests: XCTestCase {
 
     // MARK: Configuration
 
+    func testForecastValidation_refusesSourcesRaindNeverWrites() {
+        let good = ValueSource(
+            values: ["temperature"], station: "Freiburg", distanceMetres: 21_000, heightDifferenceMetres: -1_254)
+        var forecast = Forecast(provider: "brightsky", fetchedAt: 1_790_000_000)
+        forecast.current = CurrentConditions(time: 1_790_000_000, sources: [good])
+        XCTAssertNil(forecast.validationProblem())
+        func damaged(_ change: (inout ValueSource) -> Void) -> ValueSource {
+            var source = good
+            change(&source)
+            return source
+        }
+        let bad = [
+            damaged { $0.values = ["temperature", "temperature"] }, damaged { $0.values = ["soil moisture"] },
+            damaged { $0.station = "" }, damaged { $0.station = "Frei\u{1B}[31mburg" },
+            damaged { $0.station = String(repeating: "x", count: 257) }, damaged { $0.distanceMetres = -1 },
+            damaged { $0.distanceMetres = .infinity }, damaged { $0.heightDifferenceMetres = 12_000 },
+            damaged { $0.heightDifferenceMetres = .nan },
+        ]
+        for source in bad {
+            forecast.current?.sources = [source]
+            XCTAssertNotNil(forecast.validationProblem(), "\(source)")
+        }
+        forecast.current?.sources = Array(repeating: good, count: 9)
+        XCTAssertEqual(forecast.validationProblem()?.field, "current.sources")
+    }
+
     func testConfiguration_acceptsCRLFAndByteOrderMark() {
         var parser = ConfigParser()
         parser.apply(text: "\u{FEFF}[Refresh]\r\nIntervalMinutes=45\r\nDailyBudget=77\r\n", file: "raind.conf")

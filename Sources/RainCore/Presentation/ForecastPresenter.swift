@@ -146,6 +146,8 @@ public struct ForecastPresenter: Sendable {
         if let today = forecast.today(at: now, zone: zone), let sun = sunText(today) { table.append([tr("Sun"), sun]) }
         for row in skyRows() { table.append(row) }
         lines += table.lines()
+        // Values that are not the place's own station's say where they are from.
+        if case let (current, true)? = forecast.conditions(at: now) { lines += SourceWording.lines(current.sources) }
         if let service = alertServiceLine { lines.append(service) }
         lines.append(updatedLine)
         lines.append(attributionLine)
@@ -436,6 +438,7 @@ public struct ForecastPresenter: Sendable {
                 lines.append(
                     tr("Feels like {temp} · wind {speed} · rain {pct}", ["temp": feels, "speed": speed, "pct": rain]))
             }
+            if observed { lines += SourceWording.lines(current.sources) }
         } else {
             lines.append(tr("{place}: nothing in this forecast is for now.", ["place": placeName]))
         }

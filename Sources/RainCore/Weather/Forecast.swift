@@ -110,13 +110,17 @@ public struct CurrentConditions: Equatable, Sendable, Codable {
     public var uvIndex: Double?
     /// 0...1
     public var cloudCover: Double?
+    /// The stations some values come from when they are not the place's own
+    /// (`ValueSource`); nil when every value is from the place's own station,
+    /// or the provider does not say.
+    public var sources: [ValueSource]?
 
     public init(
         time: Double, summary: String = "", icon: String = "", temperature: Double? = nil,
         apparentTemperature: Double? = nil, humidity: Double? = nil, windSpeed: Double? = nil,
         windGust: Double? = nil, windBearing: Double? = nil, precipIntensity: Double? = nil,
         precipProbability: Double? = nil, pressure: Double? = nil, visibility: Double? = nil,
-        uvIndex: Double? = nil, cloudCover: Double? = nil
+        uvIndex: Double? = nil, cloudCover: Double? = nil, sources: [ValueSource]? = nil
     ) {
         self.time = time
         self.summary = summary
@@ -133,6 +137,7 @@ public struct CurrentConditions: Equatable, Sendable, Codable {
         self.visibility = visibility
         self.uvIndex = uvIndex
         self.cloudCover = cloudCover
+        self.sources = sources
     }
 }
 

@@ -351,7 +351,8 @@ public final class Refresher {
         // the provider failed all the same: its status says so, not "ok".
         var outdated: RefreshFailure?
         if case .fresh(let cached, _) = outcome { outdated = Self.outdatedProblem(cached.forecast, at: now) }
-        if let problem = outdated, nextProvider(for: location, after: flight, failure: problem, besides: provider) != nil
+        if let problem = outdated,
+            nextProvider(for: location, after: flight, failure: problem, besides: provider) != nil
         {
             outcome = .failed(problem)
         }

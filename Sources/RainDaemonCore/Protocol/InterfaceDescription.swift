@@ -67,7 +67,22 @@ extension WeatherInterface {
           pressure: ?float,
           visibility: ?float,
           uvIndex: ?float,
-          cloudCover: ?float
+          cloudCover: ?float,
+          # The stations some values come from when not the place's own station
+          # (a provider filling a missing value from a neighbour); null when all are.
+          sources: ?[]ValueSource
+        )
+
+        # A station some current values come from: which values (temperature,
+        # humidity, pressure, wind, gusts, visibility, cloudCover, precipitation,
+        # condition; empty for the station all the others come from, when it is
+        # itself far), its name, metres from the place, and metres higher (positive)
+        # or lower than the place's own station.
+        type ValueSource (
+          values: []string,
+          station: string,
+          distanceMetres: ?float,
+          heightDifferenceMetres: ?float
         )
 
         # One hour from time to time + 1 h; precipIntensity and precipProbability

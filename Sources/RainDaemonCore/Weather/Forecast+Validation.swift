@@ -34,6 +34,7 @@ extension Forecast {
                     (current.precipProbability, .fraction), (current.pressure, .pressure),
                     (current.visibility, .visibility), (current.uvIndex, .uvIndex), (current.cloudCover, .fraction),
                 ])
+            if let sources = current.sources { checker.sources(sources) }
         }
         for (index, hour) in hourly.enumerated() {
             checker.time("hourly[\(index)].time", hour.time)
@@ -102,6 +103,34 @@ extension Forecast {
                     field,
                     "holds \(value), which is no \(range.what) (expected \(Int(range.values.lowerBound)) to \(Int(range.values.upperBound))\(range.unit))"
                 )
+            }
+        }
+
+        /// At most `ValueSource.maximumCount` sources, each naming known
+        /// values once, a station name of at most `maximumStationBytes`, a
+        /// distance on Earth and a height difference a station can have.
+        mutating func sources(_ sources: [ValueSource]) {
+            if sources.count > ValueSource.maximumCount {
+                fail("current.sources", "holds \(sources.count) stations, more than \(ValueSource.maximumCount)")
+            }
+            for (index, source) in sources.prefix(ValueSource.maximumCount).enumerated() {
+                let field = "current.sources[\(index)]"
+                if source.values.count > ValueSource.maximumValues || Set(source.values).count != source.values.count
+                    || !source.values.allSatisfy({ ValueSource.Value(rawValue: $0) != nil })
+                {
+                    fail(field + ".values", "names values raind does not, or one twice")
+                }
+                if source.station.isEmpty || source.station.utf8.count > ValueSource.maximumStationBytes
+                    || source.station.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                {
+                    fail(field + ".station", "is empty, longer than raind writes or holds control characters")
+                }
+                if let distance = source.distanceMetres, !distance.isFinite || !(0...20_040_000).contains(distance) {
+                    fail(field + ".distanceMetres", "\(distance) is no distance on Earth")
+                }
+                if let height = source.heightDifferenceMetres, !height.isFinite || abs(height) > 9_000 {
+                    fail(field + ".heightDifferenceMetres", "\(height) is no height difference between stations")
+                }
             }
         }
     }

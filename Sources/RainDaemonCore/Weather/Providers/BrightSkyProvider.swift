@@ -53,6 +53,15 @@ public enum BrightSky {
     /// (its default `max_dist`).
     public static let farStationMetres = 25_000.0
 
+    /// A station that stands more than this higher or lower than the
+    /// place's own is not used for its current conditions (the forecast's
+    /// hour in progress stands in, as for a provider without observations):
+    /// 300 m is about 2 °C at the standard atmosphere's lapse rate of
+    /// 6.5 °C per km, more than the difference people read a temperature
+    /// for, and in mountains it is the difference between a summit and its
+    /// valley town (the Feldberg's station at 1,490 m and Freiburg's at 236 m).
+    public static let maximumHeightDifference = 300.0
+
     /// Records read from `/weather`: 15 days of hours, more than raind asks
     /// for; the rest of a longer answer is left out with a note.
     static let maximumRecords = 15 * 24
@@ -158,13 +167,33 @@ public enum BrightSky {
         weatherSources.noteFarHours(records, leftOut: leftOut)
         let currentSources = try BrightSkySources(answer: currentRoot)
         currentSources.noteFarCurrent(current, leftOut: leftOut)
+        var conditions: CurrentConditions? = current.conditions
+        let provenance = currentSources.provenance(current)
+        if !provenance.unrepresentative.isEmpty {
+            let described = provenance.unrepresentative.map(Self.described).joined(separator: "; ")
+            leftOut("\(providerName): current conditions not used, the forecast's hour stands in: \(described)")
+            conditions = nil
+        } else if !provenance.sources.isEmpty {
+            conditions?.sources = provenance.sources
+        }
 
         let offset =
             zone?.offset(at: fetchedAt) ?? current.utcOffsetSeconds ?? records.first?.utcOffsetSeconds ?? 0
         return Forecast(
             provider: providerName, fetchedAt: fetchedAt, timeZone: zoneName(timeZone) ?? "",
-            utcOffsetSeconds: offset, current: current.conditions, hourly: hourly,
+            utcOffsetSeconds: offset, current: conditions, hourly: hourly,
             daily: BrightSkyDays.days(from: hourly, zone: zone))
+    }
+
+    /// `temperature, humidity from Freiburg, 21 km away, 1254 m lower than the place's own station`.
+    static func described(_ source: ValueSource) -> String {
+        var text = source.values.joined(separator: ", ") + " from " + source.station
+        if let distance = source.distanceMetres { text += ", \(Int((distance / 1000).rounded())) km away" }
+        if let difference = source.heightDifferenceMetres {
+            text +=
+                ", \(Int(abs(difference).rounded())) m \(difference < 0 ? "lower" : "higher") than the place's own station"
+        }
+        return text
     }
 
     /// An answer's body as an object; `answer` names the second answer in

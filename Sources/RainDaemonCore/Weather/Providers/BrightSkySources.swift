@@ -7,14 +7,18 @@ import RainCore
 /// 50 km of a station, and a place's weather can differ from a station's
 /// that far away.
 ///
-/// `Forecast` has no field for it, so each far station is one note to
-/// `leftOut`: "brightsky: current conditions are from Potsdam, 28 km away".
+/// Each far station is one note to `leftOut` ("brightsky: current
+/// conditions are from Potsdam, 28 km away"). The current conditions also
+/// say which of their shown values come from another station than the
+/// place's own (`provenance`, `CurrentConditions.sources`).
 struct BrightSkySources {
     struct Source {
         /// `station_name`, cleaned and bounded; a description when absent.
         var name: String
         /// Metres from the place; nil when not given.
         var distance: Double?
+        /// Metres above sea level; nil when not given.
+        var height: Double?
         /// A MOSMIX point (`observation_type` `forecast`), not an observing station.
         var isForecast: Bool
     }
@@ -35,7 +39,8 @@ struct BrightSkySources {
             let name = try cell.string("station_name").map(Self.cleaned) ?? ""
             byID[id] = Source(
                 name: name.isEmpty ? "an unnamed station (source \(id))" : name,
-                distance: try cell.number("distance").flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
+                distance: try cell.number("distance").flatMap { $0.isFinite && $0 >= 0 && $0 < 20_040_000 ? $0 : nil },
+                height: try cell.number("height").flatMap { $0.isFinite && abs($0) < 9_000 ? $0 : nil },
                 isForecast: try cell.string("observation_type") == "forecast")
         }
     }
@@ -122,6 +127,58 @@ struct BrightSkySources {
             }
         }
         return groups.map { ($0.sourceID, $0.fields.sorted()) }
+    }
+
+    /// The current conditions' fields raind shows, by the value they give
+    /// (`dew_point`, `solar_*` and `sunshine_*` are not shown).
+    static let shownValues: [String: ValueSource.Value] = {
+        var values: [String: ValueSource.Value] = [
+            "temperature": .temperature, "relative_humidity": .humidity, "pressure_msl": .pressure,
+            "visibility": .visibility, "cloud_cover": .cloudCover, "condition": .condition,
+        ]
+        for suffix in BrightSkyRecord.windows {
+            values["precipitation" + suffix] = .precipitation
+            values["wind_speed" + suffix] = .wind
+            values["wind_direction" + suffix] = .wind
+            values["wind_gust_speed" + suffix] = .gusts
+        }
+        return values
+    }()
+
+    /// Where the current conditions' shown values come from when not all
+    /// from the place's own station (`source_id`, within
+    /// `BrightSky.farStationMetres`): `sources` to show beside them, and
+    /// `unrepresentative`, the stations that stand more than
+    /// `BrightSky.maximumHeightDifference` higher or lower than the place's
+    /// own, whose values are not used for current conditions at all.
+    func provenance(_ record: BrightSkyRecord) -> (sources: [ValueSource], unrepresentative: [ValueSource]) {
+        let own = record.sourceID.flatMap { byID[$0] }
+        var sources: [ValueSource] = []
+        var unrepresentative: [ValueSource] = []
+        if let own, let distance = own.distance, distance > BrightSky.farStationMetres {
+            sources.append(
+                ValueSource(values: [], station: own.name, distanceMetres: distance, heightDifferenceMetres: nil))
+        }
+        let fields = Array(Self.shownValues.keys)
+        for (id, named) in Self.grouped(record.fallbackSourceIDs, using: fields) where id != record.sourceID {
+            let shown = Set(named.compactMap { Self.shownValues[$0] })
+            let values = ValueSource.Value.allCases.filter(shown.contains).map(\.rawValue)
+            let source = byID[id]
+            var difference: Double?
+            // To the decimetre, as the heights are given.
+            if let height = source?.height, let ownHeight = own?.height {
+                difference = ((height - ownHeight) * 10).rounded() / 10
+            }
+            let entry = ValueSource(
+                values: values, station: source?.name ?? "an undescribed station (source \(id))",
+                distanceMetres: source?.distance, heightDifferenceMetres: difference)
+            if let difference, abs(difference) > BrightSky.maximumHeightDifference {
+                unrepresentative.append(entry)
+            } else {
+                sources.append(entry)
+            }
+        }
+        return (Array(sources.prefix(ValueSource.maximumCount)), unrepresentative)
     }
 
     /// `hours name source 7777, which the answer does not describe; how far away it is is unknown`.
