@@ -119,6 +119,14 @@ final class AlertBookTests: XCTestCase {
         XCTAssertEqual(
             after.refresher.ledger.usage(Self.book, now: after.clock.wallNow).requestsToday, 1,
             "a restart reads the book back: it never renews a budget")
+        // Restarted within the interval: the service is asked when it ends, not at once.
+        try run(
+            after,
+            [
+                (0, { XCTAssertEqual(try after.server.count(Self.path), 1, "not asked at once") }),
+                (299, { XCTAssertEqual(try after.server.count(Self.path), 1) }),
+                (1, { XCTAssertEqual(try after.server.count(Self.path), 2, "asked when the interval ends") }),
+            ])
     }
 
     func testAFailingServiceIsAskedNoMoreOftenThanItsBackOffSays() throws {

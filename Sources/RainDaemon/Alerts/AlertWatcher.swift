@@ -151,8 +151,13 @@ final class AlertWatcher {
             stop(place.id)
             watches[place.id] = Watch(source: source, nextPoll: time)
             if store.officialAlerts(of: place.id) == nil,
-                store.restoreOfficialAlerts(of: place.id, source: source.name) == nil
+                let restored = store.restoreOfficialAlerts(of: place.id, source: source.name)
             {
+                // Answered less than an interval before a restart: asked when the interval ends, not at once.
+                if let checked = restored.service.checkedAt, checked <= time {
+                    watches[place.id]?.nextPoll = max(time, checked + source.terms.pollingInterval)
+                }
+            } else if store.officialAlerts(of: place.id) == nil {
                 store.setOfficialAlerts(
                     OfficialAlerts(
                         messages: [], service: AlertService(source: source.name, attribution: source.attribution)),
@@ -517,9 +522,13 @@ final class AlertWatcher {
         }
     }
 
-    /// Cancels every poll (shutdown).
+    /// Cancels every poll, and keeps when each place's service last
+    /// answered for the next start (shutdown).
     func cancelAll() {
-        for id in Array(watches.keys) { stop(id) }
+        for id in Array(watches.keys) {
+            stop(id)
+            store.keepOfficialAlertsChecked(id)
+        }
         timer.disarm()
     }
 }

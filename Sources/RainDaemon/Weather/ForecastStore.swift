@@ -61,6 +61,16 @@ public final class ForecastStore {
         }
     }
 
+    /// Writes what the place's service said with when it last answered,
+    /// when the file holds an older answer (at shutdown: so a restart asks
+    /// the service when its interval says, not at once).
+    func keepOfficialAlertsChecked(_ id: LocationID) {
+        guard let alerts = official[id], alerts.service.source != nil, alerts.service.checkedAt != nil else { return }
+        if cache.loadOfficialAlerts(of: id)?.service.checkedAt != alerts.service.checkedAt {
+            cache.storeOfficialAlerts(alerts, for: id)
+        }
+    }
+
     /// Loads what the place's official alert service said before a restart,
     /// when `source` is still the place's service; nil otherwise.
     func restoreOfficialAlerts(of id: LocationID, source: String) -> OfficialAlerts? {
