@@ -22,7 +22,7 @@ extension WeatherService {
         return reply
     }
 
-    private func statusVersion(now: Double) -> StatusVersion {
+    func statusVersion(now: Double) -> StatusVersion {
         StatusVersion(events: events.emitted, refresher: refresher.changes, alerts: alerts?.changes ?? 0, now: now)
     }
 

@@ -5,6 +5,9 @@ import RainDaemonCore
 /// places, the selected forecast or the status (but for its uptime and
 /// subscriber count, written in for each subscriber) change.
 struct SnapshotCache {
+    /// The status's version it was made at: while it holds, the status is
+    /// not built again (a burst of subscribers costs one build).
+    let version: StatusVersion
     let places: LocationList
     /// The selected place's forecast as `Refresher.forecastVersion` named it.
     let forecast: ForecastVersion?
@@ -33,10 +36,20 @@ extension WeatherService {
     /// output, from the cached encoding with this subscriber's uptime and
     /// subscriber count written in.
     func snapshotWriter() -> (inout [UInt8]) -> Void {
-        let status = status(joining: 1)
         let places = state.places
         let version = places.selectedID.flatMap { refresher.forecastVersion(for: $0) }
         let failure = places.selectedID.flatMap { refresher.scheduler.places[$0]?.lastFailure }
+        // First: following a jump of the clock changes the refresher's times, and so the version.
+        let now = refresher.now
+        let statusVersion = statusVersion(now: now)
+        if let cached = snapshotCache, cached.version == statusVersion, cached.places == places,
+            cached.forecast == version, cached.failure == failure
+        {
+            let reply = cached.reply
+            let (uptime, subscribers) = (statusUptime, publisher.count + 1)
+            return { frame in reply.write(uptime: uptime, subscribers: subscribers, into: &frame) }
+        }
+        let status = status(joining: 1, now: now)
         let reply: StatusEncodingCache
         if let cached = snapshotCache, cached.places == places, cached.forecast == version, cached.failure == failure,
             cached.reply.matches(status)
@@ -53,7 +66,8 @@ extension WeatherService {
                     continues: true, into: &bytes)
                 return bytes
             }
-            snapshotCache = SnapshotCache(places: places, forecast: version, failure: failure, reply: reply)
+            snapshotCache = SnapshotCache(
+                version: statusVersion, places: places, forecast: version, failure: failure, reply: reply)
         }
         return { frame in reply.write(status, into: &frame) }
     }
