@@ -33,7 +33,8 @@ public enum AlertText {
         _ text: String, maximumBytes: Int = AlertLimits.descriptionBytes, singleLine: Bool = false
     ) -> String {
         let scalars = text.unicodeScalars
-        let readEnd = scalars.index(scalars.startIndex, offsetBy: readScalars(maximumBytes), limitedBy: scalars.endIndex)
+        let readEnd = scalars.index(
+            scalars.startIndex, offsetBy: readScalars(maximumBytes), limitedBy: scalars.endIndex)
         let cut = readEnd.map { $0 < scalars.endIndex } ?? false
         let read = String(String.UnicodeScalarView(scalars[..<(readEnd ?? scalars.endIndex)]))
         return bounded(normalized(unmarked(read), singleLine: singleLine), maximumBytes: maximumBytes, cut: cut)
