@@ -194,6 +194,26 @@ public enum AlertText {
         }
     }
 
+    /// `text` with its entities decoded (as `plain` decodes them) and
+    /// nothing else changed: `&lt;b&gt;` becomes `<b>`, to be escaped again
+    /// by whoever puts the text into markup, so that it reads as written.
+    public static func decodingEntities(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        let input = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < input.count {
+            if input[index] == "&", let entity = entity(in: input, at: index) {
+                out.append(contentsOf: entity.scalars)
+                index = entity.end
+            } else {
+                out.append(input[index])
+                index += 1
+            }
+        }
+        return String(out)
+    }
+
     /// `&name;`, `&#nnn;` or `&#xhhh;` at `start`: its characters and where
     /// the text after it begins; nil for anything else (kept as written).
     static func entity(in input: [Unicode.Scalar], at start: Int) -> (scalars: [Unicode.Scalar], end: Int)? {
