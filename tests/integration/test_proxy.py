@@ -782,6 +782,34 @@ def test_the_key_never_goes_back_nor_into_a_log(proxy, upstream):
           f"{len(targets)} places), {len(leaks)} with the key; {len(logs)} log files, 0 with the key")
 
 
+# The key spelt otherwise in a 200 answer of the expected type: the body
+# gzipped with no Content-Encoding, written as JSON \\u escapes, in base64
+# (at three alignments), hex, percent-encoding.
+ECHO_ENCODINGS = ["gzip", "unicode", "base64", "hex", "percent"]
+
+
+@pytest.mark.parametrize("encoding", ECHO_ENCODINGS)
+def test_the_key_spelt_otherwise_never_goes_back(proxy, upstream, encoding):
+    site = proxy()
+    upstream.reset()
+    upstream.script(path_prefix="/", mode="echo", status=200, encoding=encoding, count=-1)
+    status, headers, body = site.get("/forecast/52.22,6.89?units=si", headers={"Accept-Encoding": "identity"})
+    assert [t for t in upstream.stats()["targets"] if f"/forecast/{KEY}/" in t], "the provider was asked, with the key"
+    import base64 as b64
+    spellings = [KEY.encode(), KEY.encode().hex().encode(), "".join("%%%02X" % b for b in KEY.encode()).encode()]
+    spellings += [b64.b64encode((lead + KEY).encode())[4 if lead else 0:-4] for lead in ("", "x", "xy")]
+    text = body.lower()
+    leaks = [s for s in spellings if s.lower() in text or s in body]
+    assert not leaks, (encoding, status, body[:300])
+    if encoding == "gzip":
+        # Not plain JSON: refused, the proxy's own text, never cached.
+        assert set(json.loads(body)) == {"error"} and headers.get("cache-control") == "no-store", (status, body)
+    else:
+        # Plain JSON: passed on, written anew, the key masked wherever it is spelt.
+        assert "*" * 8 in body.decode(), body[:300]
+    assert not [v for v in headers.values() if KEY.lower() in v.lower()], headers
+
+
 @pytest.mark.parametrize("name,script,cached_status", [
     # A provider's error with a lifetime: never a HIT for the next machine.
     ("500 with max-age=600", {"mode": "status", "status": 500, "headers": {"Cache-Control": "max-age=600"}}, 500),
