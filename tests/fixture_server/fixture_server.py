@@ -335,7 +335,8 @@ class Handler(BaseHTTPRequestHandler):
             moment, seconds = present
             body = (json.dumps(moved_in_time(json.loads(body), seconds, moment)) + "\n").encode()
         headers = {
-            "Content-Type": "application/json" if name.endswith(".json") else "application/octet-stream",
+            "Content-Type": "application/json" if name.endswith(".json")
+            else "application/xml" if name.endswith(".xml") else "application/octet-stream",
             "ETag": '"%s"' % hashlib.sha256(body).hexdigest()[:16],
             "Last-Modified": formatdate(os.path.getmtime(name), usegmt=True),
         }

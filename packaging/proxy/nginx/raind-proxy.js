@@ -264,7 +264,8 @@ function day(text) {
 // The upstream hop. Each provider's name as a person reads it.
 var PROVIDER_NAMES = {
     "open-meteo": "Open-Meteo", pirateweather: "Pirate Weather", metno: "MET Norway", nws: "the NWS",
-    brightsky: "Bright Sky",
+    brightsky: "Bright Sky", eccc: "Environment and Climate Change Canada", meteoalarm: "MeteoAlarm",
+    "open-meteo-air": "Open-Meteo's air-quality service",
 };
 
 // Whether this request may go to the provider now: "" when it may (and its
@@ -511,7 +512,10 @@ function answer(r, provider, reply) {
     // it after it had begun) is no answer.
     var length = reply.headersOut["Content-Length"];
     if (status == 200 && length !== undefined && parseInt(length, 10) != body.length) status = 504;
-    var forecast = status == 304 || (status == 200 && /^application\/(?:geo\+)?json\s*(?:;|$)/i.test(type));
+    // MeteoAlarm's feeds are Atom (XML); everything else raind asks is JSON.
+    var expected = provider == "meteoalarm" ? /^(?:application\/(?:atom\+)?|text\/)xml\s*(?:;|$)/i
+        : /^application\/(?:geo\+)?json\s*(?:;|$)/i;
+    var forecast = status == 304 || (status == 200 && expected.test(type));
     // Pirate Weather, the one provider given the key, is asked for an
     // unencoded answer, so that its body can be searched for the key: it
     // must be plain JSON (not gzip sent without its Content-Encoding), and
