@@ -34,6 +34,11 @@ locale_t raind_named_locale(const char *lc_all, const char *lang, const char *co
     return chosen;
 }
 
+const char *raind_messages_locale_name(void) {
+    const char *name = nl_langinfo(_NL_LOCALE_NAME(LC_MESSAGES));
+    return name ? name : "C";
+}
+
 int raind_measurement(void) {
     const char *value = nl_langinfo(_NL_MEASUREMENT_MEASUREMENT);
     return value && value[0] ? value[0] : 1;

@@ -54,10 +54,6 @@ public final class Daemon {
     static let handledSignals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGPIPE]
 
     public init(options: DaemonOptions) throws(StartupError) {
-        // Notifications are written in the session's language (DesktopNotifier);
-        // nothing else the daemon writes is translated.
-        Localization.bind(
-            environment: options.environment, executablePath: try? FileIO.symbolicLinkTarget(of: "/proc/self/exe"))
         // Blocked before the socket exists: a signal sent as soon as a client can
         // connect waits for the loop's handler instead of killing the process.
         do {
@@ -66,6 +62,11 @@ public final class Daemon {
             throw StartupError("cannot block the signals raind handles: \(error)")
         }
         logger = Logger(subsystem: "raind", threshold: options.logLevel)
+        // Notifications are written in the session's language (DesktopNotifier);
+        // nothing else the daemon writes is translated.
+        Localization.bind(
+            environment: options.environment, executablePath: try? FileIO.symbolicLinkTarget(of: "/proc/self/exe"),
+            warn: { [logger] in logger.warning($0) })
         let paths = DaemonPaths(mode: options.mode, environment: options.environment)
         let loaded = ConfigLoader(paths: paths).load()
         for diagnostic in loaded.diagnostics where diagnostic.severity == .warning {

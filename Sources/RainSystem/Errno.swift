@@ -12,6 +12,8 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
 
     /// ENOENT: no such file or directory.
     public static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
+    /// ENOTDIR: a part of the path is no directory.
+    public static let notADirectory = Errno(rawValue: ENOTDIR)
     /// EINTR: interrupted by a signal before it could finish.
     public static let interrupted = Errno(rawValue: EINTR)
     /// EAGAIN (EWOULDBLOCK): a non-blocking call would have had to wait.

@@ -25,7 +25,8 @@ func main(_ arguments: [String]) -> Never {
     // beside the executable's PREFIX/bin, or RAIND_LOCALE_DIR's.
     let environment = ProcessEnvironment.current()
     Localization.bind(
-        environment: environment, executablePath: try? FileIO.symbolicLinkTarget(of: "/proc/self/exe"))
+        environment: environment, executablePath: try? FileIO.symbolicLinkTarget(of: "/proc/self/exe"),
+        warn: { Output.error("warning: \($0)") })
     Localization.useEnvironmentLocale()
     Output.utf8 = LocaleConventions.current.utf8
     var arguments = arguments

@@ -97,4 +97,43 @@ import Testing
         let quotes = String(repeating: "<a '", count: 5_000)
         #expect(!AlertText.plain(quotes).isEmpty)
     }
+
+    @Test func readsNoFurtherThanCanReachTheResult_andMarksTheCut() {
+        // Past four times the bound and one tag, a text is not read: a reader sees that it goes on.
+        let padding = String(repeating: " ", count: AlertText.readScalars(AlertLimits.descriptionBytes))
+        #expect(AlertText.plain("Rising water." + padding + "Move up.") == "Rising water.…")
+        #expect(AlertText.plain("Rising water." + padding.dropLast(30) + "Move up.") == "Rising water. Move up.")
+        #expect(AlertText.plain(padding + "Move up.") == "")
+        let title = AlertText.plain("Flood" + padding, maximumBytes: AlertLimits.titleBytes, singleLine: true)
+        #expect(title == "Flood…")
+    }
+
+    @Test func aTagEndsWhereAScanOutsideQuotesWould() {
+        // The look-up table against the scan it replaced, over texts of the characters that matter.
+        func scanned(_ input: [Unicode.Scalar], from start: Int) -> Int {
+            var quote: Unicode.Scalar?
+            for index in start..<input.count {
+                let scalar = input[index]
+                if let open = quote {
+                    if scalar == open { quote = nil }
+                } else if scalar == "\"" || scalar == "'" {
+                    quote = scalar
+                } else if scalar == ">" {
+                    return index
+                }
+            }
+            return -1
+        }
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [Unicode.Scalar] = ["<", "a", ">", "'", "\"", " "]
+        for _ in 0..<500 {
+            let input = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!  // the alphabet is not empty
+            }
+            let ends = AlertText.tagEnds(input)
+            for start in 0..<input.count {
+                #expect(ends[start] == scanned(input, from: start), "\(String(String.UnicodeScalarView(input)))")
+            }
+        }
+    }
 }

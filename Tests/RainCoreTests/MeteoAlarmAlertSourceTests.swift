@@ -142,6 +142,19 @@ import Testing
         #expect(Set(documents).count == documents.count)
     }
 
+    @Test func entriesPastTheBoundAreLeftUnread() throws {
+        // A hostile feed repeats one message's link (the repeats cost one set lookup each) and hides
+        // the soonest after the bound, where it is not read.
+        let repeated = Self.entry("https://feeds.meteoalarm.org/repeated")
+        let hidden = Self.entry("https://feeds.meteoalarm.org/hidden", onset: "2022-12-07T00:00:00+00:00")
+        let entries = Array(repeating: repeated, count: AlertLimits.entriesPerFeed) + [hidden]
+        #expect(try feed(Self.atom(entries), now: feedTime).documents == ["https://feeds.meteoalarm.org/repeated"])
+        #expect(
+            try feed(Self.atom(entries.suffix(2)), now: feedTime).documents == [
+                "https://feeds.meteoalarm.org/hidden", "https://feeds.meteoalarm.org/repeated",
+            ])
+    }
+
     @Test func badFeedsAreRefusedNamingTheField() throws {
         let cases: [([UInt8], String, String)] = [
             (Array("<html><body>502</html>".utf8), "", "is not well-formed XML"),

@@ -1,5 +1,6 @@
 import Foundation
 import RainCore
+import RainDaemonCore
 import XCTest
 
 @testable import RainDaemon
@@ -68,5 +69,17 @@ final class OfficialAlertsFileTests: XCTestCase {
         cache.storeOfficialAlerts(kept, for: id)
         cache.remove(id)
         XCTAssertFalse(FileManager.default.fileExists(atPath: file), "goes with the place")
+    }
+
+    func testMoreMessagesThanTheFileHolds_areWrittenToTheBound_andReadBack() throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("raind-official-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = ForecastCache(directory: directory.path, logger: Logger(subsystem: "test", threshold: .error))
+        let many = (0..<600).map { index in alert { $0.id = "urn:\(index)" } }
+        cache.storeOfficialAlerts(OfficialAlerts(messages: many, service: service), for: id)
+        let read = try XCTUnwrap(cache.loadOfficialAlerts(of: id), "what raind wrote, raind reads")
+        XCTAssertEqual(read.messages, Array(many.prefix(OfficialAlertsFile.maximumMessages)))
+        XCTAssertEqual(OfficialAlertsFile.maximumMessages, AlertLimits.alertsPerPlace)
     }
 }

@@ -13,6 +13,7 @@ The first line on stdout is `PORT <n>`, the port it listens on.
 """
 
 import argparse
+import base64
 import datetime
 import gzip
 import hashlib
@@ -262,7 +263,7 @@ class Handler(BaseHTTPRequestHandler):
                 return
             mode = "normal"
         if mode == "echo":
-            return self.serve_echo(int(query.get("status", "200")))
+            return self.serve_echo(int(query.get("status", "200")), query.get("encoding", ""))
         if mode == "huge":
             return self.serve_huge(int(query.get("size", str(20 * 1024 * 1024))), query.get("chunked") == "1")
         if mode == "stall":
@@ -334,7 +335,8 @@ class Handler(BaseHTTPRequestHandler):
             moment, seconds = present
             body = (json.dumps(moved_in_time(json.loads(body), seconds, moment)) + "\n").encode()
         headers = {
-            "Content-Type": "application/json" if name.endswith(".json") else "application/octet-stream",
+            "Content-Type": "application/json" if name.endswith(".json")
+            else "application/xml" if name.endswith(".xml") else "application/octet-stream",
             "ETag": '"%s"' % hashlib.sha256(body).hexdigest()[:16],
             "Last-Modified": formatdate(os.path.getmtime(name), usegmt=True),
         }
@@ -353,16 +355,32 @@ class Handler(BaseHTTPRequestHandler):
             headers["Expires"] = formatdate(moment, usegmt=True)
         return body, headers
 
-    def serve_echo(self, status):
+    def serve_echo(self, status, encoding=""):
         """Sends the request target (path and query, API key and all) back in
         every field a provider can fill: the reason phrase, headers a client
         keeps (ETag, Last-Modified, Retry-After, Cache-Control), and the error
-        fields of both providers' bodies. A client must show none of it."""
+        fields of both providers' bodies. A client must show none of it.
+        `encoding` spells the body's copies otherwise: "gzip" (the body
+        compressed, with no Content-Encoding), "unicode" (every character a
+        JSON \\u escape), "base64" (at three alignments), "hex", "percent"."""
         target = self.path
-        body = json.dumps({
-            "error": target, "message": target, "detail": target,
-            "reason": target, "code": status,
-        }).encode() + b"\n"
+        spelt = {
+            "unicode": lambda text: "".join("\\u%04x" % ord(c) for c in text),
+            "base64": lambda text: " ".join(base64.b64encode((lead + text).encode()).decode()
+                                            for lead in ("", "x", "xy")),
+            "hex": lambda text: text.encode().hex(),
+            "percent": lambda text: "".join("%%%02X" % b for b in text.encode()),
+        }.get(encoding)
+        if spelt and encoding == "unicode":
+            body = ('{"error": "%s", "code": %d}' % (spelt(target), status)).encode() + b"\n"
+        else:
+            copy = spelt(target) if spelt else target
+            body = json.dumps({
+                "error": copy, "message": copy, "detail": copy,
+                "reason": copy, "code": status,
+            }).encode() + b"\n"
+        if encoding == "gzip":
+            body = gzip.compress(body)
         self.send_response(status, "Echo " + target)
         self.send_header("Content-Type", "application/json")
         self.send_header("ETag", '"%s"' % target)

@@ -97,6 +97,38 @@ def test_cached_air_is_served_after_a_restart_without_asking_again(air_daemon, a
     assert air_server.count("/v1/air-quality") == 1, "the cached air is an hour fresh: no request"
 
 
+@pytest.mark.parametrize("kind", ["link", "fifo", "directory", "large"])
+def test_an_air_cache_file_that_is_no_file_raind_wrote_is_refused_with_a_warning(
+        air_daemon, air_server, daemon_factory, tmp_path, kind):
+    daemon = air_daemon()
+    add_paris(daemon)
+    wait_for(lambda: served_air(daemon) is not None)
+    config = (daemon.config_home / "raind" / "raind.conf").read_text()
+    daemon.stop()
+    cached = daemon.cache_home / "raind" / "air" / "paris-fr.json"
+    original = cached.read_text()
+    target = tmp_path / "elsewhere.json"
+    cached.unlink()
+    if kind == "link":
+        # A good copy elsewhere: a link to it is still not followed.
+        target.write_text(original)
+        cached.symlink_to(target)
+    elif kind == "fifo":
+        os.mkfifo(cached)
+    elif kind == "directory":
+        cached.mkdir()
+    else:
+        cached.write_text(original[:-1] + " " * (2 << 20) + "}")
+    again = daemon_factory(config=config)
+    wait_for(lambda: "air cache file" in again.read_log(), what="a warning naming the air cache file")
+    wait_for(lambda: air_server.count("/v1/air-quality") == 2, what="the air asked again, the file not used")
+    wait_for(lambda: served_air(again) is not None, what="the air served once fetched")
+    if kind == "link":
+        assert "a symbolic link" in again.read_log()
+        assert target.read_text() == original, "what the link points at is untouched"
+    assert again.stop() == 0
+
+
 def test_a_failing_air_service_leaves_the_forecast_alone(air_daemon, air_server):
     air_server.script(path_prefix="/v1/air-quality", count=-1, mode="status", status=503)
     daemon = air_daemon()

@@ -102,6 +102,9 @@ class Proxy:
             'default "https://api.met.no";': f'default "{upstream}";',
             'default "https://api.weather.gov";': f'default "{upstream}";',
             'default "https://api.brightsky.dev";': f'default "{upstream}";',
+            'default "https://api.weather.gc.ca";': f'default "{upstream}";',
+            'default "https://feeds.meteoalarm.org";': f'default "{upstream}";',
+            'default "https://air-quality-api.open-meteo.com";': f'default "{upstream}";',
             '$raind_contact { default "";': f'$raind_contact {{ default "{contact}";',
             "proxy_cache_path /var/cache/nginx/raind": f"proxy_cache_path {self.prefix / 'cache'}",
             "rate=20r/m": f"rate={rate}",
@@ -205,6 +208,12 @@ def upstream():
         ("/gridpoints/", "nws-forecast-sumatra-fl.2-grid.json"),
         ("/weather", "brightsky-forecast-berlin-8-days.1-weather.json"),
         ("/current_weather", "brightsky-forecast-berlin-8-days.2-current.json"),
+        ("/alerts/active", "alerts/nws-alerts-point-update.json"),
+        ("/alerts", "alerts/brightsky-alerts-berlin-mitte.json"),
+        ("/weatherapi/metalerts/2.0/current.json", "alerts/metalerts-current-norway.json"),
+        ("/collections/weather-alerts/items", "alerts/eccc-weather-alerts-toronto-bbox.json"),
+        ("/feeds/", "alerts/meteoalarm-atom-france.xml"),
+        ("/v1/air-quality", "openmeteo-airquality-paris-poor.json"),
     ])
     # Pirate Weather's own lifetime for a forecast (Open-Meteo sends none).
     server.script(path_prefix="/forecast/", max_age=900, count=-1)
@@ -654,7 +663,8 @@ def test_the_proxy_keeps_a_copy_as_long_as_the_provider_says(proxy, upstream, ta
     ("GET", "/gridpoints/TAE/58,65/stations", 400),
     ("GET", "/gridpoints/TAE/58,99999", 400),
     ("GET", "/gridpoints/TAE/58,65/forecast?units=si", 400),
-    ("GET", "/alerts/active?area=FL", 404),
+    # The NWS alerts are served for a point only (issue 32 routed them: 404 before).
+    ("GET", "/alerts/active?area=FL", 400),
     # Bright Sky: raind's two questions, every parameter once, units=dwd.
     ("GET", "/weather?lat=52.52&lon=13.41", 400),
     ("GET", "/weather?lat=52.52&lon=13.41&date=2026-12-01&last_date=2026-12-12&tz=UTC&units=si", 400),
@@ -780,6 +790,79 @@ def test_the_key_never_goes_back_nor_into_a_log(proxy, upstream):
     assert not [name for name, text in logs.items() if KEY in text], "the key is in nginx's logs"
     print(f"\nkey leaks: {len(seen)} answers checked (statuses {ECHO_STATUSES}, GET and HEAD, "
           f"{len(targets)} places), {len(leaks)} with the key; {len(logs)} log files, 0 with the key")
+
+
+# What [Alerts] BaseURL= and [Air] BaseURL= send when they name the proxy,
+# as raind writes it (docs/ALERTS.md, docs/AIR.md).
+ALERT_AND_AIR_TARGETS = [
+    ("nws", "/alerts/active?point=45.46,-123.84"),
+    ("brightsky", "/alerts?lat=52.52&lon=13.40&tz=Europe%2FBerlin"),
+    ("metno", "/weatherapi/metalerts/2.0/current.json?lat=59.91&lon=10.75&lang=en"),
+    ("eccc", "/collections/weather-alerts/items?f=json&bbox=-79.50,43.55,-79.30,43.75&lang=en&limit=500"),
+    ("meteoalarm", "/feeds/meteoalarm-legacy-atom-france"),
+    ("open-meteo-air", "/v1/air-quality?latitude=48.85&longitude=2.35&current=european_aqi,uv_index"
+                       "&hourly=european_aqi,pm2_5&forecast_hours=48&timezone=auto&timeformat=unixtime"),
+]
+
+
+def test_alert_and_air_paths_reach_their_services_once(proxy, upstream):
+    site = proxy()
+    for provider, target in ALERT_AND_AIR_TARGETS:
+        first = site.get(target)
+        again = site.get(target)
+        assert first[0] == 200 and again[0] == 200, (provider, first[0], first[2][:200])
+        assert again[1]["x-cache-status"] == "HIT", (provider, again[1])
+        assert first[2] == again[2]
+    asked = list(upstream.stats()["targets"])
+    assert sorted(asked) == sorted(target for _, target in ALERT_AND_AIR_TARGETS), asked
+    upstream_log = site.upstream_log()
+    assert sorted(entry[0] for entry in upstream_log) == sorted(p for p, _ in ALERT_AND_AIR_TARGETS), upstream_log
+    # Anything else on those paths is refused, and nothing goes upstream.
+    for target in ["/alerts/active?point=45.46,-123.84&x=1", "/alerts/active?area=OR",
+                   "/feeds/meteoalarm-legacy-atom-france?x=1", "/v1/air-quality?latitude=1&longitude=2",
+                   "/collections/weather-alerts/items?f=json&bbox=1,2,3,4&lang=de&limit=5"]:
+        assert site.get(target)[0] == 400, target
+    assert len(upstream.stats()["targets"]) == len(asked)
+
+
+def test_a_flood_of_distinct_national_requests_is_paced(proxy, upstream):
+    site = proxy()
+    answers = [site.get(f"/weatherapi/metalerts/2.0/current.json?lat=59.{n:02d}&lon=10.75&lang=en")
+               for n in range(80)]
+    asked = [t for t in upstream.stats()["targets"] if "metalerts" in t]
+    # 30 at once, then one a second: the test's few seconds allow a few more.
+    assert 30 <= len(asked) <= 40, len(asked)
+    paced = [headers for status, headers, _ in answers if status == 503]
+    assert len(paced) == 80 - len(asked), [status for status, _, _ in answers]
+    assert all(h.get("retry-after") == "60" and h.get("x-raind-proxy-refused") == "pace" for h in paced), paced[:1]
+
+
+# The key spelt otherwise in a 200 answer of the expected type: the body
+# gzipped with no Content-Encoding, written as JSON \\u escapes, in base64
+# (at three alignments), hex, percent-encoding.
+ECHO_ENCODINGS = ["gzip", "unicode", "base64", "hex", "percent"]
+
+
+@pytest.mark.parametrize("encoding", ECHO_ENCODINGS)
+def test_the_key_spelt_otherwise_never_goes_back(proxy, upstream, encoding):
+    site = proxy()
+    upstream.reset()
+    upstream.script(path_prefix="/", mode="echo", status=200, encoding=encoding, count=-1)
+    status, headers, body = site.get("/forecast/52.22,6.89?units=si", headers={"Accept-Encoding": "identity"})
+    assert [t for t in upstream.stats()["targets"] if f"/forecast/{KEY}/" in t], "the provider was asked, with the key"
+    import base64 as b64
+    spellings = [KEY.encode(), KEY.encode().hex().encode(), "".join("%%%02X" % b for b in KEY.encode()).encode()]
+    spellings += [b64.b64encode((lead + KEY).encode())[4 if lead else 0:-4] for lead in ("", "x", "xy")]
+    text = body.lower()
+    leaks = [s for s in spellings if s.lower() in text or s in body]
+    assert not leaks, (encoding, status, body[:300])
+    if encoding == "gzip":
+        # Not plain JSON: refused, the proxy's own text, never cached.
+        assert set(json.loads(body)) == {"error"} and headers.get("cache-control") == "no-store", (status, body)
+    else:
+        # Plain JSON: passed on, written anew, the key masked wherever it is spelt.
+        assert "*" * 8 in body.decode(), body[:300]
+    assert not [v for v in headers.values() if KEY.lower() in v.lower()], headers
 
 
 @pytest.mark.parametrize("name,script,cached_status", [

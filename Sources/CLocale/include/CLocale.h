@@ -20,6 +20,10 @@ locale_t raind_environment_locale(void);
 /// environment, read from the bus: the user manager's.
 locale_t raind_named_locale(const char *lc_all, const char *lang, const char *const lc[5]);
 
+/// The name of the calling thread's LC_MESSAGES locale ("de_DE.UTF-8",
+/// "C"): the one gettext looks catalogues up by.
+const char *raind_messages_locale_name(void);
+
 /// The measurement system of the calling thread's locale: 1 metric, 2 US.
 int raind_measurement(void);
 

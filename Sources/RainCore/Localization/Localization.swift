@@ -1,6 +1,7 @@
 import CLocale
 import Glibc
 import RainSystem
+import Synchronization
 
 /// Text for people in the reader's language, through glibc's gettext (text
 /// domain `raind`, catalogues in `LOCALEDIR/LL/LC_MESSAGES/raind.mo`).
@@ -33,7 +34,12 @@ public enum Localization {
     /// executable's `PREFIX/bin` when it holds raind's catalogues, else
     /// /usr/share/locale. Catalogues are read as UTF-8 whatever the locale's
     /// character set (the output degrades to ASCII on its own, `AsciiText`).
-    public static func bind(environment: [String: String], executablePath: String?) {
+    /// `warn` is told, once a locale, of a catalogue that cannot be used
+    /// (`MessageCatalogue`): that locale's text then stays English.
+    public static func bind(
+        environment: [String: String], executablePath: String?,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         var directory = installedDirectory
         if let given = environment["RAIND_LOCALE_DIR"], !given.isEmpty {
             directory = given
@@ -44,8 +50,56 @@ public enum Localization {
                 if FileIO.exists(beside + "/de/LC_MESSAGES/\(domain).mo") { directory = beside }
             }
         }
+        binding.withLock { binding in
+            if binding.directory != directory { binding.checked = [:] }
+            binding.directory = directory
+            binding.warn = warn
+        }
         _ = bindtextdomain(domain, directory)
         _ = bind_textdomain_codeset(domain, "UTF-8")
+    }
+
+    /// Where the domain is bound, who hears of a bad catalogue, and the
+    /// locales whose catalogues were checked (by `LANGUAGE` and locale
+    /// name), with whether gettext may open them. Threads read it (the
+    /// tests run in parallel), so it is behind a lock.
+    struct Binding {
+        var directory = Localization.installedDirectory
+        var warn: @Sendable (String) -> Void = { _ in }
+        var checked: [String: Bool] = [:]
+    }
+
+    private static let binding = Mutex(Binding())
+
+    /// Whether gettext may look up the calling thread's locale: in C it
+    /// opens nothing; otherwise every catalogue it could open for the
+    /// locale and `LANGUAGE` was checked (`MessageCatalogue`) before its
+    /// first look-up, which maps it. A bad one keeps the locale English.
+    static func cataloguesUsable() -> Bool {
+        let name = String(cString: raind_messages_locale_name())
+        if name == "C" || name == "POSIX" { return true }
+        let language = getenv("LANGUAGE").map { String(cString: $0) } ?? ""
+        let key = language + "\n" + name
+        let (directory, known) = binding.withLock { ($0.directory, $0.checked[key]) }
+        if let known { return known }
+        let names = language.split(separator: ":").map(String.init) + [name]
+        var problem: String?
+        for path in MessageCatalogue.candidates(directory: directory, domain: domain, names: names) {
+            if case .some(.some(let found)) = MessageCatalogue.problem(at: path) {
+                problem = "\(path): \(found)"
+                break
+            }
+        }
+        let warn = binding.withLock { binding in
+            binding.checked[key] = problem == nil
+            return binding.warn
+        }
+        if let problem {
+            warn(
+                "the translation catalogue \(problem); text stays in English for \(name) (reinstall raind's "
+                    + "catalogues, or remove the file)")
+        }
+        return problem == nil
     }
 
     /// Makes the calling thread speak the environment's locale (`LANG`,
@@ -146,11 +200,13 @@ public enum Localization {
     /// none, in which case dgettext returns its own argument: read inside
     /// the call that lends the pointer).
     static func gettext(_ message: String) -> String {
-        message.withCString { String(cString: dgettext(domain, $0)) }
+        guard cataloguesUsable() else { return message }
+        return message.withCString { String(cString: dgettext(domain, $0)) }
     }
 
     static func ngettext(_ singular: String, _ plural: String, _ count: UInt) -> String {
-        singular.withCString { one in
+        guard cataloguesUsable() else { return count == 1 ? singular : plural }
+        return singular.withCString { one in
             plural.withCString { many in String(cString: dngettext(domain, one, many, count)) }
         }
     }

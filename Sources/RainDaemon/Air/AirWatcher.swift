@@ -272,10 +272,14 @@ final class AirWatcher {
     }
 
     /// The cached air of a place, when it is usable and for its position;
-    /// a file that is not is discarded with a warning.
+    /// a file that is not is discarded with a warning. Read as every cache
+    /// file is (`ForecastCache.read`): a symbolic link is not followed, and
+    /// a FIFO, a directory or a file over `CachedAir.maximumBytes` is
+    /// refused without waiting or reading it whole.
     private func load(_ place: Location) -> AirQuality? {
-        guard let file = path(place.id) else { return nil }
-        guard case .success(let bytes) = FileIO.readFile(file, limit: 1 << 20) else { return nil }
+        guard let file = path(place.id),
+            let bytes = store.cache.read(file, limit: CachedAir.maximumBytes, what: "air cache file")
+        else { return nil }
         do {
             let cached = try CachedAir(json: try JSON(parsing: bytes), context: "air cache")
             guard cached.version == CachedAir.currentVersion else { throw CachedAir.otherVersion }
@@ -316,6 +320,9 @@ final class AirWatcher {
 
 /// A place's air as kept on disk (`air/<id>.json`).
 struct CachedAir: Codable {
+    /// No file raind writes is near this: a place's index, pollutants and UV for a few days.
+    static let maximumBytes = 1 << 20
+
     var version = Self.currentVersion
     var latitude: Double
     var longitude: Double

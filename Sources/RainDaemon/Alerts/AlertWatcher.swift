@@ -405,9 +405,11 @@ final class AlertWatcher {
 
     /// Every message the place's source holds: the CAP documents' first, so
     /// that where a feed and its document describe one alert (MetAlerts),
-    /// the document's fuller copy (with its references) is the one kept.
+    /// the document's fuller copy (with its references) is the one kept; at
+    /// most what its cache file holds (`OfficialAlertsFile.maximumMessages`).
     static func messages(_ watch: Watch) -> [WeatherAlert] {
-        watch.documents.keys.sorted().flatMap { watch.documents[$0] ?? [] } + watch.feedAlerts
+        let all = watch.documents.keys.sorted().flatMap { watch.documents[$0] ?? [] } + watch.feedAlerts
+        return Array(all.prefix(OfficialAlertsFile.maximumMessages))
     }
 
     /// The alerts with the source's name and as plain text (`AlertText`), bounded.

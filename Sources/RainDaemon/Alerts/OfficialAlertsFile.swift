@@ -16,14 +16,17 @@ struct OfficialAlertsFile: Codable {
     var service: AlertService
 
     static let currentVersion = 1
+    /// The messages a file holds at most, written and read alike: all that
+    /// `AlertLifecycle.current` reads of a place (`AlertLimits.alertsPerPlace`).
+    static let maximumMessages = AlertLimits.alertsPerPlace
     /// No file raind writes is near this: 400 alerts of at most 26 KiB of text each.
     static let maximumBytes = 12 << 20
 
     /// What is wrong with the values read, naming the field; nil when usable.
     func validationProblem() -> WireDecodingError? {
-        if messages.count > AlertLimits.alertsPerPlace {
+        if messages.count > Self.maximumMessages {
             return WireDecodingError(
-                field: "messages", reason: "\(messages.count) messages, more than \(AlertLimits.alertsPerPlace)")
+                field: "messages", reason: "\(messages.count) messages, more than \(Self.maximumMessages)")
         }
         guard let source = service.source, AlertSources.all.contains(where: { $0.name == source }) else {
             return WireDecodingError(field: "service.source", reason: "names no alert source raind has")
@@ -78,8 +81,9 @@ extension ForecastCache {
         }
     }
 
-    /// Writes (or, for nil, removes) a place's official alerts. A failure
-    /// is logged: they stay in memory and are served.
+    /// Writes (or, for nil, removes) a place's official alerts, the first
+    /// `OfficialAlertsFile.maximumMessages` of them (the reader refuses
+    /// more). A failure is logged: they stay in memory and are served.
     func storeOfficialAlerts(_ alerts: OfficialAlerts?, for id: LocationID) {
         guard let file = alertsPath(for: id) else { return }
         guard let alerts, alerts.service.source != nil else {
@@ -88,7 +92,8 @@ extension ForecastCache {
         }
         do {
             try FileIO.makeDirectories(alertsDirectory, mode: 0o700)
-            let saved = OfficialAlertsFile(messages: alerts.messages, service: alerts.service)
+            let saved = OfficialAlertsFile(
+                messages: Array(alerts.messages.prefix(OfficialAlertsFile.maximumMessages)), service: alerts.service)
             try FileIO.writeAtomically(saved.jsonBytes, to: file, durability: .disposable)
         } catch {
             logger.warning("cannot write the alerts cache for \(id): \(error)")

@@ -7,7 +7,12 @@ import RainCore
 /// it is fresh (`freshFor`); with `conditional`, the last answer's
 /// validators go with the next request, and a 304 gives its body again,
 /// so every caller reads a whole answer. What is not asked for within
-/// `keptFor` is forgotten. All on the loop.
+/// `keptFor` is forgotten, and the answers kept hold at most
+/// `maximumBytes` together: past it the oldest go first (a feed naming
+/// 50 new CAP documents of 4 MiB each poll would otherwise keep 200 MiB a
+/// poll for two hours). An answer forgotten early costs a request, never
+/// an alert: the watcher keeps what each document said for its place.
+/// All on the loop.
 final class SharedAnswers {
     /// An answer, and whether it came over the network now (counted by the
     /// caller whose request made it) and unchanged (a 304).
@@ -22,8 +27,18 @@ final class SharedAnswers {
     private let later: (@escaping () -> Void) -> Void
     private let clock: () -> Double
     private let keptFor: Double
+    private let maximumBytes: Int
     /// The last 200 of each URL, and when it was last answered or confirmed.
-    private var kept: [String: (response: HTTPResponse, at: Double)] = [:]
+    private var kept: [String: (response: HTTPResponse, at: Double)] = [:] {
+        didSet { keptBytes = kept.values.reduce(0) { $0 + Self.size(of: $1.response) } }
+    }
+    /// What the answers kept hold, in bytes (`size(of:)`).
+    private(set) var keptBytes = 0
+
+    /// The answers kept hold at most this many bytes together: four
+    /// answers of the largest size raind reads (`UpstreamClient.maximumBodyBytes`),
+    /// a dozen times what a country's feed and its documents weigh on a stormy day.
+    static let maximumBytes = 4 * UpstreamClient.maximumBodyBytes
     /// The requests in flight by URL, with the callers waiting for them.
     private var inFlight: [String: Flight] = [:]
     private var nextTicket = 0
@@ -53,14 +68,16 @@ final class SharedAnswers {
     ///   - later: runs a closure on the loop after the current one (a reused answer is never given inside `fetch`).
     ///   - clock: the wall clock, Unix seconds.
     ///   - keptFor: seconds an answer is kept after it was last answered or confirmed.
+    ///   - maximumBytes: what the answers kept may hold together.
     init(
         http: any HTTPFetching, later: @escaping (@escaping () -> Void) -> Void, clock: @escaping () -> Double,
-        keptFor: Double = 2 * 3600
+        keptFor: Double = 2 * 3600, maximumBytes: Int = SharedAnswers.maximumBytes
     ) {
         self.http = http
         self.later = later
         self.clock = clock
         self.keptFor = keptFor
+        self.maximumBytes = maximumBytes
     }
 
     /// The answer to `request`: one kept less than `freshFor`
@@ -116,13 +133,35 @@ final class SharedAnswers {
         if case .success(let response) = result {
             counted(response)
             if response.status == 200 {
-                kept[url] = (response, clock())
+                keep(response, for: url)
             } else if response.status == 304, let last = kept[url] {
-                kept[url] = (last.response, clock())
+                keep(last.response, for: url)
                 outcome = .success(Answer(response: last.response, unchanged: true))
             }
         }
         for number in flight.waiting.keys.sorted() { flight.waiting[number]?(outcome) }
+    }
+
+    /// Keeps `response` as the answer of `url` from now, and forgets the
+    /// oldest answers while all of them hold more than `maximumBytes`. One
+    /// larger than that alone is not kept.
+    private func keep(_ response: HTTPResponse, for url: String) {
+        var answers = kept
+        answers[url] = Self.size(of: response) <= maximumBytes ? (response, clock()) : nil
+        var bytes = answers.values.reduce(0) { $0 + Self.size(of: $1.response) }
+        if bytes > maximumBytes {
+            for (oldest, answer) in answers.sorted(by: { ($0.value.at, $0.key) < ($1.value.at, $1.key) }) {
+                guard bytes > maximumBytes else { break }
+                answers[oldest] = nil
+                bytes -= Self.size(of: answer.response)
+            }
+        }
+        kept = answers
+    }
+
+    /// What an answer kept holds: its body and its header fields.
+    static func size(of response: HTTPResponse) -> Int {
+        response.headers.reduce(response.body.count) { $0 + $1.key.utf8.count + $1.value.utf8.count }
     }
 
     private func drop(_ ticket: Ticket) {

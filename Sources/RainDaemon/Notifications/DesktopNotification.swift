@@ -37,20 +37,34 @@ struct DesktopNotification: Equatable {
     var replaces: UInt32 = 0
     /// A name from the icon naming specification.
     var icon: String
+    /// One line; made markup-safe when sent (`arguments`).
     var summary: String
-    /// Body text; servers may read a little markup, so it is escaped when sent (`arguments`).
+    /// Body text; made markup-safe when sent (`arguments`).
     var body: String
     var urgency: Urgency
 
-    /// The arguments of Notify (`susssasa{sv}i`).
+    /// The arguments of Notify (`susssasa{sv}i`). The summary and the body
+    /// go out as the specification's markup would read them as text
+    /// (`wire`): servers read markup in the body, and some in the summary.
     var arguments: [BusValue] {
         [
-            .string(Self.appName), .uint32(replaces), .string(icon), .string(summary),
-            .string(body.escapingMarkup(quotes: false)),
+            .string(Self.appName), .uint32(replaces), .string(icon), .string(Self.wire(summary, lines: false)),
+            .string(Self.wire(body, lines: true)),
             .array(element: "s", []),
             .array(element: "{sv}", [.dictEntry(key: .string("urgency"), value: .variant(.byte(urgency.rawValue)))]),
             .int32(-1),
         ]
+    }
+
+    /// Text from outside (a service's headline, a place's name) as it goes
+    /// to the server: entities decoded (an `&lt;a href&gt;` is the text
+    /// `<a href>`), control characters and the invisible ones that turn
+    /// text around (bidi overrides and isolates) removed as raindctl
+    /// removes them from what it prints, line breaks kept only in the body,
+    /// and `&`, `<` and `>` escaped so that no server reads markup in it.
+    static func wire(_ text: String, lines: Bool) -> String {
+        AlertText.decodingEntities(text).strippingControlCharacters(keepingLineBreaks: lines)
+            .escapingMarkup(quotes: false)
     }
 
     /// Most alerts listed in a grouped notification's body; the rest are counted.
@@ -81,12 +95,12 @@ struct DesktopNotification: Equatable {
                     + (description.count > maximumBodyCharacters
                         ? String(description.prefix(maximumBodyCharacters)) + "…" : description)
             }
-            body = body.replacingControlCharacters()
+            body = body.notificationLine
             let details = AlertWording.details(of: alert, at: now, local: local)
-            if !details.isEmpty { body += "\n" + details.replacingControlCharacters() }
+            if !details.isEmpty { body += "\n" + details.notificationLine }
             return DesktopNotification(
                 replaces: replaces, icon: "weather-severe-alert",
-                summary: tr("{title} — {place}", ["title": title, "place": place.name]).replacingControlCharacters(),
+                summary: tr("{title} — {place}", ["title": title, "place": place.name]).notificationLine,
                 body: body, urgency: urgency)
         }
         func name(_ alert: WeatherAlert) -> String {
@@ -117,13 +131,13 @@ struct DesktopNotification: Equatable {
             let details = AlertWording.details(of: alert, at: now, local: local)
             let line = tr("{name} ({severity})", ["name": name(alert), "severity": AlertWording.name(alert.severity)])
             return (line + (details.isEmpty ? "" : " " + details))
-                .replacingControlCharacters()
+                .notificationLine
         }
         if alerts.count > maximumListedAlerts {
             lines.append(trn("and {count} more", "and {count} more", alerts.count - maximumListedAlerts))
         }
         return DesktopNotification(
-            replaces: replaces, icon: "weather-severe-alert", summary: summary.replacingControlCharacters(),
+            replaces: replaces, icon: "weather-severe-alert", summary: summary.notificationLine,
             body: lines.joined(separator: "\n"), urgency: urgency)
     }
 
@@ -131,8 +145,8 @@ struct DesktopNotification: Equatable {
     static func rainSoon(at place: Location, summary: String, replaces: UInt32) -> DesktopNotification {
         DesktopNotification(
             replaces: replaces, icon: "weather-showers",
-            summary: tr("Rain soon — {place}", ["place": place.name]).replacingControlCharacters(),
-            body: summary.replacingControlCharacters(), urgency: .normal)
+            summary: tr("Rain soon — {place}", ["place": place.name]).notificationLine,
+            body: summary.notificationLine, urgency: .normal)
     }
 
     /// The air or the UV at a place reached the configured category
@@ -142,7 +156,17 @@ struct DesktopNotification: Equatable {
         let lines = [notice.advice] + (credit.map { [$0] } ?? [])
         return DesktopNotification(
             replaces: notice.replaces, icon: notice.kind == .air ? "dialog-warning" : "weather-clear",
-            summary: notice.title.replacingControlCharacters(),
-            body: lines.map { $0.replacingControlCharacters() }.joined(separator: "\n"), urgency: .normal)
+            summary: notice.title.notificationLine,
+            body: lines.map(\.notificationLine).joined(separator: "\n"), urgency: .normal)
+    }
+}
+
+extension String {
+    /// One line of a notification: line breaks and tabs read as spaces;
+    /// the other control characters, and those that turn text around, go
+    /// (`strippingControlCharacters`, as raindctl prints text).
+    fileprivate var notificationLine: String {
+        String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }))
+            .strippingControlCharacters()
     }
 }

@@ -34,6 +34,10 @@ public enum AlertLimits {
     public static let references = 64
     /// Alerts read from one feed; a longer feed is cut off.
     public static let alertsPerFeed = 200
+    /// Entries read from an Atom feed (MeteoAlarm's: one an area of a
+    /// message); the rest are left unread. A real entry is about 1.5 KB, so
+    /// the 8 MiB a document may have holds some 5,500 of them.
+    public static let entriesPerFeed = 10_000
     /// CAP documents a feed may name to fetch.
     public static let documentsPerFeed = 50
     /// The messages of all of a place's sources that `AlertLifecycle.current`

@@ -23,18 +23,35 @@ public enum AlertText {
     /// - With `singleLine` (titles, names), line breaks become spaces too.
     /// - The result is at most `maximumBytes` of UTF-8, cut at a character
     ///   boundary and ended with "…" when it was longer.
+    ///
+    /// The text is cut before it is read, to `readScalars(maximumBytes)`
+    /// characters: markup and spaces may make a text some times longer
+    /// than what it says, never this much, and what lies past the cut
+    /// would be cut from the result anyway. Reading is linear in what is
+    /// read, whatever the markup (a `<` costs a look-up, not a scan).
     public static func plain(
         _ text: String, maximumBytes: Int = AlertLimits.descriptionBytes, singleLine: Bool = false
     ) -> String {
-        bounded(normalized(unmarked(text), singleLine: singleLine), maximumBytes: maximumBytes)
+        let scalars = text.unicodeScalars
+        let readEnd = scalars.index(
+            scalars.startIndex, offsetBy: readScalars(maximumBytes), limitedBy: scalars.endIndex)
+        let cut = readEnd.map { $0 < scalars.endIndex } ?? false
+        let read = String(String.UnicodeScalarView(scalars[..<(readEnd ?? scalars.endIndex)]))
+        return bounded(normalized(unmarked(read), singleLine: singleLine), maximumBytes: maximumBytes, cut: cut)
     }
+
+    /// How many characters of a text `plain` reads for a result of at most
+    /// `maximumBytes`: four times as many, and room for one more tag.
+    static func readScalars(_ maximumBytes: Int) -> Int { 4 * maximumBytes + maximumTagLength }
 
     /// `text` in at most `maximumBytes` of UTF-8: cut at a Unicode scalar
     /// boundary and ended with "…" (when there is room for it) if it was
-    /// longer, so a reader sees that something was left out.
-    public static func bounded(_ text: String, maximumBytes: Int) -> String {
-        guard text.utf8.count > maximumBytes else { return text }
+    /// longer, or if it was `cut` already, so a reader sees that something
+    /// was left out.
+    public static func bounded(_ text: String, maximumBytes: Int, cut: Bool = false) -> String {
         let ellipsis = "…"
+        if cut, !text.isEmpty, text.utf8.count + ellipsis.utf8.count <= maximumBytes { return text + ellipsis }
+        guard text.utf8.count > maximumBytes || (cut && !text.isEmpty) else { return text }
         let room = maximumBytes >= 3 * ellipsis.utf8.count ? maximumBytes - ellipsis.utf8.count : maximumBytes
         var out = String.UnicodeScalarView()
         var used = 0
@@ -76,10 +93,11 @@ public enum AlertText {
         // Past the last `-->` no comment can end, so none is looked for:
         // each `<!--` costs at most the way to the `-->` that ends it.
         let lastCommentEnd = (0..<max(0, input.count - 2)).reversed().first { matches(input, at: $0, "-->") }
+        let tagEnds = tagEnds(input)
         var index = 0
         while index < input.count {
             let scalar = input[index]
-            if scalar == "<", let tag = tag(in: input, at: index, lastCommentEnd: lastCommentEnd) {
+            if scalar == "<", let tag = tag(in: input, at: index, lastCommentEnd: lastCommentEnd, tagEnds: tagEnds) {
                 out += tag.replacement
                 index = tag.end
             } else if scalar == "&", let entity = entity(in: input, at: index) {
@@ -97,7 +115,7 @@ public enum AlertText {
     /// stands for and where the text after it begins; nil when the `<`
     /// opens none (no letter, `/`, `!` or `?` after it, or no `>` to end it).
     static func tag(
-        in input: [Unicode.Scalar], at start: Int, lastCommentEnd: Int?
+        in input: [Unicode.Scalar], at start: Int, lastCommentEnd: Int?, tagEnds: [Int]
     ) -> (replacement: [Unicode.Scalar], end: Int)? {
         guard start + 1 < input.count else { return nil }
         let next = input[start + 1]
@@ -113,20 +131,8 @@ public enum AlertText {
         guard isASCIILetter(first) || (!closing && (first == "!" || first == "?")) else { return nil }
         // The tag ends at the first `>` outside a quoted attribute value,
         // within `maximumTagLength`: a longer run is text with a `<` in it.
-        var quote: Unicode.Scalar?
-        var index = nameStart
-        while index < min(input.count, start + maximumTagLength) {
-            let scalar = input[index]
-            if let open = quote {
-                if scalar == open { quote = nil }
-            } else if scalar == "\"" || scalar == "'" {
-                quote = scalar
-            } else if scalar == ">" {
-                break
-            }
-            index += 1
-        }
-        guard index < min(input.count, start + maximumTagLength) else { return nil }
+        let index = tagEnds[nameStart]
+        guard index >= 0, index < start + maximumTagLength else { return nil }
         var nameEnd = nameStart
         while nameEnd < index, isASCIILetter(input[nameEnd]) || ("0"..."9").contains(input[nameEnd]) { nameEnd += 1 }
         let name = String(String.UnicodeScalarView(input[nameStart..<nameEnd])).lowercased()
@@ -142,6 +148,32 @@ public enum AlertText {
 
     /// The longest tag read as one (an `<a href>` with a long address fits).
     static let maximumTagLength = 2048
+
+    /// For each position, where a tag whose name starts there would end:
+    /// the first `>` from there on that is outside a quoted attribute value
+    /// (-1: none). Found in one pass from the end, so that a text of many
+    /// `<a` with no end costs no rescan at each: from a quote, the end is
+    /// the one after the quote that closes it.
+    static func tagEnds(_ input: [Unicode.Scalar]) -> [Int] {
+        var ends = [Int](repeating: -1, count: input.count + 1)
+        var nextDouble = -1
+        var nextSingle = -1
+        for index in stride(from: input.count - 1, through: 0, by: -1) {
+            switch input[index] {
+            case ">":
+                ends[index] = index
+            case "\"":
+                ends[index] = nextDouble >= 0 ? ends[nextDouble + 1] : -1
+                nextDouble = index
+            case "'":
+                ends[index] = nextSingle >= 0 ? ends[nextSingle + 1] : -1
+                nextSingle = index
+            default:
+                ends[index] = ends[index + 1]
+            }
+        }
+        return ends
+    }
 
     /// Where a block of text starts or ends there is a line break, around a
     /// paragraph a blank line, however many tags meet there (`</li><li>` is
@@ -160,6 +192,26 @@ public enum AlertText {
         case "td", "th": return [" "]
         default: return []
         }
+    }
+
+    /// `text` with its entities decoded (as `plain` decodes them) and
+    /// nothing else changed: `&lt;b&gt;` becomes `<b>`, to be escaped again
+    /// by whoever puts the text into markup, so that it reads as written.
+    public static func decodingEntities(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        let input = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < input.count {
+            if input[index] == "&", let entity = entity(in: input, at: index) {
+                out.append(contentsOf: entity.scalars)
+                index = entity.end
+            } else {
+                out.append(input[index])
+                index += 1
+            }
+        }
+        return String(out)
     }
 
     /// `&name;`, `&#nnn;` or `&#xhhh;` at `start`: its characters and where

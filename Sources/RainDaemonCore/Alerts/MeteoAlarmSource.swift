@@ -77,9 +77,10 @@ public struct MeteoAlarmSource: AlertSource {
 
     /// The CAP messages the feed links that are worth fetching: `Actual`
     /// ones that are not `Ack` or `Error` and have not expired at `now`,
-    /// once each, soonest first, at most `AlertLimits.documentsPerFeed`. The
-    /// feed itself gives no alert (it has no outline). Throws when the body
-    /// is not an Atom feed, or a time or link in it is not one.
+    /// once each, soonest first, at most `AlertLimits.documentsPerFeed`, from
+    /// the feed's first `AlertLimits.entriesPerFeed` entries. The feed
+    /// itself gives no alert (it has no outline). Throws when the body is
+    /// not an Atom feed, or a time or link in it is not one.
     public func parseFeed(
         _ answers: [[UInt8]], for place: Location, languages: [String], now: Double
     ) throws(ProviderParseError) -> AlertFeed {
@@ -99,7 +100,9 @@ public struct MeteoAlarmSource: AlertSource {
         }
         let reader = CAPAlert.Reader(source: name)
         var documents: [(start: Double, order: Int, address: String)] = []
-        for (index, entry) in root.children("entry").enumerated() {
+        // Each message is named by every area it covers: a set finds the repeats in linear time.
+        var named: Set<String> = []
+        for (index, entry) in root.children("entry").prefix(AlertLimits.entriesPerFeed).enumerated() {
             let path = "feed.entry[\(index)]"
             if let status = entry.childText("status"), status.lowercased() != "actual" { continue }
             let type = (entry.childText("message_type") ?? entry.childText("msgType"))?.lowercased()
@@ -109,7 +112,7 @@ public struct MeteoAlarmSource: AlertSource {
             let onset = try reader.time(entry, "onset", path: path)
             let effective = try reader.time(entry, "effective", path: path)
             let sent = try reader.time(entry, "sent", path: path)
-            guard !documents.contains(where: { $0.address == address }) else { continue }
+            guard named.insert(address).inserted else { continue }
             documents.append((onset ?? effective ?? sent ?? now, index, address))
         }
         let soonest = documents.sorted { ($0.start, $0.order) < ($1.start, $1.order) }

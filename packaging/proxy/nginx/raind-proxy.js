@@ -264,7 +264,8 @@ function day(text) {
 // The upstream hop. Each provider's name as a person reads it.
 var PROVIDER_NAMES = {
     "open-meteo": "Open-Meteo", pirateweather: "Pirate Weather", metno: "MET Norway", nws: "the NWS",
-    brightsky: "Bright Sky",
+    brightsky: "Bright Sky", eccc: "Environment and Climate Change Canada", meteoalarm: "MeteoAlarm",
+    "open-meteo-air": "Open-Meteo's air-quality service",
 };
 
 // Whether this request may go to the provider now: "" when it may (and its
@@ -511,10 +512,20 @@ function answer(r, provider, reply) {
     // it after it had begun) is no answer.
     var length = reply.headersOut["Content-Length"];
     if (status == 200 && length !== undefined && parseInt(length, 10) != body.length) status = 504;
-    var forecast = status == 304 || (status == 200 && /^application\/(?:geo\+)?json\s*(?:;|$)/i.test(type));
+    // MeteoAlarm's feeds are Atom (XML); everything else raind asks is JSON.
+    var expected = provider == "meteoalarm" ? /^(?:application\/(?:atom\+)?|text\/)xml\s*(?:;|$)/i
+        : /^application\/(?:geo\+)?json\s*(?:;|$)/i;
+    var forecast = status == 304 || (status == 200 && expected.test(type));
     // Pirate Weather, the one provider given the key, is asked for an
-    // unencoded answer, so that its body can be searched for the key.
+    // unencoded answer, so that its body can be searched for the key: it
+    // must be plain JSON (not gzip sent without its Content-Encoding), and
+    // goes on written anew (so a key spelt with \u escapes is spelt out)
+    // with every spelling of the key masked (`scrubbed`).
     if (provider == "pirateweather" && encoded) forecast = false;
+    if (provider == "pirateweather" && forecast && status == 200) {
+        body = plainJSON(body);
+        if (body === null) forecast = false;
+    }
     // A redirect is not followed (raind's requests have one address) nor passed on: it is a failure.
     if (status >= 300 && status < 400 && status != 304) status = 502;
     if (status >= 500 || status == 429) {
@@ -532,26 +543,66 @@ function answer(r, provider, reply) {
     }
     for (var i = 0; i < KEPT_HEADERS.length; i++) {
         var value = reply.headersOut[KEPT_HEADERS[i]];
-        if (value !== undefined && !(key && String(value).indexOf(key) >= 0)) r.headersOut[KEPT_HEADERS[i]] = value;
+        if (value !== undefined && !(key && reveals(String(value), key))) r.headersOut[KEPT_HEADERS[i]] = value;
     }
     var date = reply.headersOut["Date"];
     if (date !== undefined) r.headersOut["X-Raind-Provider-Date"] = date;
     if (status == 304) return r.return(304);
-    r.return(200, provider == "pirateweather" && key ? masked(body, key) : body);
+    r.return(200, provider == "pirateweather" && key ? scrubbed(body, key) : body);
 }
 
-// The body with every copy of the key masked by as many asterisks.
-function masked(body, key) {
-    var pieces = [];
-    var start = 0;
-    var at;
-    while ((at = body.indexOf(key, start)) >= 0) {
-        pieces.push(body.slice(start, at), Buffer.from("*".repeat(key.length)));
-        start = at + key.length;
+// The body as JSON written anew (strings spelt out, no \u escape of a
+// printable character), or null when it is not JSON in UTF-8.
+function plainJSON(body) {
+    try {
+        return JSON.stringify(JSON.parse(body.toString("utf8")));
+    } catch (e) {
+        return null;
     }
-    if (!pieces.length) return body;
-    pieces.push(body.slice(start));
-    return Buffer.concat(pieces);
+}
+
+// Each way an echoing provider may spell the key back, as a pattern: as it
+// is, in hex, percent-encoded and as JSON's \u escapes (in any letter
+// case), and in base64 and base64url at each of the three alignments a key
+// can have in an encoded string (the characters that come from the key
+// alone).
+function spellings(key) {
+    var bytes = Buffer.from(key);
+    var hex = bytes.toString("hex");
+    // Letter case is kept by base64 only.
+    var anyCase = [key, hex, hex.replace(/(..)/g, "%$1"), hex.replace(/(..)/g, "\\u00$1")];
+    var exact = [];
+    for (var lead = 0; lead < 3; lead++) {
+        var padded = Buffer.concat([Buffer.alloc(lead), bytes]);
+        var from = lead ? 4 : 0;
+        var to = Math.floor(padded.length / 3) * 4;
+        ["base64", "base64url"].forEach(function (encoding) {
+            var core = padded.toString(encoding).slice(from, to);
+            if (core.length >= 8) exact.push(core);
+        });
+    }
+    function pattern(form, flags) {
+        return new RegExp(form.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&"), flags);
+    }
+    return anyCase.map(function (form) { return pattern(form, "gi"); })
+        .concat(exact.map(function (form) { return pattern(form, "g"); }));
+}
+
+// Whether `text` holds the key in any of its spellings.
+function reveals(text, key) {
+    return spellings(key).some(function (pattern) {
+        pattern.lastIndex = 0;
+        return pattern.test(text);
+    });
+}
+
+// `text` with every spelling of the key masked by as many asterisks.
+function scrubbed(text, key) {
+    var out = String(text);
+    spellings(key).forEach(function (pattern) {
+        out = out.replace(pattern, function (found) { return "*".repeat(found.length); });
+    });
+    return out;
 }
 
 function ownText(r, provider, status, page, reply) {
