@@ -72,6 +72,22 @@ def test_shell_prompt(paris):
     assert re.fullmatch(r"\S+ -?\d+ °C\n", result.stdout), result.stdout
 
 
+def test_shell_prompt_under_a_charset_without_emoji_draws_text_icons(paris):
+    """Issue 32, point 5: under LANG=C (ASCII) the prompt's icon is the
+    condition in words, not one `?` per code point of an emoji; likewise for
+    `--icons emoji`/`nerd` asked outright, and for a Latin-1 locale."""
+    text = re.search(r'\$\((raindctl now --format "[^"]*")', block("Shell prompt", "sh")).group(1)
+    for env, extra in (({"LANG": "C", "LC_ALL": ""}, ()), ({"LANG": "C", "LC_ALL": ""}, ("--icons", "nerd")),
+                       ({"LANG": "C", "LC_ALL": "", "RAINDCTL_ICONS": "emoji"}, ()),
+                       ({"LANG": "de_DE.ISO-8859-1", "LC_ALL": ""}, ())):
+        result = paris.ctl(*shlex.split(text)[1:], *extra, check=True, env=env)
+        assert re.fullmatch(r"[a-z][a-z -]* -?\d+ C\n", result.stdout), (env, extra, result.stdout)
+    for command_line in ("subscribe --format '{icon} {temp}'", "subscribe --format bar"):
+        line = first_line_with(Lines(command(f"raindctl {command_line}", paris), {**paris.env, "LANG": "C"}),
+                               lambda line: re.search(r"\d", line))
+        assert "?" not in line and line.isascii(), line
+
+
 @pytest.mark.skipif(not shutil.which("i3blocks"), reason="needs i3blocks (Debian package i3blocks)")
 def test_i3blocks_configuration(paris, tmp_path):
     config = block("i3blocks", "ini").replace("command=raindctl", f"command={RAINDCTL} --socket {paris.socket}")
