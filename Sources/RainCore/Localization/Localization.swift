@@ -44,6 +44,8 @@ public enum Localization {
         }
         _ = bindtextdomain(domain, directory)
         _ = bind_textdomain_codeset(domain, "UTF-8")
+        // The countries' names: iso-codes' catalogues, where glibc looks by default.
+        _ = bind_textdomain_codeset(CountryName.domain, "UTF-8")
     }
 
     /// The catalogues found from where the executable at `path` is:
