@@ -25,7 +25,8 @@ def commands():
     """The command table, as `raindctl --help` prints it."""
     text = run("--help").stdout
     block = text.split("Commands:\n", 1)[1].split("\n\n", 1)[0]
-    return [line.split()[0] for line in block.splitlines() if line.strip()]
+    # A description past 80 columns continues on a line indented under it.
+    return [line.split()[0] for line in block.splitlines() if re.match(r"  \S", line)]
 
 
 def options(command):
