@@ -35,6 +35,9 @@ public final class Daemon {
     let service: WeatherService
     let refresher: Refresher
     let alerts: AlertWatcher
+    /// The session's languages for the alert texts; nil in the system
+    /// instance, which reads its own environment (docs/ALERTS.md).
+    let alertLanguages: SessionLanguages?
     let air: AirWatcher
     let server: VarlinkServer
     /// Resume and session triggers; nil fields mean the source is unavailable (logged once).
@@ -107,7 +110,7 @@ public final class Daemon {
                 places: state.places, settings: state.settings)
             alerts = try AlertWatcher(
                 context: context, http: http, store: forecasts, events: events, books: refresher,
-                languages: AlertWatcher.languages(options.environment))
+                languages: options.mode == .user ? nil : AlertWatcher.languages(options.environment))
             air = try AirWatcher(
                 context: context, http: http, store: forecasts, events: events, budget: refresher)
         } catch {
@@ -118,6 +121,18 @@ public final class Daemon {
         // (the other places' are read in `run`, right after READY=1).
         refresher.restore(othersLater: true)
         alerts.restore(state.places.locations)
+        if options.mode == .user {
+            let session = SessionLanguages(
+                connect: { [loop] () throws(BusError) in try BusConnection(.user, loop: loop) },
+                ownEnvironment: options.environment, logger: logger.scoped("alerts"))
+            alerts.willPoll = { [weak alerts, weak session] in
+                session?.read { alerts?.languagesChanged($0) }
+            }
+            alertLanguages = session
+            session.read { [weak alerts] in alerts?.languagesChanged($0) }
+        } else {
+            alertLanguages = nil
+        }
         air.restore(state.places)
         let systemBus: Result<BusConnection, BusError>
         do {

@@ -48,7 +48,7 @@ func main(_ arguments: [String]) -> Never {
             print("raindctl \(RaindVersion.string)")
             exit(0)
         case "--help" where equals == nil:
-            print(Output.forTerminal(CommandTable.mainHelp), terminator: "")
+            print(Output.forTerminal(LineWrap.wrap(CommandTable.mainHelp)), terminator: "")
             exit(0)
         default:
             exitWith(.usage(tr("unknown option '{option}'", ["option": first]) + "\n\n" + CommandTable.mainHelp))
@@ -64,7 +64,7 @@ func main(_ arguments: [String]) -> Never {
     }
     let rest = Array(arguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") {
-        print(Output.forTerminal(command.spec.help))
+        print(Output.forTerminal(LineWrap.wrap(command.spec.help)))
         exit(0)
     }
 

@@ -42,4 +42,14 @@ final class SessionLocaleTests: XCTestCase {
         XCTAssertEqual(missing.decimalSeparator, ".")
         XCTAssertFalse(missing.twelveHourClock)
     }
+
+    func testAlertLanguages_areTheSessions_afterRaindsOwnLANGUAGE_elseRaindsOwn() {
+        let own = ["LANG": "C.UTF-8", "LANGUAGE": "fr_CA:en"]
+        XCTAssertEqual(SessionLanguages.languages(session: ["LANG": "de_DE.UTF-8"], own: own), ["fr", "en", "de"])
+        XCTAssertEqual(SessionLanguages.languages(session: ["LANG": "de_DE.UTF-8"], own: ["LANG": "C"]), ["de"])
+        XCTAssertEqual(
+            SessionLanguages.languages(session: ["LANG": "de_DE.UTF-8", "LC_MESSAGES": "nb_NO.UTF-8"], own: [:]),
+            ["nb", "de"])
+        XCTAssertEqual(SessionLanguages.languages(session: nil, own: ["LANG": "sv_SE.UTF-8"]), ["sv"])
+    }
 }

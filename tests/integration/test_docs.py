@@ -8,6 +8,7 @@ the IDL."""
 import json
 import re
 import shlex
+import socket
 import subprocess
 
 from raindtest import RAINDCTL, ROOT
@@ -24,7 +25,8 @@ def commands():
     """The command table, as `raindctl --help` prints it."""
     text = run("--help").stdout
     block = text.split("Commands:\n", 1)[1].split("\n\n", 1)[0]
-    return [line.split()[0] for line in block.splitlines() if line.strip()]
+    # A description past 80 columns continues on a line indented under it.
+    return [line.split()[0] for line in block.splitlines() if re.match(r"  \S", line)]
 
 
 def options(command):
@@ -312,3 +314,39 @@ def test_man_page_options_are_the_declared_global_options():
     declared = [(option["short"] + ", " if option["short"] else "") + option["name"]
                 + (" " + option["value"] if option["value"] else "") for option in declaration()["options"]]
     assert documented == declared
+
+
+def test_protocol_error_examples_are_what_raind_answers(daemon):
+    """Issue 32, point 5: each error example of PROTOCOL.md whose call needs
+    no network (a wrong parameter, malformed JSON, a missing `more`, the
+    selected place removed, an ambiguous name) is the real daemon's answer,
+    word for word (`…` in the example stands for anything; the example's
+    line breaks and spaces are not compared)."""
+    daemon.ctl("add", "--coords", "48.8534,2.3488", "--name", "Paris", check=True)
+    lines = PROTOCOL.read_text().split("\n")
+    offline = ("GetStatus\",\"parameters\":{\"x\"", "{not json", "Subscribe\"}", "RemoveLocation",
+               "\"query\":\"Portland\"")
+    checked = 0
+    for index, line in enumerate(lines):
+        if not line.startswith("→ ") or not any(call in line for call in offline):
+            continue
+        answer = []
+        for following in lines[index + 1:]:
+            if following.startswith("→ ") or not following.strip() or following.startswith("```"):
+                break
+            answer.append(following.removeprefix("← "))
+        said = re.sub(r"\s+", "", "".join(answer))
+        if '"error"' not in said:
+            continue
+        with socket.socket(socket.AF_UNIX) as client:
+            client.connect(str(daemon.socket))
+            client.settimeout(10)
+            client.sendall(line[2:].encode() + b"\0")
+            reply = b""
+            while not reply.endswith(b"\0"):
+                reply += client.recv(65536)
+        real = re.sub(r"\s+", "", reply[:-1].decode())
+        pattern = ".*".join(re.escape(part) for part in said.split("…"))
+        assert re.fullmatch(pattern, real), f"PROTOCOL.md says\n{said}\nraind answers\n{real}"
+        checked += 1
+    assert checked >= 5, checked

@@ -2,6 +2,7 @@
 put, finding its place data beside its executable, with nothing compiled in."""
 import os
 import pathlib
+import shutil
 import subprocess
 
 from raindtest import BIN, ROOT, Daemon
@@ -43,5 +44,37 @@ def test_installed_raind_finds_its_place_data_beside_it(tmp_path):
         assert "Zürich" in result.stdout, result.stdout
         expected = stage / "opt" / "raind" / "share" / "raind" / "places.bin"
         assert f"place data opened: {expected}" in daemon.read_log(), daemon.read_log()
+    finally:
+        daemon.stop()
+
+
+def test_scripts_run_leaves_a_build_tree_that_speaks_the_users_language(tmp_path):
+    """Issue 32, point 5: `./scripts/run` (the README's first command)
+    compiles the catalogues where a binary built in the checkout finds them,
+    so raindctl run from the build tree, with no RAIND_LOCALE_DIR, speaks
+    German under de_DE.UTF-8. `swift` is a stand-in answering with the tests'
+    build directory: the build itself is not what is tested here."""
+    if ROOT not in BIN.resolve().parents:
+        import pytest
+        pytest.skip(f"the binaries ({BIN}) are not built inside this checkout ({ROOT})")
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    swift = shims / "swift"
+    swift.write_text(f'#!/bin/sh\ncase "$*" in *--show-bin-path*) echo "{BIN}" ;; esac\n')
+    swift.chmod(0o755)
+    compiled = ROOT / ".build" / "locale"
+    if compiled.exists():
+        shutil.rmtree(compiled)
+    daemon = Daemon(tmp_path / "daemon")
+    daemon.env["PATH"] = f"{shims}:{daemon.env['PATH']}"
+    daemon.start(command=["bash", str(ROOT / "scripts" / "run"), "--log-level", "debug"])
+    try:
+        german = {"LANG": "de_DE.UTF-8", "LANGUAGE": "", "LC_ALL": ""}
+        assert "RAIND_LOCALE_DIR" not in daemon.env
+        status = daemon.ctl("status", check=True, env=german).stdout
+        assert "Orte:" in status and "Abonnenten:" in status, status
+        assert (compiled / "de" / "LC_MESSAGES" / "raind.mo").exists()
+        # Under C, English as before.
+        assert "Places:" in daemon.ctl("status", check=True, env={"LANG": "C"}).stdout
     finally:
         daemon.stop()

@@ -3,6 +3,8 @@
 server answering as the NWS, and what it says is served with the place's
 forecast, whichever provider gave that."""
 import json
+import os
+import pathlib
 import shutil
 import signal
 import time
@@ -162,3 +164,52 @@ def test_after_a_restart_the_alerts_in_force_are_served_before_the_service_answe
     assert not kept.exists()
     log = daemon.read_log()
     assert f"alerts cache file {kept} is corrupt (messages[0].end: " in log, log
+
+
+def dwd_service(directory):
+    """The fixture server answering as Bright Sky's /alerts (the DWD's
+    warnings in German and English), the warning in force now."""
+    directory.mkdir()
+    shutil.copy(FIXTURES / FORECAST, directory / FORECAST)
+    answer = json.loads((FIXTURES / "alerts" / "brightsky-alerts-berlin-mitte.json").read_text())
+    now = time.time()
+    for alert in answer["alerts"]:
+        alert["effective"] = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(now - 3600))
+        alert["onset"] = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(now - 1800))
+        alert["expires"] = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(now + 6 * 3600))
+    (directory / "dwd.json").write_text(json.dumps(answer))
+    return FixtureServer(routes=[("/v1/forecast", FORECAST), ("/alerts", "dwd.json")], directory=directory,
+                         present={FORECAST: RECORDED_AT[FORECAST]})
+
+
+@pytest.mark.skipif(not (shutil.which("busctl") and shutil.which("unshare")
+                         and pathlib.Path("/usr/lib/systemd/user/dbus.socket").exists() and os.geteuid() == 0),
+                    reason="needs root, systemd and dbus-user-session (Debian packages)")
+def test_the_user_instance_reads_alerts_in_the_sessions_language(daemon_factory, tmp_path):
+    """Issue 32, point 5: raind runs under C, the session's user manager
+    says German: the DWD's warning is read in German; the session changing
+    to English (`systemctl --user set-environment`) is followed at the next
+    round of polls (here a reload's)."""
+    from test_notifications import UserManager
+    manager = UserManager(tmp_path / "session")
+    server = dwd_service(tmp_path / "answers")
+    try:
+        manager.systemctl("set-environment", "LANG=de_DE.UTF-8")
+        env = {"DBUS_SESSION_BUS_ADDRESS": manager.address, "LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": ""}
+        config = (f"[Provider]\nName=open-meteo\nBaseURL={server.url}\nTimeoutSec=3\n"
+                  f"[Alerts]\nBaseURL={server.url}\n")
+        daemon = daemon_factory(config=config, extra_env=env)
+        daemon.ctl("add", "--coords", "52.52,13.41", "--name", "Berlin", check=True)
+
+        def headline(wanted):
+            def read():
+                alerts = (served(daemon, "berlin-de") or {}).get("alerts") or []
+                return alerts and alerts[0]["title"] == wanted
+            return read
+        wait_for(headline("Amtliche WARNUNG vor FROST"), what="the German text")
+        manager.systemctl("set-environment", "LANG=en_GB.UTF-8")
+        daemon.process.send_signal(signal.SIGHUP)
+        wait_for(headline("Official WARNING of FROST"), what="the English text")
+    finally:
+        server.stop()
+        manager.stop()

@@ -5,6 +5,7 @@ import json
 import re
 import shlex
 import shutil
+import subprocess
 
 import pytest
 
@@ -71,6 +72,22 @@ def test_shell_prompt(paris):
     assert re.fullmatch(r"\S+ -?\d+ °C\n", result.stdout), result.stdout
 
 
+def test_shell_prompt_under_a_charset_without_emoji_draws_text_icons(paris):
+    """Issue 32, point 5: under LANG=C (ASCII) the prompt's icon is the
+    condition in words, not one `?` per code point of an emoji; likewise for
+    `--icons emoji`/`nerd` asked outright, and for a Latin-1 locale."""
+    text = re.search(r'\$\((raindctl now --format "[^"]*")', block("Shell prompt", "sh")).group(1)
+    for env, extra in (({"LANG": "C", "LC_ALL": ""}, ()), ({"LANG": "C", "LC_ALL": ""}, ("--icons", "nerd")),
+                       ({"LANG": "C", "LC_ALL": "", "RAINDCTL_ICONS": "emoji"}, ()),
+                       ({"LANG": "de_DE.ISO-8859-1", "LC_ALL": ""}, ())):
+        result = paris.ctl(*shlex.split(text)[1:], *extra, check=True, env=env)
+        assert re.fullmatch(r"[a-z][a-z -]* -?\d+ C\n", result.stdout), (env, extra, result.stdout)
+    for command_line in ("subscribe --format '{icon} {temp}'", "subscribe --format bar"):
+        line = first_line_with(Lines(command(f"raindctl {command_line}", paris), {**paris.env, "LANG": "C"}),
+                               lambda line: re.search(r"\d", line))
+        assert "?" not in line and line.isascii(), line
+
+
 @pytest.mark.skipif(not shutil.which("i3blocks"), reason="needs i3blocks (Debian package i3blocks)")
 def test_i3blocks_configuration(paris, tmp_path):
     config = block("i3blocks", "ini").replace("command=raindctl", f"command={RAINDCTL} --socket {paris.socket}")
@@ -84,3 +101,43 @@ def test_i3blocks_configuration(paris, tmp_path):
     found = json.loads(first_line_with(lines, weather).lstrip(","))
     text = next(block["full_text"] for block in found if block.get("name") == "weather")
     assert re.fullmatch(r"\S+ Paris -?\d+ °C \d+%", text), text
+
+
+@pytest.mark.skipif(not all(shutil.which(tool) for tool in ("polybar", "Xvfb", "xwd")),
+                    reason="needs polybar, Xvfb and xwd (Debian packages polybar, xvfb, x11-apps)")
+def test_polybar_runs_the_documented_configuration(paris, tmp_path):
+    """Issue 32, point 5: the documented polybar configuration, as written
+    (only raindctl pointed at the test's raind), makes a bar that shows the
+    module under Xvfb: no "No modules created", both fonts it names loaded,
+    and the module's line drawn at the bar's right end (a screenshot of the
+    bar is kept in the test's directory as bar.png)."""
+    from test_notifications import VirtualDisplay, png, xwd_to_rgb
+    text = block("polybar", "ini")
+    assert "[bar/main]" in text and re.search(r"^modules-right = .*\bweather\b", text, re.M), text
+    config = tmp_path / "config.ini"
+    config.write_text(text.replace("exec = raindctl", f"exec = {RAINDCTL} --socket {paris.socket}"))
+    display = VirtualDisplay()
+    log = open(tmp_path / "polybar.log", "w")
+    bar = subprocess.Popen(["polybar", "-c", str(config), "main"], env={**paris.env, "DISPLAY": display.name},
+                           stdout=log, stderr=subprocess.STDOUT)
+    try:
+        def drawn():
+            assert bar.poll() is None, (tmp_path / "polybar.log").read_text()
+            width, height, rgb = xwd_to_rgb(subprocess.run(["xwd", "-root", "-silent", "-display", display.name],
+                                                           capture_output=True, check=True).stdout)
+            rows = rgb[:width * 3 * 30]  # the bar: the screen's top rows, black where nothing is drawn
+            right = [rows[y * width * 3 + x * 3] for y in range(30) for x in range(width - 120, width)]
+            left = [rows[y * width * 3 + x * 3] for y in range(30) for x in range(0, width - 120)]
+            if max(right) > 128 and max(left) < 40:
+                (tmp_path / "bar.png").write_bytes(png(width, 30, rows))
+                return True
+            return False
+        wait_for(drawn, timeout=20, interval=0.5, what="the weather drawn at the bar's right end")
+        written = (tmp_path / "polybar.log").read_text()
+        assert "No modules created" not in written and "error" not in written, written
+        assert 'Loaded font "DejaVu Sans' in written and 'Loaded font "Noto Color Emoji' in written, written
+    finally:
+        bar.terminate()
+        bar.wait(timeout=10)
+        log.close()
+        display.stop()

@@ -288,7 +288,8 @@ def test_provider_failures_are_worded_in_the_locale(weather_daemon, fixture_serv
     def run(*args):
         return subprocess.run([RAINDCTL, *args], env=env, capture_output=True, text=True, timeout=20)
 
-    status = run("status").stdout
+    # A row past 80 columns continues under its value; read it as one line.
+    status = re.sub(r"\n +", " ", run("status").stdout)
     assert re.search(r"open-meteo schlug fehl \(HTTP 503\); er bat raind, 1\.\d{3} s zu warten; raind behält", status), status
     refused = run("refresh", "london-gb")
     assert refused.returncode == 1, refused
@@ -407,3 +408,57 @@ def test_help_speaks_the_locale_and_the_completions_stay_english(tmp_path):
         assert german == c, shell
     declaration = json.loads(run("completions", "json").stdout)
     assert declaration["commands"][0]["help"].startswith("Usage: raindctl status")
+
+
+VIEW_LOCALES = {"de": "de_DE.UTF-8", "es": "es_ES.UTF-8", "fr": "fr_FR.UTF-8", "it": "it_IT.UTF-8",
+                "nl": "nl_NL.UTF-8", "pl": "pl_PL.UTF-8", "pt_BR": "pt_BR.UTF-8", "sv": "sv_SE.UTF-8",
+                "en_US": "en_US.UTF-8", "ja": "ja_JP.UTF-8", "C": "C.UTF-8"}
+
+
+def test_every_view_fits_80_columns_in_every_catalogues_locale(daemon_factory, tmp_path):
+    """Issue 32, point 6: `now` (with the air, pollen and UV rows), `hourly`,
+    `daily`, `status`, and every help text fit an 80-column terminal in the
+    locale of every catalogue, and a row continued on the next line keeps
+    its indent (never starts at column 0 inside a table)."""
+    import unicodedata
+    from test_air import AIR, PARIS
+    from raindtest import RECORDED_AT
+    present = dict(RECORDED_AT)
+    present[AIR] = RECORDED_AT["openmeteo-forecast-paris-unixtime.json"]
+    server = FixtureServer(routes=[("/v1/forecast", "openmeteo-forecast-paris-unixtime.json"),
+                                   ("/v1/air-quality", AIR)], present=present)
+    try:
+        daemon = daemon_factory(config=f"[Provider]\nName=open-meteo\nBaseURL={server.url}\nTimeoutSec=3\n"
+                                       f"[Air]\nBaseURL={server.url}\nIndex=us\n")
+        daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
+        wait_for(lambda: (daemon.client().call("GetForecast")["parameters"].get("forecast") or {}).get("air"),
+                 what="the air served with the forecast")
+        directory = compiled(tmp_path)
+        declaration = json.loads(daemon.ctl("completions", "json", check=True).stdout)
+        commands = [command["name"] for command in declaration["commands"] if not command["hidden"]]
+        views = [("now",), ("hourly",), ("hourly", "--hours", "48"), ("daily",), ("status",), ("--help",)]
+        views += [(command, "--help") for command in commands]
+
+        def width(line):
+            return sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1
+                       for c in line)
+        problems = []
+        for language, lang in VIEW_LOCALES.items():
+            assert lang == "C.UTF-8" or installed(lang), f"{lang} is not generated: ./scripts/test runs localedef"
+            env = {"LANG": lang, "LANGUAGE": "", "LC_ALL": "", "RAIND_LOCALE_DIR": directory, "COLUMNS": "80"}
+            for view in views:
+                text = daemon.ctl(*view, check=True, env=env).stdout
+                for line in text.split("\n"):
+                    # The credit's URL may pass the edge; everything else fits.
+                    shown = re.sub(r"\s*https?://\S+$", "", line)
+                    if width(shown) > 80:
+                        problems.append(f"{language} {' '.join(view)}: {width(shown)} columns: {line}")
+                if view in (("now",), ("status",)):
+                    # A continuation line of a table row starts under its value, never at column 0.
+                    lines = text.split("\n")
+                    for previous, line in zip(lines, lines[1:]):
+                        if width(previous) >= 70 and line and not line[0].isspace() and line[0].islower():
+                            problems.append(f"{language} {view[0]}: a continued row lost its indent: {line}")
+        assert not problems, "\n".join(problems)
+    finally:
+        server.stop()

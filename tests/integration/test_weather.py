@@ -224,7 +224,8 @@ def test_open_meteo_bad_request_reason_is_shown(weather_daemon, fixture_server):
     add_paris(daemon)
     failed = sub.until("RefreshFailed")
     assert failed["failure"]["httpStatus"] == 400 and reason in failed["failure"]["message"], failed
-    status = daemon.ctl("status").stdout
+    # A row past 80 columns continues under its value; read it as one line.
+    status = re.sub(r"\n +", " ", daemon.ctl("status").stdout)
     assert reason in status, status
     sub.stop()
 

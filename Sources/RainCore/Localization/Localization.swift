@@ -30,12 +30,13 @@ public enum Localization {
     public static let installedDirectory = "/usr/share/locale"
 
     /// Points the `raind` text domain at `directory`: `RAIND_LOCALE_DIR` when
-    /// set (a build tree, the tests), else `PREFIX/share/locale` beside the
-    /// executable's `PREFIX/bin` when it holds raind's catalogues, else
-    /// /usr/share/locale. Catalogues are read as UTF-8 whatever the locale's
-    /// character set (the output degrades to ASCII on its own, `AsciiText`).
-    /// `warn` is told, once a locale, of a catalogue that cannot be used
-    /// (`MessageCatalogue`): that locale's text then stays English.
+    /// set (the tests), else `PREFIX/share/locale` beside the executable's
+    /// `PREFIX/bin` when it holds raind's catalogues, else a checkout's
+    /// `.build/locale` for a binary built inside it (`./scripts/run` compiles
+    /// them there), else /usr/share/locale. Catalogues are read as UTF-8
+    /// whatever the locale's character set (the output degrades to ASCII on
+    /// its own, `AsciiText`). `warn` is told, once a locale, of a catalogue
+    /// that cannot be used (`MessageCatalogue`): that locale's text then stays English.
     public static func bind(
         environment: [String: String], executablePath: String?,
         warn: @escaping @Sendable (String) -> Void = { _ in }
@@ -43,12 +44,8 @@ public enum Localization {
         var directory = installedDirectory
         if let given = environment["RAIND_LOCALE_DIR"], !given.isEmpty {
             directory = given
-        } else if let executablePath, let slash = executablePath.lastIndex(of: "/") {
-            let bin = executablePath[..<slash]
-            if let up = bin.lastIndex(of: "/") {
-                let beside = String(bin[..<up]) + "/share/locale"
-                if FileIO.exists(beside + "/de/LC_MESSAGES/\(domain).mo") { directory = beside }
-            }
+        } else if let executablePath, let found = directoryBeside(executablePath) {
+            directory = found
         }
         binding.withLock { binding in
             if binding.directory != directory { binding.checked = [:] }
@@ -57,6 +54,33 @@ public enum Localization {
         }
         _ = bindtextdomain(domain, directory)
         _ = bind_textdomain_codeset(domain, "UTF-8")
+        // The countries' names: iso-codes' catalogues, where glibc looks by default.
+        _ = bind_textdomain_codeset(CountryName.domain, "UTF-8")
+    }
+
+    /// The catalogues found from where the executable at `path` is:
+    /// `PREFIX/share/locale` for `PREFIX/bin/raindctl` (an install under any
+    /// prefix), or `CHECKOUT/.build/locale` for a binary built inside a
+    /// checkout (`CHECKOUT/.build/TRIPLE/debug/raindctl`), the checkout being
+    /// the nearest ancestor holding `Package.swift`. Nil when neither holds them.
+    static func directoryBeside(_ path: String) -> String? {
+        var directories = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        directories.removeLast()  // the executable's own name
+        let holds = { (directory: String) in FileIO.exists(directory + "/de/LC_MESSAGES/\(domain).mo") }
+        if directories.count > 1 {
+            let beside = (directories.dropLast() + ["share", "locale"]).joined(separator: "/")
+            if holds(beside) { return beside }
+        }
+        // A build directory is a few levels below the checkout; looking higher
+        // would only find unrelated trees.
+        for _ in 0..<5 where directories.count > 1 {
+            directories.removeLast()
+            let root = directories.joined(separator: "/")
+            if FileIO.exists(root + "/Package.swift") {
+                return holds(root + "/.build/locale") ? root + "/.build/locale" : nil
+            }
+        }
+        return nil
     }
 
     /// Where the domain is bound, who hears of a bad catalogue, and the

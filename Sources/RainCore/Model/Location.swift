@@ -106,3 +106,17 @@ public struct PlaceCandidate: Equatable, Sendable, Codable {
         self.source = source
     }
 }
+
+extension Location {
+    /// `displayName` with the country in the reader's language
+    /// (`CountryName`): what views and notifications show. `displayName`
+    /// stays English, for the daemon's messages and for matching names.
+    public var localizedDisplayName: String {
+        [name, region, country.isEmpty ? countryCode : CountryName.localized(country, code: countryCode)]
+            .filter { !$0.isEmpty }
+            .reduce(into: [String]()) { parts, part in
+                if parts.last != part { parts.append(part) }
+            }
+            .joined(separator: ", ")
+    }
+}

@@ -47,7 +47,8 @@ public struct ForecastPresenter: Sendable {
     /// first: `from metno (open-meteo: HTTP 503) · Data from MET Norway …`.
     private var attributionLine: String {
         let credit = forecast.attribution
-        let line = credit.url.isEmpty ? credit.text : "\(credit.text) \(credit.url)"
+        let text = Localization.translate(credit.text)
+        let line = credit.url.isEmpty ? text : "\(text) \(credit.url)"
         guard let failover = forecast.failover else { return line }
         return tr(
             "from {provider} ({other}: {reason})",

@@ -66,12 +66,14 @@ final class AlertWatcher {
     private(set) var changes = 0
 
     /// `languages`: the reader's, most preferred first (`languages(_:)` of
-    /// the daemon's environment), for services that write in several.
+    /// the daemon's environment), for services that write in several; nil:
+    /// no poll goes out until `languagesChanged` gives them (the user
+    /// instance asks its session first, `SessionLanguages`).
     init(
         context: DaemonContext, http: any HTTPFetching, store: ForecastStore, events: DaemonEvents,
-        books: any ServiceBooks, languages: [String]
+        books: any ServiceBooks, languages: [String]?
     ) throws(SystemError) {
-        self.languages = languages
+        self.readerLanguages = languages
         self.context = context
         self.books = books
         let clock = context.clock
@@ -111,8 +113,29 @@ final class AlertWatcher {
         return codes
     }
 
-    /// The reader's languages, most preferred first, as the daemon was given them.
-    private let languages: [String]
+    /// The reader's languages, most preferred first; nil until known.
+    private var readerLanguages: [String]?
+    private var languages: [String] { readerLanguages ?? [] }
+    /// Called before each round of polls, so the reader's languages can be
+    /// asked again (`languagesChanged` when they changed).
+    var willPoll: () -> Void = {}
+
+    /// The reader's languages are now `languages`: when they changed, every
+    /// place is asked again (a service answering in one language is asked
+    /// in the new one; a document or feed holding several is read again).
+    func languagesChanged(_ languages: [String]) {
+        guard languages != readerLanguages else { return }
+        let first = readerLanguages == nil
+        readerLanguages = languages
+        if !first {
+            let time = now
+            for id in Array(watches.keys) {
+                watches[id]?.documents = [:]
+                watches[id]?.nextPoll = time
+            }
+        }
+        timerFired()
+    }
 
     /// At start: takes up the saved places and their kept alerts, and arms
     /// the timer. The first polls go out from the loop once raind is ready:
@@ -212,7 +235,9 @@ final class AlertWatcher {
     /// arms the timer for the next of either.
     func timerFired() {
         let time = now
-        for (id, watch) in watches where watch.nextPoll <= time && watch.transfers.isEmpty {
+        // May give new languages at once, and poll in them (`languagesChanged`).
+        if watches.values.contains(where: { $0.nextPoll <= time && $0.transfers.isEmpty }) { willPoll() }
+        for (id, watch) in watches where readerLanguages != nil && watch.nextPoll <= time && watch.transfers.isEmpty {
             poll(id, time: time)
         }
         publishChanges(at: time)
@@ -257,7 +282,8 @@ final class AlertWatcher {
     }
 
     private func reschedule(at time: Double) {
-        var next = watches.values.filter { $0.transfers.isEmpty }.map(\.nextPoll).min()
+        // No poll is due before the reader's languages are known.
+        var next = readerLanguages == nil ? nil : watches.values.filter { $0.transfers.isEmpty }.map(\.nextPoll).min()
         if let change = AlertLifecycle.nextChange(places.flatMap(messages(of:)), after: time) {
             next = min(next ?? change, change)
         }

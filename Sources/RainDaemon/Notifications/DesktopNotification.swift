@@ -86,7 +86,7 @@ struct DesktopNotification: Equatable {
             let title = alert.title.isEmpty ? (alert.event ?? tr("Weather alert")) : alert.title
             var body = tr(
                 "{severity} alert for {place}",
-                ["severity": AlertWording.name(alert.severity), "place": place.displayName])
+                ["severity": AlertWording.name(alert.severity), "place": place.localizedDisplayName])
             // An agency's paragraphs run together: the body's lines are raind's own.
             let description = String(alert.description.map { $0.isNewline ? " " : $0 }).trimmingSpaces()
             if !description.isEmpty {

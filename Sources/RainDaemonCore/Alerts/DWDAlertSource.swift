@@ -25,7 +25,7 @@ public struct DWDAlertSource: AlertSource {
     /// are passed on as the DWD wrote them.
     public var attribution: Attribution {
         Attribution(
-            text: "Warnings: Deutscher Wetterdienst, via Bright Sky",
+            text: Localization.marked("Warnings: Deutscher Wetterdienst, via Bright Sky"),
             url: "https://www.dwd.de/DE/wetter/warnungen_gemeinden/warnWetter_node.html")
     }
 

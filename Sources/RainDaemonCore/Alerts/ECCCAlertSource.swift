@@ -33,7 +33,7 @@ public struct ECCCAlertSource: AlertSource {
     /// The End-use Licence asks for the source to be named.
     public var attribution: Attribution {
         Attribution(
-            text: "Alerts from Environment and Climate Change Canada",
+            text: Localization.marked("Alerts from Environment and Climate Change Canada"),
             url: "https://weather.gc.ca/warnings/index_e.html")
     }
 

@@ -35,7 +35,9 @@ public struct MetAlertsSource: AlertSource {
     /// MET's data is CC BY 4.0, crediting MET Norway with a link to the
     /// licence (https://api.met.no/doc/License).
     public var attribution: Attribution {
-        Attribution(text: "Weather warnings from MET Norway (CC BY 4.0)", url: "https://api.met.no/doc/License")
+        Attribution(
+            text: Localization.marked("Weather warnings from MET Norway (CC BY 4.0)"),
+            url: "https://api.met.no/doc/License")
     }
 
     /// - Countries: Norway and Svalbard and Jan Mayen (`SJ`), for which MET

@@ -47,7 +47,8 @@ public struct MeteoAlarmSource: AlertSource {
     /// national services' (each message names its sender).
     public var attribution: Attribution {
         Attribution(
-            text: "Warnings from MeteoAlarm (EUMETNET) and the national weather services", url: "https://meteoalarm.org"
+            text: Localization.marked("Warnings from MeteoAlarm (EUMETNET) and the national weather services"),
+            url: "https://meteoalarm.org"
         )
     }
 

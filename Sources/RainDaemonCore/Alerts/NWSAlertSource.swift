@@ -24,7 +24,7 @@ public struct NWSAlertSource: AlertSource {
     /// US Government work, in the public domain: no credit is required; this says whose alerts they are.
     public var attribution: Attribution {
         Attribution(
-            text: "Alerts from the U.S. National Weather Service (public domain)",
+            text: Localization.marked("Alerts from the U.S. National Weather Service (public domain)"),
             url: "https://www.weather.gov/")
     }
 

@@ -106,8 +106,10 @@ struct AddCommand: ClientCommand {
         let location = reply.location
         Output.line(
             (reply.added
-                ? tr("Added {place} as {id}", ["place": location.displayName, "id": location.id.rawValue])
-                : tr("Already saved: {place} as {id}", ["place": location.displayName, "id": location.id.rawValue]))
+                ? tr("Added {place} as {id}", ["place": location.localizedDisplayName, "id": location.id.rawValue])
+                : tr(
+                    "Already saved: {place} as {id}",
+                    ["place": location.localizedDisplayName, "id": location.id.rawValue]))
                 + (reply.approximate ? " " + tr("(approximate position)") : "")
                 + (location.isFollowing ? tr("; it follows you") : ""))
         if let note = reply.note { Output.line(note) }

@@ -59,19 +59,24 @@ enum BarFormat: Equatable {
         }
     }
 
-    /// `--icons STYLE`, else `$RAINDCTL_ICONS`, else emoji.
+    /// `--icons STYLE`, else `$RAINDCTL_ICONS`, else emoji; text where the
+    /// locale's character set cannot show emoji or a Nerd Font's glyphs
+    /// (`LANG=C`, Latin-1), which would print as `??`.
     static func iconStyle(
-        _ arguments: ParsedArguments, option: OptionSpec, command: String
+        _ arguments: ParsedArguments, option: OptionSpec, command: String, utf8: Bool = Output.utf8
     ) throws(ClientError) -> IconStyle {
         let given = arguments.value(option) ?? ProcessEnvironment.value(of: "RAINDCTL_ICONS")
-        guard let given, !given.isEmpty else { return .emoji }
-        guard let style = IconStyle(rawValue: given) else {
-            throw .usage(
-                tr(
-                    "{command}: unknown icon style '{style}'; use emoji, nerd or text",
-                    ["command": command, "style": given]))
+        var style = IconStyle.emoji
+        if let given, !given.isEmpty {
+            guard let named = IconStyle(rawValue: given) else {
+                throw .usage(
+                    tr(
+                        "{command}: unknown icon style '{style}'; use emoji, nerd or text",
+                        ["command": command, "style": given]))
+            }
+            style = named
         }
-        return style
+        return utf8 ? style : .text
     }
 }
 

@@ -30,9 +30,9 @@ struct HelpCommand: ClientCommand {
 
     func run(_ session: ClientSession) throws(ClientError) {
         if let command {
-            print(Output.forTerminal(command.spec.help))
+            print(Output.forTerminal(LineWrap.wrap(command.spec.help)))
         } else {
-            print(Output.forTerminal(CommandTable.mainHelp), terminator: "")
+            print(Output.forTerminal(LineWrap.wrap(CommandTable.mainHelp)), terminator: "")
         }
     }
 }

@@ -35,7 +35,7 @@ struct ListCommand: ClientCommand {
         }
         let rows = locations.map { location in
             [
-                location.id == selected ? "*" : " ", location.id.rawValue, location.displayName,
+                location.id == selected ? "*" : " ", location.id.rawValue, location.localizedDisplayName,
                 Coordinates.format(latitude: location.latitude, longitude: location.longitude),
             ]
                 + (location.isFollowing ? [tr("(follows you)")] : [])

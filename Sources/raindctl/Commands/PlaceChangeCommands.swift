@@ -115,6 +115,6 @@ enum PlaceArgument {
         _ call: Call.Type, _ place: String, session: ClientSession, done: (String, String) -> String
     ) throws(ClientError) where Call.Parameters == PlaceReference, Call.Reply == LocationReply {
         let location = try session.connect().call(call, PlaceReference(id: place)).location
-        Output.line(done(location.displayName, location.id.rawValue))
+        Output.line(done(location.localizedDisplayName, location.id.rawValue))
     }
 }

@@ -41,7 +41,7 @@ struct StatusCommand: ClientCommand {
                 GetForecastCall.self, each: ids.map { .init(id: $0.rawValue) }, reading: ForecastAlertService.self)
             services = Array(zip(ids, replies.map { $0.forecast?.alertService }))
         }
-        for line in Self.describe(status, alertServices: services) { Output.line(line) }
+        for line in Self.describe(status, alertServices: services) { Output.line(LineWrap.wrap(line)) }
     }
 
     /// "dwd, checked 4 min ago", "dwd, last check failed (HTTP 503)",
@@ -219,7 +219,7 @@ struct StatusCommand: ClientCommand {
                     ["version": status.version, "uptime": uptime, "provider": status.provider]))
         var rows: [[String]] = []
         if let location = status.selected {
-            rows.append([tr("Selected:"), "\(location.displayName) (\(location.id))"])
+            rows.append([tr("Selected:"), "\(location.localizedDisplayName) (\(location.id))"])
         } else {
             rows.append([tr("Selected:"), tr("none (add a place: raindctl add PLACE)")])
         }

@@ -237,7 +237,9 @@ struct SubscriberView {
         switch event {
         case .locationAdded(let location), .locationRemoved(let location), .locationSelected(let location),
             .locationChanged(let location):
-            let values: KeyValuePairs<String, String> = ["id": location.id.rawValue, "name": location.displayName]
+            let values: KeyValuePairs<String, String> = [
+                "id": location.id.rawValue, "name": location.localizedDisplayName,
+            ]
             return location.isFollowing ? tr("{id} {name} (follows you)", values) : tr("{id} {name}", values)
         case .settingsChanged(let settings):
             let units = settings.units.rawValue

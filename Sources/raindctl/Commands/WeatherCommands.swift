@@ -24,7 +24,7 @@ struct ForecastView {
             throw .failed(
                 tr(
                     "no weather for {place} yet; raind fetches it as soon as it can ('raindctl refresh' to try now, 'raindctl status' for errors)",
-                    ["place": location.displayName]))
+                    ["place": location.localizedDisplayName]))
         }
         let status = try client.call(GetStatusCall.self, NoParameters()).status
         let units = status.units
@@ -46,7 +46,7 @@ struct ForecastView {
         // The daemon's texts are made plain here, so the view may carry raindctl's
         // own colour codes (which Output.line would strip with the rest).
         let presenter = ForecastPresenter(
-            forecast: forecast.withPlainText(), placeName: location.displayName.strippingControlCharacters(),
+            forecast: forecast.withPlainText(), placeName: location.localizedDisplayName.strippingControlCharacters(),
             units: units, now: Output.now(), isStale: reply.stale,
             zone: ZoneInfo.system.rules(named: forecast.timeZone.isEmpty ? location.timeZone : forecast.timeZone),
             coordinates: PlaceCoordinates(latitude: location.latitude, longitude: location.longitude))
@@ -57,7 +57,7 @@ struct ForecastView {
         case .hourly(let hours): text = presenter.hourlyView(hours: hours, graphics: graphics, width: Output.columns)
         case .daily: text = presenter.dailyView(graphics: graphics, width: Output.columns)
         }
-        Output.viewLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+        Output.viewLine(LineWrap.wrap(text.hasSuffix("\n") ? String(text.dropLast()) : text))
     }
 }
 

@@ -273,7 +273,8 @@ public struct BrightSkyProvider: WeatherProvider {
     /// DWD's own wording for that.
     public var attribution: Attribution {
         Attribution(
-            text: "Data basis: Deutscher Wetterdienst, values processed; via Bright Sky", url: "https://brightsky.dev/")
+            text: Localization.marked("Data basis: Deutscher Wetterdienst, values processed; via Bright Sky"),
+            url: "https://brightsky.dev/")
     }
 
     /// The public instance is free for all purposes with no key and no

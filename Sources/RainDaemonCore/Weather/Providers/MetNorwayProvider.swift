@@ -120,7 +120,8 @@ public struct MetNorwayProvider: SingleRequestProvider {
     /// Its data is CC BY 4.0, crediting MET Norway as the source with a link
     /// to the download service used (https://api.met.no/doc/License).
     public var attribution: Attribution {
-        Attribution(text: "Data from MET Norway (CC BY 4.0)", url: "https://api.met.no/doc/License")
+        Attribution(
+            text: Localization.marked("Data from MET Norway (CC BY 4.0)"), url: "https://api.met.no/doc/License")
     }
 
     /// - Identification: requests without an identifying User-Agent are

@@ -279,7 +279,8 @@ public struct NWSProvider: WeatherProvider {
     // one says whose data it is.
     public var attribution: Attribution {
         Attribution(
-            text: "Data from the U.S. National Weather Service (public domain)", url: "https://www.weather.gov/")
+            text: Localization.marked("Data from the U.S. National Weather Service (public domain)"),
+            url: "https://www.weather.gov/")
     }
 
     /// Free with "reasonable rate limits" that are not published: fair use,

@@ -314,7 +314,8 @@ public struct OpenMeteoProvider: SingleRequestProvider {
     public var defaultBaseURL: String { OpenMeteo.defaultBaseURL }
     // CC BY 4.0, as https://open-meteo.com/en/licence asks.
     public var attribution: Attribution {
-        Attribution(text: "Weather data by Open-Meteo.com (CC BY 4.0)", url: "https://open-meteo.com/")
+        Attribution(
+            text: Localization.marked("Weather data by Open-Meteo.com (CC BY 4.0)"), url: "https://open-meteo.com/")
     }
 
     /// The free API allows 10,000 calls a day per address; raind's default

@@ -285,7 +285,7 @@ public struct PirateWeatherProvider: SingleRequestProvider {
     public var name: ProviderName { .pirateWeather }
     public var defaultBaseURL: String { PirateWeather.defaultBaseURL }
     public var attribution: Attribution {
-        Attribution(text: "Powered by Pirate Weather", url: "https://pirateweather.net/")
+        Attribution(text: Localization.marked("Powered by Pirate Weather"), url: "https://pirateweather.net/")
     }
 
     /// `minutely` is renewed every few minutes; 10 minutes keeps a day of it
