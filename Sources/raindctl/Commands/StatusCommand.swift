@@ -55,18 +55,19 @@ struct StatusCommand: ClientCommand {
             return problem.isEmpty
                 ? tr("none (no official alert service for this place)") : tr("none ({problem})", ["problem": problem])
         }
+        let unread = service.unread ?? 0
+        if !problem.isEmpty, unread == 0 {
+            return tr("{source}, last check failed ({problem})", ["source": source, "problem": problem])
+        }
         let text =
             service.checkedAt.map { tr("{source}, checked {age}", ["source": source, "age": Durations.ago(now - $0)]) }
             ?? source
         // Answered, but some of the warnings it listed could not be read: never "checked" alone.
-        if let unread = service.unread, unread > 0 {
+        if unread > 0 {
             return trn(
                 "{text}; {count} warning could not be read ({reason})",
                 "{text}; {count} warnings could not be read ({reason})", unread,
                 ["text": text, "reason": ForecastPresenter.brief(service.unreadReason ?? "")])
-        }
-        if !problem.isEmpty {
-            return tr("{source}, last check failed ({problem})", ["source": source, "problem": problem])
         }
         guard let count = service.unplaced, count > 0 else { return text }
         return trn(
