@@ -172,6 +172,16 @@ import Testing
         #expect(shown(decide([unknown]).actions).count == 1, "the default does not drop it")
     }
 
+    /// Read back after a restart, the alerts that ended meanwhile are
+    /// dropped; those in force are kept, so they are not shown again.
+    @Test func alertsThatEndedWhileStopped_leaveTheRecord_theOthersStay() {
+        let record = answered(decide([alert("over", end: now + 600), alert("on", end: now + 7200)]).record, id: 3)
+        #expect(record.alerts.count == 2)
+        let later = record.withoutAlertsEnded(before: now + 3600)
+        #expect(later.alerts.map(\.key) == ["on"])
+        #expect(shown(decide([alert("on", end: now + 7200)], later, at: now + 3600).actions).isEmpty, "not again")
+    }
+
     @Test func theRecordStaysBounded_andAnOlderRecordIsRead() throws {
         let many = (0..<700).map { alert("a\($0)") }
         let decision = decide(many)

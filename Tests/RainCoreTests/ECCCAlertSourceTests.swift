@@ -103,6 +103,25 @@ import Testing
         #expect(shown.first?.id == "1618115311375151707202603050503_fea1-1185")
     }
 
+    /// The collection pages its answer: one page of more matched is no
+    /// whole answer, and says how many it left out.
+    @Test func aPageOfMoreMatchedCountsTheRestUnread() throws {
+        let square = "[[[-80,43],[-79,43],[-79,44],[-80,44],[-80,43]]]"
+        let feature = """
+            {"type": "Feature", "id": "a", "properties": {"id": "a", "alert_name_en": "wind warning"},
+             "geometry": {"type": "Polygon", "coordinates": \(square)}}
+            """
+        let page =
+            "{\"type\": \"FeatureCollection\", \"numberMatched\": 130, \"numberReturned\": 1, \"features\": [\(feature)]}"
+        let feed = try source.parseFeed([Array(page.utf8)], for: place(43.5, -79.5), languages: ["en"], now: now)
+        #expect(feed.alerts.map(\.id) == ["a"])
+        #expect(feed.unread == 129 && feed.unreadReason == "the service matched 130 and sent 1")
+        let recorded = try source.parseFeed(
+            [try Fixtures.bytes("alerts/eccc-weather-alerts-toronto-bbox.json")], for: place(43.65, -79.38),
+            languages: ["en"], now: now)
+        #expect(recorded.unread == 0 && recorded.unreadReason == nil, "the recording matched 7 and sent 7")
+    }
+
     @Test func endedAlertsAndFeaturesWithoutAnOutlineAreLeftOut() throws {
         let square = "[[[-80,43],[-79,43],[-79,44],[-80,44],[-80,43]]]"
         let body = """

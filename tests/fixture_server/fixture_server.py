@@ -33,7 +33,7 @@ from urllib.parse import parse_qs, urlsplit
 
 MODES = {
     "normal", "slow-headers", "slow-body", "stall", "304", "status", "malformed",
-    "truncated", "huge", "reset", "gzip", "redirect", "echo",
+    "truncated", "huge", "reset", "gzip", "redirect", "echo", "hold",
 }
 
 
@@ -93,6 +93,20 @@ class State:
         self.targets = {}
         self.last_headers = {}
         self.scripts = []
+        # Gates of held requests by name: an event a release sets, and how many wait.
+        self.gates = {}
+        self.held = {}
+
+    def gate(self, name):
+        with self.lock:
+            return self.gates.setdefault(name, threading.Event())
+
+    def hold(self, name, change):
+        with self.lock:
+            self.held[name] = self.held.get(name, 0) + change
+
+    def release(self, name):
+        self.gate(name).set()
 
     def record(self, path, target, headers):
         with self.lock:
@@ -108,6 +122,7 @@ class State:
                 "targets": dict(self.targets),
                 "last_headers": dict(self.last_headers),
                 "scripts": [dict(script) for script in self.scripts],
+                "held": dict(self.held),
             }
 
     def reset(self):
@@ -116,6 +131,10 @@ class State:
             self.targets.clear()
             self.last_headers.clear()
             self.scripts.clear()
+            for gate in self.gates.values():
+                gate.set()
+            self.gates.clear()
+            self.held.clear()
 
     def unscript(self):
         with self.lock:
@@ -183,6 +202,14 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_reset":
             self.state.reset()
             return self.send_json(200, {"ok": True})
+        if path == "/_release":
+            # The requests held at a gate are answered; later ones pass it too.
+            try:
+                gate = json.loads(raw or b"{}").get("gate", "default")
+            except (ValueError, AttributeError) as error:
+                return self.send_json(400, {"error": str(error)})
+            self.state.release(str(gate))
+            return self.send_json(200, {"ok": True})
         if path == "/_unscript":
             # The scripted modes end (an outage is over); the counts stay.
             self.state.unscript()
@@ -233,6 +260,14 @@ class Handler(BaseHTTPRequestHandler):
         delay = float(query.get("delay", "1"))
         if mode == "slow-headers":
             time.sleep(delay)
+            mode = "normal"
+        if mode == "hold":
+            # Held until the test releases the gate (or `delay`, default 30 s, passes):
+            # the test, not the clock, decides which answer comes first.
+            gate = query.get("gate", "default")
+            self.state.hold(gate, 1)
+            self.state.gate(gate).wait(float(query.get("delay", "30")))
+            self.state.hold(gate, -1)
             mode = "normal"
         if mode == "reset":
             # SO_LINGER with a zero timeout makes close() send RST, not FIN.

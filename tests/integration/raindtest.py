@@ -323,6 +323,14 @@ class FixtureServer:
     def script(self, **fields):
         self._request("POST", "/_mode", fields)
 
+    def held(self, gate="default"):
+        """How many requests wait at `gate` (scripted with mode="hold")."""
+        return self.stats()["held"].get(gate, 0)
+
+    def release(self, gate="default"):
+        """Answers the requests held at `gate`, and lets later ones through."""
+        self._request("POST", "/_release", {"gate": gate})
+
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=5)

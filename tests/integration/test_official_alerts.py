@@ -109,7 +109,7 @@ def test_a_place_no_service_covers_says_so(daemon_factory, service):
     forecast = wait_for(lambda: served(daemon, place_id), what="a forecast")
     assert forecast["alertService"] == {
         "source": None, "attribution": None, "checkedAt": None,
-        "problem": "no official alert service for this place", "wording": None, "unplaced": None}
+        "problem": "no official alert service for this place", "wording": None, "unplaced": None, "unread": None}
     assert not any(target.startswith("/alerts/") for target in service.stats()["targets"])
 
 

@@ -9,8 +9,9 @@ public struct AlertService: Equatable, Sendable, Codable {
     public var attribution: Attribution?
     /// When the service last answered for the place (Unix seconds).
     public var checkedAt: Double?
-    /// Why the last poll failed ("HTTP 503"), or why the place is not
-    /// covered; nil when it answered.
+    /// Why the last poll failed ("HTTP 503"), why the place is not
+    /// covered, or, with `unread`, why some of the warnings the service
+    /// listed could not be read; nil when it answered in full.
     public var problem: String?
     /// The wording of the failure `problem` says, so raindctl can say it in
     /// the reader's language (`localizedProblem`); nil when it says none.
@@ -18,10 +19,15 @@ public struct AlertService: Equatable, Sendable, Codable {
     /// How many of the region's warnings name no area raind can place (no
     /// outline, codes it cannot tell), which are not shown; nil when none.
     public var unplaced: Int?
+    /// How many of the warnings the service's answer lists could not be
+    /// read (their CAP documents could not be fetched or made sense of, or
+    /// the answer said it left some out), with `problem` saying why; they
+    /// are asked for again at the next poll. nil when none.
+    public var unread: Int?
 
     public init(
         source: String?, attribution: Attribution? = nil, checkedAt: Double? = nil, problem: String? = nil,
-        wording: FailureWording? = nil, unplaced: Int? = nil
+        wording: FailureWording? = nil, unplaced: Int? = nil, unread: Int? = nil
     ) {
         self.source = source
         self.attribution = attribution
@@ -29,6 +35,25 @@ public struct AlertService: Equatable, Sendable, Codable {
         self.problem = problem
         self.wording = wording
         self.unplaced = unplaced
+        self.unread = unread
+    }
+
+    /// The `problem` of a poll that left `unread` warnings unread: `what`
+    /// ("2 warnings could not be read"), then why.
+    package static func unreadProblem(_ what: String, reason: String) -> String {
+        what + ": " + reason
+    }
+
+    /// Why the `unread` warnings could not be read: `problem` after its
+    /// count ("HTTP 404" of "2 warnings could not be read: HTTP 404"); nil
+    /// when none is unread.
+    public var unreadReason: String? {
+        guard let count = unread, count > 0, let problem else { return nil }
+        let characters = Array(problem)
+        guard let colon = characters.indices.first(where: { characters[$0...].starts(with: ": ") }) else {
+            return problem
+        }
+        return String(characters[(colon + 2)...])
     }
 
     /// `problem` in the reader's language where raindctl can say it again.

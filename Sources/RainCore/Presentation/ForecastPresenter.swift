@@ -186,8 +186,20 @@ public struct ForecastPresenter: Sendable {
             return tr("No official alert service for this place ({problem})", ["problem": problem])
         }
         guard !problem.isEmpty else { return Self.unplacedLine(service) }
+        if let unread = Self.unreadLine(service) { return unread }
         return tr(
             "Official alerts from {source}: last check failed ({problem})", ["source": source, "problem": problem])
+    }
+
+    /// "Official alerts from meteoalarm: 2 warnings could not be read (HTTP
+    /// 404)": the service listed warnings raind could not read, so the
+    /// alerts shown may not be all (`AlertService.unread`); nil otherwise.
+    public static func unreadLine(_ service: AlertService) -> String? {
+        guard let source = service.source, let count = service.unread, count > 0 else { return nil }
+        return trn(
+            "Official alerts from {source}: {count} warning could not be read ({reason})",
+            "Official alerts from {source}: {count} warnings could not be read ({reason})", count,
+            ["source": source, "reason": brief(service.unreadReason ?? "")])
     }
 
     /// "Official alerts from meteoalarm: 2 warnings for this region name no
@@ -457,6 +469,8 @@ public struct ForecastPresenter: Sendable {
         let today = local(now).daysSinceEpoch
         let upcoming = forecast.daily.filter { date(of: $0).daysSinceEpoch >= today }.prefix(max(days, 0))
         for day in upcoming { lines.append(tooltipDay(day, today: today)) }
+        // Warnings the service listed and raind could not read: the alerts shown may not be all.
+        if let unread = forecast.alertService.flatMap(Self.unreadLine) { lines.append(unread) }
         lines.append(updatedLine)
         lines.append(attributionLine)
         return lines.joined(separator: "\n")

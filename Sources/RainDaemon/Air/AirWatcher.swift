@@ -71,6 +71,14 @@ final class AirWatcher {
     func restore(_ list: LocationList) {
         takeUp(list, at: now)
         reschedule(at: now)
+        // The notifier decides on the air kept from before once the loop
+        // runs (the event table is connected by then): an episode it has
+        // not shown is shown at start, not at the next forecast.
+        let restored = places.compactMap { place in store.air(of: place.id).map { (place.id, $0) } }
+        guard !restored.isEmpty else { return }
+        context.loop.later { [events] in
+            for (id, air) in restored { events.emit(.airKept(id, air)) }
+        }
     }
 
     /// Starts watching `list`'s places after a change to them, and asks what is due.
@@ -257,9 +265,13 @@ final class AirWatcher {
         logger.warning("\(id): air quality: \(problem)")
     }
 
-    /// Tells subscribers (and the notifier) of the place's data with its new air.
+    /// Tells subscribers (and the notifier) of the place's data with its
+    /// new air; before the place has a forecast, the notifier alone, so the
+    /// air notifies when it arrives.
     private func publish(_ id: LocationID) {
-        guard let served = store.served(id, at: now) else { return }
+        guard let served = store.served(id, at: now) else {
+            return events.emit(.airKept(id, store.air(of: id)))
+        }
         events.emit(.published(.weatherUpdated(id, served)))
     }
 

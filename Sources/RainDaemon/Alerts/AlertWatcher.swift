@@ -44,6 +44,14 @@ final class AlertWatcher {
         var documents: [String: [WeatherAlert]] = [:]
         /// The documents that gave no alert and name no area raind can place.
         var unplaced: Set<String> = []
+        /// The documents the last poll could not read (not fetched, or
+        /// not a CAP message raind can read), by URL, with why: asked for
+        /// again at the next poll.
+        var unreadable: [String: String] = [:]
+        /// The warnings the last feed said exist but did not hold, or that
+        /// were left out past a bound (`AlertFeed.unread`), and why.
+        var feedUnread = 0
+        var feedUnreadReason: String?
         /// The URLs of the last poll's plan (feeds; none when not covered):
         /// places with the same URLs share their requests.
         var requestURLs: [String] = []
@@ -159,6 +167,10 @@ final class AlertWatcher {
         for id in Array(watches.keys) where !list.contains(where: { $0.id == id }) {
             stop(id)
         }
+        // A place removed is told its alerts anew if it is added again.
+        for id in Array(lastPublished.keys) where !list.contains(where: { $0.id == id }) {
+            lastPublished[id] = nil
+        }
         for place in list {
             let source = context.configuration.officialAlerts ? AlertSources.source(forCountry: place.countryCode) : nil
             guard let source else {
@@ -258,18 +270,20 @@ final class AlertWatcher {
         }
     }
 
-    /// What each place served last, to tell when it changes.
+    /// What each place served last, to tell when it changes. A place not
+    /// in it has had nothing published: its clients and the notifier were
+    /// told no alert, so its first list is published unless it is empty.
+    /// So which of the forecast and the service answers first for a place
+    /// added decides nothing, the alerts in force at start are published
+    /// (`becameActive`), and the notifier, which remembers what it showed
+    /// (`NotificationRecord`), shows what it has not.
     private var lastPublished: [LocationID: [WeatherAlert]] = [:]
 
     private func publishChanges(at time: Double) {
         for place in places {
             guard let forecast = store.served(place.id, at: time) else { continue }
             let alerts = forecast.alerts
-            guard let previous = lastPublished[place.id] else {
-                lastPublished[place.id] = alerts
-                continue
-            }
-            if previous != alerts {
+            if lastPublished[place.id, default: []] != alerts {
                 lastPublished[place.id] = alerts
                 events.emit(.published(.alertsChanged(place.id, alerts)))
             }
@@ -370,6 +384,9 @@ final class AlertWatcher {
             // Documents the feed no longer names are forgotten; new ones are fetched.
             watch.documents = watch.documents.filter { feed.documents.contains($0.key) }
             watch.unplaced = watch.unplaced.filter { feed.documents.contains($0) }
+            // What could not be read is asked for again now, with the new ones.
+            watch.unreadable = [:]
+            (watch.feedUnread, watch.feedUnreadReason) = (feed.unread, feed.unreadReason)
             watches[id] = watch
             let missing = feed.documents.filter { watch.documents[$0] == nil }
             if !missing.isEmpty {
@@ -383,7 +400,7 @@ final class AlertWatcher {
             return failed(id, "\(source.name) sent an answer raind cannot read: \(error)")
         }
         watches[id] = watch
-        record(id, messages: Self.messages(watch), problem: nil, checked: time)
+        record(id, messages: Self.messages(watch), problem: Self.unreadProblem(watch), checked: time)
     }
 
     private func fetchDocuments(_ id: LocationID, _ urls: [String], place: Location) {
@@ -410,23 +427,46 @@ final class AlertWatcher {
                         }
                     } catch {
                         self.logger.warning("\(id): \(url): \(error)")
+                        watch.unreadable[url] = "\(error)"
+                        // Kept, it would be given again at the next poll: asked anew instead.
+                        self.answers.forget(url)
                     }
                 case .success(let response):
                     self.logger.warning("\(id): \(url): HTTP \(response.status)")
+                    watch.unreadable[url] = "HTTP \(response.status)"
                 case .failure(let failure):
                     self.logger.warning("\(id): \(url): \(failure.message)")
+                    watch.unreadable[url] = failure.message
                 }
                 left -= 1
                 if left == 0 { watch.transfers = [] }
                 self.watches[id] = watch
                 guard left == 0 else { return }
                 self.record(
-                    id, messages: Self.messages(watch), problem: nil,
+                    id, messages: Self.messages(watch), problem: Self.unreadProblem(watch),
                     checked: self.now)
             }
             watch.transfers.append(transfer)
         }
         watches[id] = watch
+    }
+
+    /// How many warnings the place's service listed that the last poll
+    /// could not read: documents not fetched or not readable, and those
+    /// the feed itself left out.
+    static func unreadCount(_ watch: Watch) -> Int {
+        watch.unreadable.count + watch.feedUnread
+    }
+
+    /// "2 warnings could not be read: HTTP 404" (the first reason, by
+    /// URL), or nil when the poll read everything the service listed: a
+    /// partial answer is never shown as a whole one (`AlertService.unread`).
+    static func unreadProblem(_ watch: Watch) -> String? {
+        let count = unreadCount(watch)
+        guard count > 0 else { return nil }
+        let reason = watch.unreadable.keys.sorted().first.flatMap { watch.unreadable[$0] } ?? watch.feedUnreadReason
+        let what = count == 1 ? "1 warning could not be read" : "\(count) warnings could not be read"
+        return AlertService.unreadProblem(what, reason: reason ?? "no reason given")
     }
 
     /// Every message the place's source holds: the CAP documents' first, so
@@ -463,7 +503,9 @@ final class AlertWatcher {
             source: watch.source.name, attribution: watch.source.attribution,
             checkedAt: checked ?? previous?.service.checkedAt, problem: problem,
             wording: wording?.cacheable,
-            unplaced: watch.unplaced.isEmpty ? nil : watch.unplaced.count)
+            unplaced: watch.unplaced.isEmpty ? nil : watch.unplaced.count,
+            // Only an answered poll has read some and not others.
+            unread: checked != nil && Self.unreadCount(watch) > 0 ? Self.unreadCount(watch) : nil)
         store.setOfficialAlerts(
             OfficialAlerts(messages: messages ?? previous?.messages ?? [], service: service), for: id)
         let time = now

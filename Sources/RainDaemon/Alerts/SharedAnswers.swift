@@ -181,6 +181,10 @@ final class SharedAnswers {
     /// asked (a reload asks every place again).
     func expireAll() { staleBefore = clock() }
 
+    /// Forgets the answer kept for `url`: one that could not be read is
+    /// asked for again rather than given again.
+    func forget(_ url: String) { kept[url] = nil }
+
     /// How many answers are kept (for tests and the bound).
     var keptCount: Int { kept.count }
 }

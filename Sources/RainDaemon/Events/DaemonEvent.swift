@@ -31,11 +31,15 @@ public enum DaemonEvent {
     case alertMomentReached
     /// The machine's position names another town than the followed place's.
     case positionMoved(PlaceCandidate)
+    /// A place's air as kept now, when no `WeatherUpdated` carries it: it
+    /// arrived before the place's first forecast, or was read from the
+    /// cache at start. The notifier decides on it at once.
+    case airKept(LocationID, AirQuality?)
 
     /// The kinds of events, which handlers are registered for.
     public enum Kind: CaseIterable, Sendable {
         case published, stateChanged, placeMoved, weatherChanged, watchingChanged, becameActive, networkChanged
-        case rainSoonInterestChanged, configurationReloaded, alertMomentReached, positionMoved
+        case rainSoonInterestChanged, configurationReloaded, alertMomentReached, positionMoved, airKept
     }
 
     public var kind: Kind {
@@ -51,6 +55,7 @@ public enum DaemonEvent {
         case .configurationReloaded: return .configurationReloaded
         case .alertMomentReached: return .alertMomentReached
         case .positionMoved: return .positionMoved
+        case .airKept: return .airKept
         }
     }
 }
@@ -114,6 +119,12 @@ extension DaemonEventKind where Payload == String {
     /// The reason, for the log.
     public static var becameActive: Self {
         Self(kind: .becameActive) { if case .becameActive(let reason) = $0 { reason } else { nil } }
+    }
+}
+
+extension DaemonEventKind where Payload == (id: LocationID, air: AirQuality?) {
+    public static var airKept: Self {
+        Self(kind: .airKept) { if case .airKept(let id, let air) = $0 { (id, air) } else { nil } }
     }
 }
 

@@ -51,5 +51,7 @@ extension DaemonEvents {
         on(.configurationReloaded, parts.air) { $0.configurationReloaded() }
 
         on(.alertMomentReached, parts.notifier) { $0.reconsiderAlerts() }
+
+        on(.airKept, parts.notifier) { $0.airKept($1.id, air: $1.air) }
     }
 }

@@ -12,6 +12,13 @@ extension DesktopNotifier {
         decideAir(at: place)
     }
 
+    /// A place's air arrived with no forecast to carry it (`airKept`), or
+    /// was read from the cache at start: decided at once, not at the next
+    /// `WeatherUpdated`.
+    func airKept(_ id: LocationID, air: AirQuality?) {
+        if let place = places[id] { airChanged(at: place, air: air) }
+    }
+
     /// Decides every place's air anew: after a reload (the thresholds may
     /// have changed) and when the selection moves.
     public func reconsiderAir() {

@@ -25,7 +25,8 @@ extension DesktopNotifier {
             } catch {
                 availability = .noBus
                 dropQueue()
-                logger.warning("no session bus (\(error)): desktop notifications are off until raind restarts")
+                logger.warning(
+                    "no session bus (\(error)): desktop notifications are off until raind restarts or reloads")
                 settled()
                 return
             }
@@ -246,7 +247,10 @@ extension DesktopNotifier {
                 self.logger.info("a notification server appeared on the session bus; notifications are on")
                 self.availability = .usable
                 self.ownerWatch = nil
-                self.settled()
+                // What holds now and was not shown while nobody could show it is shown now.
+                self.reconsiderAlerts()
+                self.reconsiderAir()
+                if self.isIdle { self.settled() }
             }
         } catch {
             logger.warning(

@@ -29,7 +29,7 @@ public final class DesktopNotifier {
         case usable
         /// Nobody owns the name; waiting for an owner.
         case noServer
-        /// No session bus: off until raind restarts.
+        /// No session bus: off until raind restarts or reloads.
         case noBus
     }
 
@@ -118,7 +118,9 @@ public final class DesktopNotifier {
             case .success(let bytes) = FileIO.readFile(recordPath, limit: 1 << 20, followingLinks: false),
             let saved = NotificationRecord(bytes: bytes)
         {
-            record = saved
+            // Alerts that ended while raind was stopped are over: the file
+            // keeps what may still be shown (`NotificationRecord.ended`).
+            record = saved.withoutAlertsEnded(before: now())
             writtenRecord = saved
         } else {
             record = NotificationRecord()
@@ -293,6 +295,9 @@ extension DesktopNotifier {
     }
 
     func configurationReloaded() {
+        // A session bus that was missing may be there now (it started after
+        // raind): the next notification tries again.
+        if availability == .noBus { availability = .usable }
         announceRainSoonInterest()
         reconsiderAlerts()
         reconsiderAir()

@@ -73,10 +73,31 @@ public struct AlertFeed: Equatable, Sendable {
     /// CAP documents to fetch for alerts the feed only names, by their full
     /// URL; raind fetches each once and keeps it while its alerts last.
     public var documents: [String]
+    /// Warnings the answer says exist but does not hold, or that raind
+    /// left out past a bound (`AlertLimits`): how many, and why. A feed is
+    /// never taken for the whole answer when it is not: the place's service
+    /// says so (`AlertService.unread`).
+    public var unread: Int
+    public var unreadReason: String?
 
-    public init(alerts: [WeatherAlert], documents: [String] = []) {
+    public init(alerts: [WeatherAlert], documents: [String] = [], unread: Int = 0, unreadReason: String? = nil) {
         self.alerts = alerts
         self.documents = documents
+        self.unread = unread
+        self.unreadReason = unreadReason
+    }
+
+    /// `alerts`, read from the first `AlertLimits.alertsPerFeed` of an
+    /// answer's `count` entries: those past the bound are counted unread.
+    public init(alerts: [WeatherAlert], cutFrom count: Int) {
+        let beyond = max(0, count - AlertLimits.alertsPerFeed)
+        self.init(
+            alerts: alerts, unread: beyond, unreadReason: beyond > 0 ? Self.beyond(AlertLimits.alertsPerFeed) : nil)
+    }
+
+    /// Why warnings past `limit` in one answer are left out.
+    public static func beyond(_ limit: Int) -> String {
+        "more than \(limit) in one answer, the rest left out"
     }
 }
 

@@ -102,7 +102,7 @@ public struct DWDAlertSource: AlertSource {
             }
             if let alert = try alert(entry, language: language, cell: cell) { alerts.append(alert) }
         }
-        return AlertFeed(alerts: alerts)
+        return AlertFeed(alerts: alerts, cutFrom: entries.count)
     }
 
     /// One alert; nil for one whose `status` is not `actual` (a test).

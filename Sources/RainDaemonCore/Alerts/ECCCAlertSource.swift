@@ -124,7 +124,14 @@ public struct ECCCAlertSource: AlertSource {
             else { continue }
             if let alert = try alert(properties, feature: feature, language: language) { alerts.append(alert) }
         }
-        return AlertFeed(alerts: alerts)
+        var feed = AlertFeed(alerts: alerts, cutFrom: features.count)
+        // The collection pages its answer: a page of `featureLimit` when more
+        // matched (`numberMatched`) is not the whole box.
+        if let matched = try root.number("numberMatched"), matched.isFinite, matched > Double(features.count) {
+            feed.unread += Int(min(matched, 1e6)) - features.count
+            feed.unreadReason = "the service matched \(Int(min(matched, 1e6))) and sent \(features.count)"
+        }
+        return feed
     }
 
     /// One feature's alert; nil for one that has ended.

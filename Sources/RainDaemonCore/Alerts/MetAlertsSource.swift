@@ -101,10 +101,17 @@ public struct MetAlertsSource: AlertSource {
         guard let features = try root.array("features") else { throw root.error(.missing, at: "features") }
         let point = AlertArea.Point(latitude: place.latitude, longitude: place.longitude)
         var feed = AlertFeed(alerts: [])
-        for feature in features where feed.alerts.count < AlertLimits.alertsPerFeed {
+        for feature in features {
             guard let found = try alert(feature, at: point) else { continue }
             let (alert, document) = found
+            // Past a bound, a warning for the place is counted, not taken for none.
+            guard feed.alerts.count < AlertLimits.alertsPerFeed else {
+                feed.unread += 1
+                feed.unreadReason = AlertFeed.beyond(AlertLimits.alertsPerFeed)
+                continue
+            }
             feed.alerts.append(alert)
+            // The feature is the whole warning; its document only adds its references.
             if let document, !feed.documents.contains(document), feed.documents.count < AlertLimits.documentsPerFeed {
                 feed.documents.append(document)
             }

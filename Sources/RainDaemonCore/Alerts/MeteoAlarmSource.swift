@@ -117,7 +117,11 @@ public struct MeteoAlarmSource: AlertSource {
             documents.append((onset ?? effective ?? sent ?? now, index, address))
         }
         let soonest = documents.sorted { ($0.start, $0.order) < ($1.start, $1.order) }
-        return AlertFeed(alerts: [], documents: soonest.prefix(AlertLimits.documentsPerFeed).map(\.address))
+        // Past the bound, the warnings are counted, not taken for none.
+        let beyond = max(0, soonest.count - AlertLimits.documentsPerFeed)
+        return AlertFeed(
+            alerts: [], documents: soonest.prefix(AlertLimits.documentsPerFeed).map(\.address), unread: beyond,
+            unreadReason: beyond > 0 ? AlertFeed.beyond(AlertLimits.documentsPerFeed) : nil)
     }
 
     /// The entry's link to its CAP message (`type="application/cap+xml"`).

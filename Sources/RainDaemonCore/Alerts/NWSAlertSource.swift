@@ -98,7 +98,7 @@ public struct NWSAlertSource: AlertSource {
             }
             if let alert = try alert(properties) { alerts.append(alert) }
         }
-        return AlertFeed(alerts: alerts)
+        return AlertFeed(alerts: alerts, cutFrom: features.count)
     }
 
     /// One feature's alert; nil for a message that is no actual warning

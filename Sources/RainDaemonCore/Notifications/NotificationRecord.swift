@@ -2,8 +2,11 @@ import RainCore
 
 /// Which desktop notifications raind has shown, so that an alert is shown
 /// once, an update replaces the notification it is in (`replaces_id`), one
-/// that ends closes it, and a restart does not show them again. Kept in the cache directory (`notifications.json`): losing it
-/// costs at most one repeated notification, so it is written without fsync.
+/// that ends closes it, and a restart does not show them again. Kept in
+/// the cache directory (`notifications.json`, docs/FILES.md): losing it
+/// costs at most one repeated notification, so it is written without
+/// fsync. Read back, it is checked (`init(bytes:)`) and the alerts that
+/// ended meanwhile are dropped (`withoutAlertsEnded(before:)`).
 public struct NotificationRecord: Equatable, Sendable, Codable {
     /// One alert shown for one place.
     public struct AlertEntry: Equatable, Sendable, Codable {
@@ -97,6 +100,17 @@ public struct NotificationRecord: Equatable, Sendable, Codable {
     }
 
     public var bytes: [UInt8] { jsonBytes + [UInt8(ascii: "\n")] }
+
+    /// The record without the alerts that ended before `time` (their last
+    /// reported end): read back after a restart, those that ran out while
+    /// raind was stopped are no longer kept, so the file holds only what
+    /// may still be shown or updated, and never fills with alerts long
+    /// over (`maximumAlerts` would then keep new ones from being shown).
+    public func withoutAlertsEnded(before time: Double) -> NotificationRecord {
+        var record = self
+        record.alerts.removeAll { entry in entry.end.map { $0 < time } ?? false }
+        return record
+    }
 
     /// The record with a group number on every entry: those without one
     /// (an older record's) each get a number of their own.

@@ -250,16 +250,20 @@ extension WeatherInterface {
         # none covers it: then there is "no official alert service for this
         # place", which is not the same as no alerts), its credit, when it last
         # answered (checkedAt), why its last poll failed or why the place is not
-        # covered (problem, with a failure's wording), and how many of its region's
+        # covered (problem, with a failure's wording), how many of its region's
         # warnings name no area raind can place (unplaced: MeteoAlarm's by NUTS code
-        # only), which are not shown.
+        # only), which are not shown, and how many of the warnings its answer listed
+        # could not be read (unread: a CAP document that could not be fetched or
+        # read, warnings the answer left out), with problem saying why ("2 warnings
+        # could not be read: HTTP 404"); they are asked for again at the next poll.
         type AlertService (
           source: ?string,
           attribution: ?Attribution,
           checkedAt: ?float,
           problem: ?string,
           wording: ?FailureWording,
-          unplaced: ?int
+          unplaced: ?int,
+          unread: ?int
         )
 
         # A saved place (id) and its official alert service, in GetStatus.

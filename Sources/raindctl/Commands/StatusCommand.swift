@@ -44,7 +44,8 @@ struct StatusCommand: ClientCommand {
         for line in Self.describe(status, alertServices: services) { Output.line(LineWrap.wrap(line)) }
     }
 
-    /// "dwd, checked 4 min ago", "dwd, last check failed (HTTP 503)",
+    /// "dwd, checked 4 min ago", "meteoalarm, checked 1 min ago; 2 warnings
+    /// could not be read (HTTP 404)", "dwd, last check failed (HTTP 503)",
     /// "none (no official alert service for this place)", or "not checked
     /// yet" before raind has looked.
     static func describe(_ service: AlertService?, now: Double) -> String {
@@ -54,12 +55,20 @@ struct StatusCommand: ClientCommand {
             return problem.isEmpty
                 ? tr("none (no official alert service for this place)") : tr("none ({problem})", ["problem": problem])
         }
-        if !problem.isEmpty {
+        let unread = service.unread ?? 0
+        if !problem.isEmpty, unread == 0 {
             return tr("{source}, last check failed ({problem})", ["source": source, "problem": problem])
         }
         let text =
             service.checkedAt.map { tr("{source}, checked {age}", ["source": source, "age": Durations.ago(now - $0)]) }
             ?? source
+        // Answered, but some of the warnings it listed could not be read: never "checked" alone.
+        if unread > 0 {
+            return trn(
+                "{text}; {count} warning could not be read ({reason})",
+                "{text}; {count} warnings could not be read ({reason})", unread,
+                ["text": text, "reason": ForecastPresenter.brief(service.unreadReason ?? "")])
+        }
         guard let count = service.unplaced, count > 0 else { return text }
         return trn(
             "{text}; {count} warning names no area raind can place, not shown",
