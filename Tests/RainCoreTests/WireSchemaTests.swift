@@ -18,7 +18,7 @@ final class WireSchemaTests: XCTestCase {
         ("AlertSourceStatus", AlertSourceStatus.self),
         ("PlaceAlertService", PlaceAlertService.self),
         ("AlertService", AlertService.self), ("AirQuality", AirQuality.self), ("Pollen", Pollen.self),
-        ("AirHour", AirHour.self), ("FailureWording", FailureWording.self),
+        ("AirHour", AirHour.self), ("FailureWording", FailureWording.self), ("ValueSource", ValueSource.self),
     ]
 
     var idl: VarlinkIDL!

@@ -127,6 +127,15 @@ def test_a_place_added_while_a_warning_is_in_force_is_notified_whichever_answer_
         bus.stop()
 
 
+def answered_long_ago(daemon, place_id):
+    """As if the service last answered an hour before this start: a restart
+    within its interval would ask it only when the interval ends."""
+    kept = daemon.cache_home / "raind" / "alerts" / f"{place_id}.json"
+    saved = json.loads(kept.read_text())
+    saved["service"]["checkedAt"] -= 3600
+    kept.write_text(json.dumps(saved))
+
+
 @needs_fakes
 def test_alerts_in_force_at_start_never_shown_are_shown_and_a_restart_shows_them_once(
         daemon_factory, service, tmp_path):
@@ -144,6 +153,7 @@ def test_alerts_in_force_at_start_never_shown_are_shown_and_a_restart_shows_them
         notifications = FakeNotifications(bus)
         # The service does not answer: what is shown comes from what raind kept.
         service.script(path_prefix="/alerts/", mode="hold", gate="a1", count=-1)
+        answered_long_ago(daemon, place_id)
         daemon.start()
         call = next_notify(notifications)
         assert call["summary"] == "Flood Warning issued for the test — Portland" and call["replaces_id"] == 0, call
@@ -161,6 +171,7 @@ def test_alerts_in_force_at_start_never_shown_are_shown_and_a_restart_shows_them
         write_feed(service.directory, [
             feature("NWS-FLOOD-1", "Flood Warning", "Severe", now - 3600, now + 6 * 3600),
             feature("NWS-WIND-1", "High Wind Warning", "Severe", now - 60, now + 6 * 3600)])
+        answered_long_ago(daemon, place_id)
         daemon.start()
         call = next_notify(notifications)
         assert call["summary"] == "High Wind Warning issued for the test — Portland" and call["replaces_id"] == 0, call
