@@ -3,6 +3,7 @@
 server answering as the NWS, and what it says is served with the place's
 forecast, whichever provider gave that."""
 import json
+import re
 import os
 import pathlib
 import shutil
@@ -98,7 +99,8 @@ def test_a_us_place_gets_the_nws_alerts_with_an_open_meteo_forecast(daemon_facto
     assert nws["requestsPerDay"] == 288 and nws["requestsToday"] == 1 and nws["documentsToday"] == 0
     # Each place's service is in the status itself, as GetForecast gives it: one call for raindctl status.
     assert status["placeAlertServices"] == [{"id": place_id, "service": forecast["alertService"]}], status
-    shown = daemon.ctl("status", check=True).stdout
+    # A row past 80 columns continues under its value; read it as one line.
+    shown = re.sub(r"\n +", " ", daemon.ctl("status", check=True).stdout)
     assert "Alert polling:  nws: 1 place every 5 min, about 288 requests a day; 1 of 576 today" in shown, shown
 
 
