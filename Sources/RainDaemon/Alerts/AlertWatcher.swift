@@ -142,7 +142,9 @@ final class AlertWatcher {
                 watches[id]?.nextPoll = time
             }
         }
-        timerFired()
+        // From the loop: the first answer may come while raind starts (no
+        // bus to ask), and no poll loads libcurl before READY=1.
+        reschedule(at: now)
     }
 
     /// At start: takes up the saved places and their kept alerts, and arms
