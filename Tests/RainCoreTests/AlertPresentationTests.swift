@@ -108,7 +108,6 @@ import Testing
         #expect(try render("{alert_until}", [long]) == "Sat 09:00")
         long.end = now + 8 * 24 * hour
         #expect(try render("{alert_until}", [long]) == "Fri 23 Jan 10:00")
-        #expect(try BarTemplate(parsing: "{alert_count}").dependsOnTime, "an alert ends by the clock")
     }
 
     @Test func theBarsClass_carriesTheHighestSeverityInEffect() {

@@ -468,3 +468,12 @@ final class MetNorwayProviderTests: XCTestCase {
         XCTAssertFalse(MetNorwayDays.covers([], 2..<10))
     }
 }
+
+extension MetNorwaySymbol {
+    /// Every code met.no documents, variants spelled out, from the legend raind holds.
+    static var documentedCodes: [String] {
+        table.flatMap { row in
+            row.hasVariants ? Variant.allCases.map { "\(row.base)_\($0.rawValue)" } : [row.base]
+        }
+    }
+}

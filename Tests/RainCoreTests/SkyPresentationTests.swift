@@ -76,7 +76,6 @@ final class SkyPresentationTests: XCTestCase {
         // Weather Icons' nf-weather-moon_waning_crescent_N lie at U+E3A3...U+E3A8.
         let nerd = try BarTemplate(parsing: "{moon}").render(values(forecast(), icons: .nerd, coordinates: place))
         XCTAssertTrue((0xE3A3...0xE3A8).contains(nerd.unicodeScalars.first?.value ?? 0), nerd)
-        XCTAssertTrue(try BarTemplate(parsing: "{daylength}").dependsOnTime, "the day changes at midnight")
     }
 
     func testTemplates_withoutCoordinates_readMissing() throws {

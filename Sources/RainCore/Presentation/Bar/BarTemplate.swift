@@ -85,22 +85,6 @@ public struct BarTemplate: Equatable, Sendable {
         self.pieces = pieces
     }
 
-    /// Whether the line changes with time alone (`{updated}`, `{nowcast}`,
-    /// the alert fields: an alert begins and ends by the clock; the moon
-    /// and the day's length), so it is
-    /// redrawn on a timer.
-    public var dependsOnTime: Bool {
-        pieces.contains { piece in
-            guard case .field(let field, _) = piece else { return false }
-            switch field {
-            case .updated, .nowcast, .alert, .alertCount, .alertSeverity, .alertUntil: return true
-            // The phase and the day change at the place's midnight.
-            case .moon, .moonPhase, .daylength: return true
-            default: return false
-            }
-        }
-    }
-
     public func render(_ values: BarValues) -> String {
         pieces.map { piece in
             switch piece {

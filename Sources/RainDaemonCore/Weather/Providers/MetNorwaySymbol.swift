@@ -70,14 +70,7 @@ public struct MetNorwaySymbol: Equatable, Hashable, Sendable {
         return entry.kind.rawValue * 3 + strength
     }
 
-    /// Every code met.no documents, variants spelled out.
-    public static var documentedCodes: [String] {
-        table.flatMap { row in
-            row.hasVariants ? Variant.allCases.map { "\(row.base)_\($0.rawValue)" } : [row.base]
-        }
-    }
-
-    private enum Kind: Int {
+    enum Kind: Int {
         case clear, fair, partlyCloudy, cloudy, fog, rain, sleet, snow, thunderstorm
 
         /// What its icon shows: fair weather is drawn partly cloudy.
@@ -95,7 +88,7 @@ public struct MetNorwaySymbol: Equatable, Hashable, Sendable {
         }
     }
 
-    private struct Entry: Equatable, Hashable, Sendable {
+    struct Entry: Equatable, Hashable, Sendable {
         var base: String
         var summary: String
         var kind: Kind
@@ -110,7 +103,7 @@ public struct MetNorwaySymbol: Equatable, Hashable, Sendable {
     private static let entries: [String: Entry] = Dictionary(uniqueKeysWithValues: table.map { ($0.base, $0) })
 
     /// The legend, in its order.
-    private static let table: [Entry] = [
+    static let table: [Entry] = [
         Entry(base: "clearsky", summary: Localization.marked("Clear sky"), kind: .clear, hasVariants: true),
         Entry(base: "fair", summary: Localization.marked("Fair"), kind: .fair, hasVariants: true),
         Entry(
