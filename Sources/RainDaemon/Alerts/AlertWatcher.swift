@@ -19,14 +19,14 @@ import RainSystem
 final class AlertWatcher {
     private let context: DaemonContext
     /// Each service's budget, counts, health and back-off: the ledger's.
-    private let books: any ServiceBooks
+    let books: any ServiceBooks
     /// Every request goes through it: places asking the same question share one answer.
     private let answers: SharedAnswers
     private let store: ForecastStore
     private let events: DaemonEvents
     private let logger: Logger
-    private var places: [Location] = []
-    private var watches: [LocationID: Watch] = [:]
+    private(set) var places: [Location] = []
+    private(set) var watches: [LocationID: Watch] = [:]
     /// The poll timer, with the polls' seeded jitter; reading the time
     /// through it follows wall-clock jumps.
     private let timer: PollTimer
@@ -57,21 +57,13 @@ final class AlertWatcher {
         var requestURLs: [String] = []
     }
 
-    /// Of one service's requests today (its book's UTC day, `day`): those
-    /// answered 304, and those for CAP documents. What they cost is in the ledger.
-    struct Usage {
-        var day: Double = 0
-        var unchanged = 0
-        var documents = 0
-    }
-
-    private var usage: [String: Usage] = [:]
+    var usage: [String: Usage] = [:]
     /// Whether no poll or document is being fetched.
     var isIdle: Bool { watches.values.allSatisfy { $0.transfers.isEmpty } }
     /// For tests: called when a poll's outcome has been kept and published.
     var recorded: (LocationID) -> Void = { _ in }
     /// Moves whenever a count or a place's service changes (`StatusVersion`).
-    private(set) var changes = 0
+    var changes = 0
 
     /// `languages`: the reader's, most preferred first (`languages(_:)` of
     /// the daemon's environment), for services that write in several; nil:
@@ -98,7 +90,7 @@ final class AlertWatcher {
     }
 
     /// The wall-clock time, after following any jump since the last reading.
-    private var now: Double { timer.now }
+    var now: Double { timer.now }
 
     /// The wall clock was set: each place's next poll keeps its distance,
     /// and onsets and ends are looked for from the new time on.
@@ -200,17 +192,6 @@ final class AlertWatcher {
                         messages: [], service: AlertService(source: source.name, attribution: source.attribution)),
                     for: place.id)
             }
-        }
-    }
-
-    /// Each watched service's daily budget for the places it is asked about
-    /// (`AlertSourceTerms.dailyBudget`); a service no place uses keeps its
-    /// last, so today's count still reads against it.
-    private func setBudgets() {
-        var counts: [String: (source: any AlertSource, places: Int)] = [:]
-        for watch in watches.values { counts[watch.source.name, default: (watch.source, 0)].places += 1 }
-        for (name, entry) in counts {
-            books.setBudget(of: .alerts(name), daily: entry.source.terms.dailyBudget(places: entry.places))
         }
     }
 
@@ -514,84 +495,6 @@ final class AlertWatcher {
         publishChanges(at: time)
         reschedule(at: time)
         recorded(id)
-    }
-
-    /// One request reached `source`: the ledger counts it; today's 304s
-    /// and CAP documents are counted here.
-    private func count(_ source: any AlertSource, unchanged: Bool = false, document: Bool = false) {
-        books.count(on: .alerts(source.name))
-        let day = books.book(of: .alerts(source.name)).usage.day
-        var entry = usage[source.name] ?? Usage()
-        if entry.day != day { entry = Usage(day: day) }
-        if unchanged { entry.unchanged += 1 }
-        if document { entry.documents += 1 }
-        usage[source.name] = entry
-        changes += 1
-    }
-
-    /// What a feed request's outcome says of the service's health: an
-    /// answer (even "not modified") ends its back-off; a transfer that
-    /// failed, a 429 or a 5xx starts one. Any other status is about the
-    /// question (a point outside its area), not the service.
-    private func noteHealth(of source: any AlertSource, _ outcome: UpstreamClient.Outcome) {
-        let name = ProviderName.alerts(source.name)
-        switch outcome {
-        case .answered, .notModified:
-            books.answered(by: name)
-        case .failed(let failure), .unreached(let failure):
-            books.failed(at: name, RefreshFailure(error: .offline, message: failure.message))
-        case .refused(let response, let retryAfter) where response.status == 429 || response.status >= 500:
-            books.failed(
-                at: name,
-                RefreshFailure(
-                    error: .providerError, message: "HTTP \(response.status)", httpStatus: response.status,
-                    retryAfter: retryAfter))
-        case .refused:
-            break
-        }
-        changes += 1
-    }
-
-    /// After a service refused raind (HTTP 401 or 403: no key is sent, so a
-    /// block of raind's address or User-Agent), its places are asked again
-    /// this long after, not at every poll.
-    static let refusedRetry: Double = 3600
-
-    /// Why a place's alerts were not asked for: its service's budget for today is spent.
-    static func budgetSpent(_ service: String, daily: Double) -> String {
-        "raind's budget of \(BudgetUsage.text(calls: daily)) requests a day to \(service) is spent; "
-            + "asking again after midnight UTC"
-    }
-
-    /// Each service polled for a place, or that was today, by name: its
-    /// places, interval and counts as they stand at `time`.
-    func sourceStatuses(now time: Double) -> [AlertSourceStatus] {
-        var places: [String: (source: any AlertSource, ids: [LocationID], urls: Set<String>)] = [:]
-        for place in self.places {
-            guard let watch = watches[place.id] else { continue }
-            places[watch.source.name, default: (watch.source, [], [])].ids.append(place.id)
-            places[watch.source.name]?.urls.formUnion(watch.requestURLs)
-        }
-        let names = Set(places.keys).union(usage.keys)
-        return names.sorted().compactMap { name in
-            guard let source = places[name]?.source ?? AlertSources.all.first(where: { $0.name == name }) else {
-                return nil
-            }
-            let ids = places[name]?.ids ?? []
-            let entry = usage[name] ?? Usage()
-            let book = books.book(of: .alerts(name))
-            let current = book.usage.current(now: time)
-            let sameDay = current.day == entry.day
-            let interval = source.terms.pollingInterval
-            // One request a round for each distinct question (shared by the places asking it).
-            let requests = Double(places[name]?.urls.count ?? 0)
-            return AlertSourceStatus(
-                name: name, places: ids, pollingSeconds: interval,
-                requestsPerDay: requests * 86_400 / interval, usage: current,
-                unchangedToday: sameDay ? entry.unchanged : 0, documentsToday: sameDay ? entry.documents : 0,
-                dailyBudget: book.daily, failures: book.health.consecutiveFailures,
-                backoffUntil: book.health.backoffUntil.flatMap { $0 > time ? $0 : nil })
-        }
     }
 
     /// Cancels every poll, and keeps when each place's service last
