@@ -15,7 +15,8 @@ extension FuzzTargets {
             _ = try? source.parseLookup(bytes, now: now)
             let stations = (try? source.stations(bytes, now: now)) ?? []
             _ = VerifyingStation.choose(stations, for: place, placeHeight: 10)
-            let fixed = ObservationStation(id: "KDCA", name: "Fuzz", latitude: 38.85, longitude: -77.03, heightMetres: 4)
+            let fixed = ObservationStation(
+                id: "KDCA", name: "Fuzz", latitude: 38.85, longitude: -77.03, heightMetres: 4)
             for station in [fixed] + stations.prefix(1) {
                 _ = source.request(for: station)
                 guard let observation = try? source.observation(bytes, station: station, now: now) else { continue }
