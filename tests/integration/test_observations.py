@@ -73,9 +73,12 @@ def test_two_places_near_one_station_share_its_request(daemon_factory, service):
     assert nws["pollingSeconds"] == 3600 and nws["requestsPerDay"] == 24
     assert nws["requestsToday"] == 4 and nws["dailyBudget"] == 50 and nws["failures"] == 0
     assert sorted(place["id"] for place in status["placeObservations"]) == sorted(ids)
-    shown = daemon.ctl("status", check=True).stdout
-    assert "nws: 1 station every 1 h for 2 places, about 24 requests a day; 4 of 50 today" in shown, shown
-    assert "Washington/Reagan National Airport, DC (nws), 5 km away" in shown, shown
+    # Rows wrapped at 80 columns, read as one line.
+    shown = " ".join(daemon.ctl("status", check=True).stdout.split())
+    assert "Observations: nws: 1 station every 1 h 0 min for 2 places, about 24 requests a day; 4 of 50 today" \
+        in shown, shown
+    assert "washington-us: Washington/Reagan National Airport, DC (nws), 5 km away" in shown, shown
+    assert "arlington-us: Washington/Reagan National Airport, DC (nws), 7 km away" in shown, shown
 
 
 def test_now_shows_the_latest_observation_beside_the_forecast(daemon_factory, service):
@@ -86,9 +89,9 @@ def test_now_shows_the_latest_observation_beside_the_forecast(daemon_factory, se
     wait_for(lambda: (observed(daemon, place_id) or {}).get("observation"), timeout=10, what="the observation")
     wait_for(lambda: daemon.client().call("GetForecast", {"id": place_id})["parameters"]["forecast"],
              what="the forecast")
-    shown = daemon.ctl("now", check=True).stdout
+    shown = " ".join(daemon.ctl("now", check=True).stdout.split())
     assert "Observed at Washington/Reagan National Airport, DC" in shown, shown
-    assert "°C, light snow" in shown, shown
+    assert "days ago: -1 °C, light snow" in shown, shown
 
 
 def test_a_place_no_station_represents_says_so(daemon_factory, service):
