@@ -92,6 +92,7 @@ def test_now_shows_the_latest_observation_beside_the_forecast(daemon_factory, se
     shown = " ".join(daemon.ctl("now", check=True).stdout.split())
     assert "Observed at Washington/Reagan National Airport, DC" in shown, shown
     assert "days ago: -1 °C, light snow" in shown, shown
+    assert "Observations from the U.S. National Weather Service (public domain) https://www.weather.gov/" in shown, shown
 
 
 def test_a_place_no_station_represents_says_so(daemon_factory, service):

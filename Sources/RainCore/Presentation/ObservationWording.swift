@@ -23,6 +23,14 @@ public enum ObservationWording {
             ])
     }
 
+    /// The source's credit, in the reader's language, with its address:
+    /// shown under the observation; nil without one.
+    public static func credit(_ observed: PlaceObservation) -> String? {
+        guard observed.observation != nil, let credit = observed.attribution else { return nil }
+        let text = Localization.translate(credit.text)
+        return credit.url.isEmpty ? text : "\(text) \(credit.url)"
+    }
+
     /// "light snow", "heavy rain showers", "fog".
     public static func describe(_ weather: ObservedWeather) -> String {
         let kind: String

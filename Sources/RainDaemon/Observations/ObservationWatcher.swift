@@ -396,7 +396,7 @@ final class ObservationWatcher {
             return PlaceObservation(
                 id: id, source: watch.source.name, station: watch.station, distanceMetres: search.distanceMetres,
                 heightDifferenceMetres: search.heightDifferenceMetres, observation: watch.latest,
-                problem: watch.problem)
+                problem: watch.problem, attribution: watch.source.attribution)
         }
         guard search.transfer == nil, let problem = search.problem else { return nil }
         return PlaceObservation(id: id, problem: problem)

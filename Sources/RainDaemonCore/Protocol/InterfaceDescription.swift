@@ -417,8 +417,9 @@ extension WeatherInterface {
 
         # A place's verifying station (the nearest within 25 km and 300 m of height),
         # its distance and height difference (station minus place; null when unknown),
-        # its latest observation, and the problem of its last poll; or, for a place no
-        # station represents, no station and why (problem).
+        # its latest observation, the problem of its last poll, and the credit its
+        # source's licence asks for; or, for a place no station represents, no station
+        # and why (problem).
         type PlaceObservation (
           id: string,
           source: ?string,
@@ -426,7 +427,8 @@ extension WeatherInterface {
           distanceMetres: ?float,
           heightDifferenceMetres: ?float,
           observation: ?Observation,
-          problem: ?string
+          problem: ?string,
+          attribution: ?Attribution
         )
 
         # One provider in GetStatus: the places it serves now, whether it may be asked

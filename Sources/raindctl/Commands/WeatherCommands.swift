@@ -57,7 +57,8 @@ struct ForecastView {
             // What the place's station measured, beside the forecast (docs/OBSERVATIONS.md).
             let view = presenter.nowView()
             if let observed = reply.observed.flatMap({ ObservationWording.line($0, units: units, now: Output.now()) }) {
-                text = (view.hasSuffix("\n") ? view : view + "\n") + observed + "\n"
+                let credit = reply.observed.flatMap(ObservationWording.credit).map { $0 + "\n" } ?? ""
+                text = (view.hasSuffix("\n") ? view : view + "\n") + observed + "\n" + credit
             } else {
                 text = view
             }

@@ -16,11 +16,15 @@ public struct PlaceObservation: Codable, Sendable, Equatable {
     public var observation: Observation?
     /// Why the place has no station, or why the last poll failed.
     public var problem: String?
+    /// The credit the source's licence asks for, shown with its observations; nil without a station.
+    public var attribution: Attribution?
 
     public init(
         id: LocationID, source: String? = nil, station: ObservationStation? = nil, distanceMetres: Double? = nil,
-        heightDifferenceMetres: Double? = nil, observation: Observation? = nil, problem: String? = nil
+        heightDifferenceMetres: Double? = nil, observation: Observation? = nil, problem: String? = nil,
+        attribution: Attribution? = nil
     ) {
+        self.attribution = attribution
         self.id = id
         self.source = source
         self.station = station
