@@ -130,6 +130,8 @@ final class ObservationBookTests: XCTestCase {
         XCTAssertEqual(Set(status.places), Set(rig.ids))
         XCTAssertEqual(status.requestsPerDay, 24)
         XCTAssertEqual(status.requestsToday, 4)
+        // The hour's poll sent the first answer's validators back: the report had not changed.
+        XCTAssertEqual(status.unchangedToday, 1)
         XCTAssertEqual(status.dailyBudget, 50)
     }
 

@@ -103,3 +103,18 @@ def test_a_place_no_station_represents_says_so(daemon_factory, service):
     place = wait_for(lambda: observed(daemon, place_id), timeout=10, what="the search's end")
     assert place["station"] is None and place["observation"] is None and place["problem"], place
     assert not any(t.startswith("/stations/") for t in service.stats()["targets"])
+
+
+def test_with_observations_disabled_no_source_is_asked(daemon_factory, service):
+    daemon = daemon_factory(config=(
+        f"[Provider]\nName=open-meteo\nBaseURL={service.url}\nTimeoutSec=3\n"
+        f"[Observations]\nEnabled=no\nBaseURL={service.url}\n"))
+    daemon.ctl("add", "--coords", "38.89,-77.04", "--name", "Washington", check=True)
+    place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+    wait_for(lambda: daemon.client().call("GetForecast", {"id": place_id})["parameters"]["forecast"],
+             what="the forecast")
+    assert daemon.client().call("GetForecast", {"id": place_id})["parameters"]["observed"] is None
+    status = daemon.client().call("GetStatus")["parameters"]["status"]
+    assert status["observationSources"] == [] and status["placeObservations"] == [], status
+    targets = service.stats()["targets"]
+    assert not any(t.startswith(("/points/", "/gridpoints/", "/stations/")) for t in targets), targets
