@@ -39,6 +39,7 @@ public final class Daemon {
     /// instance, which reads its own environment (docs/ALERTS.md).
     let alertLanguages: SessionLanguages?
     let air: AirWatcher
+    let observations: ObservationWatcher
     let server: VarlinkServer
     /// Resume and session triggers; nil fields mean the source is unavailable (logged once).
     let logind: LogindWatcher
@@ -113,6 +114,7 @@ public final class Daemon {
                 languages: options.mode == .user ? nil : AlertWatcher.languages(options.environment))
             air = try AirWatcher(
                 context: context, http: http, store: forecasts, events: events, budget: refresher)
+            observations = try ObservationWatcher(context: context, http: http, books: refresher)
         } catch {
             throw StartupError("cannot set up HTTP: \(error)")
         }
@@ -134,6 +136,7 @@ public final class Daemon {
             alertLanguages = nil
         }
         air.restore(state.places)
+        observations.restore(state.places.locations)
         let systemBus: Result<BusConnection, BusError>
         do {
             systemBus = .success(try BusConnection(.system, loop: loop))
@@ -145,7 +148,7 @@ public final class Daemon {
         service = WeatherService(
             context: context, places: places, geocoder: OnlineGeocoder(http: http, logger: logger.scoped("geocoder")),
             geoclue: geoclue, refresher: refresher, state: state, store: store, publisher: publisher,
-            events: events, alerts: alerts)
+            events: events, alerts: alerts, observations: observations)
         publisher.statusSource = service
         logind = LogindWatcher(
             bus: systemBus,
@@ -210,7 +213,7 @@ public final class Daemon {
         events.connect(
             EventParts(
                 notifier: notifier, publisher: publisher, refresher: refresher, alerts: alerts, air: air,
-                service: service, daemon: self))
+                observations: observations, service: service, daemon: self))
         // Rain soon is a use of the nowcast: its short refreshes go on
         // without subscribers only while it can be shown.
         notifier?.announceRainSoonInterest()
@@ -428,6 +431,7 @@ public final class Daemon {
         refresher.cancelAll()
         alerts.cancelAll()
         air.cancelAll()
+        observations.cancelAll()
         server.stop()
         // An activated socket belongs to the service manager and must stay.
         if let ownedSocketPath { try? FileIO.removeFile(ownedSocketPath) }

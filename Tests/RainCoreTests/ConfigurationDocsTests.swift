@@ -95,7 +95,7 @@ final class ConfigurationDocsTests: XCTestCase {
     /// the instance; the manual and the shipped file describe it.
     static let describedDefaults: Set<String> = [
         "[Provider] BaseURL=", "[Socket] Path=", "[Refresh] DailyBudget=", "[Refresh] MonthlyBudget=",
-        "[Nowcast] IntervalMinutes=", "[Air] BaseURL=", "[Alerts] BaseURL=",
+        "[Nowcast] IntervalMinutes=", "[Air] BaseURL=", "[Alerts] BaseURL=", "[Observations] BaseURL=",
     ]
     /// Keys that have no default: nothing is sent, or the region decides.
     static let withoutDefault: Set<String> = ["[Provider] Providers=", "[Provider] Contact=", "[Provider] ApiKeyFile="]

@@ -19,6 +19,9 @@ final class WireSchemaTests: XCTestCase {
         ("PlaceAlertService", PlaceAlertService.self),
         ("AlertService", AlertService.self), ("AirQuality", AirQuality.self), ("Pollen", Pollen.self),
         ("AirHour", AirHour.self), ("FailureWording", FailureWording.self), ("ValueSource", ValueSource.self),
+        ("ObservationSourceStatus", ObservationSourceStatus.self), ("ObservationStation", ObservationStation.self),
+        ("ObservedWeather", ObservedWeather.self), ("Observation", Observation.self),
+        ("PlaceObservation", PlaceObservation.self),
     ]
 
     var idl: VarlinkIDL!

@@ -92,6 +92,16 @@ final class FixtureServer {
         return total
     }
 
+    /// How many requests reached targets (path and query) starting with `prefix`.
+    func countTargets(_ prefix: String) throws -> Int {
+        let reply = try JSON(parsing: Array(try control("GET", "/_stats", body: nil).utf8))
+        var total = 0
+        for (target, value) in reply["targets"]?.objectValue ?? JSONObject() where target.hasPrefix(prefix) {
+            total += value.intValue ?? 0
+        }
+        return total
+    }
+
     /// One request to the server's control endpoints over a plain socket
     /// (HTTP/1.0, so the server closes when done); the reply's body.
     private func control(_ method: String, _ path: String, body: String?) throws -> String {

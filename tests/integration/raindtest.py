@@ -149,6 +149,9 @@ class Daemon:
         # No air quality unless the test asks: the suite's request counts are of forecasts.
         if "[Air]" not in config:
             config += "\n[Air]\nEnabled=no\nBaseURL=http://127.0.0.1:9\n"
+        # No observation source unless the test asks: the suite's request counts are of forecasts.
+        if "[Observations]" not in config:
+            config += "\n[Observations]\nEnabled=no\nBaseURL=http://127.0.0.1:9\n"
         if "GeocoderURL=" not in config:
             config += "\n[Places]\nGeocoderURL=http://127.0.0.1:9\n"
         return config

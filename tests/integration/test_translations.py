@@ -39,6 +39,8 @@ PEOPLE_TEXT = [
     "Sources/RainCore/Presentation/ForecastPresenter+Air.swift",
     "Sources/RainDaemonCore/Weather/Providers/OpenMeteoAirQuality.swift",
     "Sources/raindctl/Commands/StatusCommand.swift",
+    "Sources/raindctl/Commands/StatusCommand+Observations.swift",
+    "Sources/RainCore/Presentation/ObservationWording.swift",
     "Sources/raindctl/ClientCommand.swift",
     "Sources/raindctl/Output.swift",
     "Sources/raindctl/VarlinkClient.swift",

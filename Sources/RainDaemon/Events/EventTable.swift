@@ -8,6 +8,7 @@ struct EventParts {
     var refresher: Refresher?
     var alerts: AlertWatcher?
     var air: AirWatcher?
+    var observations: ObservationWatcher?
     var service: WeatherService?
     var daemon: Daemon?
 }
@@ -27,6 +28,7 @@ extension DaemonEvents {
         on(.stateChanged, parts.refresher) { $0.stateChanged(from: $1.from, to: $1.to) }
         on(.stateChanged, parts.alerts) { $0.stateChanged(from: $1.from, to: $1.to) }
         on(.stateChanged, parts.air) { $0.stateChanged(from: $1.from, to: $1.to) }
+        on(.stateChanged, parts.observations) { $0.stateChanged(from: $1.from, to: $1.to) }
         on(.stateChanged, parts.daemon) { $0.stateChanged(to: $1.to) }
 
         on(.placeMoved, parts.refresher) { $0.placeMoved($1) }
@@ -39,9 +41,11 @@ extension DaemonEvents {
         on(.becameActive, parts.refresher) { $0.refreshIfStale(reason: $1) }
         on(.becameActive, parts.alerts) { watcher, _ in watcher.becameActive() }
         on(.becameActive, parts.air) { watcher, _ in watcher.timerFired() }
+        on(.becameActive, parts.observations) { watcher, _ in watcher.timerFired() }
 
         on(.networkChanged, parts.refresher) { $0.setNetworkUp($1) }
         on(.networkChanged, parts.air) { watcher, _ in watcher.timerFired() }
+        on(.networkChanged, parts.observations) { watcher, _ in watcher.timerFired() }
 
         on(.rainSoonInterestChanged, parts.refresher) { $0.notificationsWantNowcast = $1 }
 
@@ -49,6 +53,7 @@ extension DaemonEvents {
         on(.configurationReloaded, parts.refresher) { $0.configurationReloaded() }
         on(.configurationReloaded, parts.alerts) { $0.configurationReloaded() }
         on(.configurationReloaded, parts.air) { $0.configurationReloaded() }
+        on(.configurationReloaded, parts.observations) { $0.configurationReloaded() }
 
         on(.alertMomentReached, parts.notifier) { $0.reconsiderAlerts() }
 

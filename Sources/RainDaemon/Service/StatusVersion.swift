@@ -17,13 +17,16 @@ struct StatusVersion: Equatable {
     var refresher: Int
     /// `AlertWatcher.changes`.
     var alerts: Int
+    /// `ObservationWatcher.changes`.
+    var observations: Int
     /// The wall-clock second (Unix seconds, rounded down) the status was built in.
     var second: Double
 
-    init(events: Int, refresher: Int, alerts: Int = 0, now: Double) {
+    init(events: Int, refresher: Int, alerts: Int = 0, observations: Int = 0, now: Double) {
         self.events = events
         self.refresher = refresher
         self.alerts = alerts
+        self.observations = observations
         second = now.rounded(.down)
     }
 }

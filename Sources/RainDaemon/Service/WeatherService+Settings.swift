@@ -37,6 +37,10 @@ extension WeatherService {
                 let store = refresher.store
                 return PlaceAlertService(
                     id: place.id, service: store[place.id] == nil ? nil : store.officialAlerts(of: place.id)?.service)
+            },
+            observationSources: observations?.sourceStatuses(now: now),
+            placeObservations: observations.map { watcher in
+                state.places.locations.compactMap { watcher.observed(at: $0.id) }
             })
     }
 

@@ -23,7 +23,9 @@ extension WeatherService {
     }
 
     func statusVersion(now: Double) -> StatusVersion {
-        StatusVersion(events: events.emitted, refresher: refresher.changes, alerts: alerts?.changes ?? 0, now: now)
+        StatusVersion(
+            events: events.emitted, refresher: refresher.changes, alerts: alerts?.changes ?? 0,
+            observations: observations?.changes ?? 0, now: now)
     }
 
     /// In whole microseconds: plenty, and a number written without converting a float to text.

@@ -33,7 +33,8 @@ extension WeatherService {
         let location = try resolve(parameters.id, selectedByDefault: true)
         let cached = refresher.forecast(for: location.id)
         responder.reply(
-            .init(location: location, forecast: cached?.forecast, ageSeconds: cached?.age, stale: cached?.stale ?? true)
-        )
+            .init(
+                location: location, forecast: cached?.forecast, ageSeconds: cached?.age, stale: cached?.stale ?? true,
+                observed: observations?.observed(at: location.id)))
     }
 }

@@ -83,6 +83,8 @@ public final class WeatherService: VarlinkRequestHandler {
     let refresher: Refresher
     /// The official alert services' polling, for GetStatus; nil in tests without it.
     let alerts: AlertWatcher?
+    /// The verifying stations' polling, for GetForecast and GetStatus; nil in tests without it.
+    let observations: ObservationWatcher?
     public private(set) var state: PersistentState
     let store: StateStore
     /// Told of subscribers; counted in the status.
@@ -101,9 +103,10 @@ public final class WeatherService: VarlinkRequestHandler {
     init(
         context: DaemonContext, places: PlaceLookup, geocoder: OnlineGeocoder, geoclue: GeoClueClient,
         refresher: Refresher, state: PersistentState, store: StateStore, publisher: Publisher, events: DaemonEvents,
-        alerts: AlertWatcher? = nil
+        alerts: AlertWatcher? = nil, observations: ObservationWatcher? = nil
     ) {
         self.alerts = alerts
+        self.observations = observations
         self.context = context
         self.places = places
         self.geocoder = geocoder

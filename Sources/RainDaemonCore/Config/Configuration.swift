@@ -56,6 +56,12 @@ public struct Configuration: Equatable, Sendable {
     /// Overrides every alert service's base URL (a site proxy, a test server).
     public var alertsBaseURL: String?
 
+    // [Observations]
+    /// Whether each place's verifying station is looked for and polled (`ObservationSources`).
+    public var observationsEnabled: Bool = true
+    /// Overrides every observation source's base URL (a site proxy, a test server).
+    public var observationsBaseURL: String?
+
     // [Air]
     /// Whether each place's air quality is fetched, where a provider of its list has an air-quality service.
     public var airEnabled: Bool = true
@@ -240,6 +246,15 @@ public struct Configuration: Equatable, Sendable {
             config, value in
             guard let url = validURL(value) else { return false }
             config.alertsBaseURL = url
+            return true
+        },
+        .flag(section: "Observations", name: "Enabled", field: \.observationsEnabled),
+        Key(
+            section: "Observations", name: "BaseURL", field: \.observationsBaseURL,
+            expected: "an http:// or https:// URL"
+        ) { config, value in
+            guard let url = validURL(value) else { return false }
+            config.observationsBaseURL = url
             return true
         },
         .flag(section: "Notifications", name: "Alerts", field: \.notifyAlerts),

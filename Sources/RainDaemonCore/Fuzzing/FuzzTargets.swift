@@ -20,6 +20,7 @@ public enum FuzzTargets {
         ("state", { state($0) }),
         ("cache", { cache($0) }),
         ("alerts", { alerts($0) }),
+        ("observations", { observations($0) }),
         ("air", { air($0) }),
     ]
 

@@ -348,7 +348,87 @@ extension WeatherInterface {
           # True when one provider serves every place (Name=): requestsToday … monthlyBudget
           # are its calls against its own budget. False with Name=auto: they sum providers
           # that count in different units; read each provider's in providers instead.
-          totalAddsUp: ?bool
+          totalAddsUp: ?bool,
+          # Each observation source polled for a station, and what it costs.
+          observationSources: ?[]ObservationSourceStatus,
+          # Each saved place's verifying station and latest observation, or why it has
+          # none (null for a place whose station is still being looked for).
+          placeObservations: ?[]PlaceObservation
+        )
+
+        # One observation source in GetStatus: the stations it is polled for (each at
+        # most once per pollingSeconds, once for all the places it verifies), those
+        # places, the polls a day that costs, its requests today and this month (UTC;
+        # polls and station searches) with the calls it counts for them, today's
+        # answered "not modified", its daily budget (its own book in the ledger, apart
+        # from the forecasts' total), its failed requests since it last answered, and
+        # until when raind leaves it alone after them.
+        type ObservationSourceStatus (
+          name: string,
+          stations: []string,
+          places: []string,
+          pollingSeconds: float,
+          requestsPerDay: float,
+          requestsToday: int,
+          callsToday: float,
+          requestsThisMonth: int,
+          callsThisMonth: float,
+          unchangedToday: int,
+          dailyBudget: float,
+          failures: int,
+          backoffUntil: ?float
+        )
+
+        # A weather station: its source's id (an ICAO code, an NWS or DWD station id),
+        # name, position and height above sea level in metres.
+        type ObservationStation (
+          id: string,
+          name: string,
+          latitude: float,
+          longitude: float,
+          heightMetres: ?float
+        )
+
+        # One kind of weather a station reported; intensity null: moderate or not said.
+        type ObservedWeather (
+          kind: (thunderstorm, freezingRain, hail, sleet, snow, rain, drizzle, precipitation, fog, mist, haze, dust, squall, funnelCloud),
+          intensity: ?(light, heavy),
+          showers: bool
+        )
+
+        # What a station measured at time (Unix seconds), in SI units: °C, m/s,
+        # degrees the wind comes from (null when calm or variable), km of visibility,
+        # the weather (most significant first), and mm of precipitation over the
+        # precipitationHours before time.
+        type Observation (
+          source: string,
+          station: ObservationStation,
+          time: float,
+          temperature: ?float,
+          dewPoint: ?float,
+          windSpeed: ?float,
+          windBearing: ?float,
+          windGust: ?float,
+          visibility: ?float,
+          weather: []ObservedWeather,
+          precipitation: ?float,
+          precipitationHours: ?float
+        )
+
+        # A place's verifying station (the nearest within 25 km and 300 m of height),
+        # its distance and height difference (station minus place; null when unknown),
+        # its latest observation, the problem of its last poll, and the credit its
+        # source's licence asks for; or, for a place no station represents, no station
+        # and why (problem).
+        type PlaceObservation (
+          id: string,
+          source: ?string,
+          station: ?ObservationStation,
+          distanceMetres: ?float,
+          heightDifferenceMetres: ?float,
+          observation: ?Observation,
+          problem: ?string,
+          attribution: ?Attribution
         )
 
         # One provider in GetStatus: the places it serves now, whether it may be asked
@@ -441,7 +521,9 @@ extension WeatherInterface {
 
         # The cached forecast of a place (the selected one by default), its age in
         # seconds and whether it is stale. forecast is null until a first fetch.
-        method GetForecast(id: ?string) -> (location: Location, forecast: ?Forecast, ageSeconds: ?float, stale: bool)
+        # observed: the place's verifying station and its latest observation (null
+        # while it is looked for, or with [Observations] Enabled=no).
+        method GetForecast(id: ?string) -> (location: Location, forecast: ?Forecast, ageSeconds: ?float, stale: bool, observed: ?PlaceObservation)
 
         # Call with more=true. The first reply is a snapshot (event "Snapshot" with
         # status, locations and the selected forecast); then one reply per event,

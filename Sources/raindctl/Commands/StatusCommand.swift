@@ -278,6 +278,7 @@ struct StatusCommand: ClientCommand {
         for (index, source) in (status.alertSources ?? []).enumerated() {
             rows.append([index == 0 ? tr("Alert polling:") : "", Self.describe(source, now: now)])
         }
+        rows += Self.observationRows(status, now: now)
         rows.append([tr("Subscribers:"), LocaleConventions.current.integer(status.subscribers)])
         lines += Output.table(rows, separator: " ")
         return lines

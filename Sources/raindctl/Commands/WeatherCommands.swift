@@ -53,7 +53,15 @@ struct ForecastView {
         let graphics = Output.graphics
         let text: String
         switch kind {
-        case .now: text = presenter.nowView()
+        case .now:
+            // What the place's station measured, beside the forecast (docs/OBSERVATIONS.md).
+            let view = presenter.nowView()
+            if let observed = reply.observed.flatMap({ ObservationWording.line($0, units: units, now: Output.now()) }) {
+                let credit = reply.observed.flatMap(ObservationWording.credit).map { $0 + "\n" } ?? ""
+                text = (view.hasSuffix("\n") ? view : view + "\n") + observed + "\n" + credit
+            } else {
+                text = view
+            }
         case .hourly(let hours): text = presenter.hourlyView(hours: hours, graphics: graphics, width: Output.columns)
         case .daily: text = presenter.dailyView(graphics: graphics, width: Output.columns)
         }

@@ -170,11 +170,17 @@ public enum GetForecastCall: WeatherCall {
         public var forecast: Forecast?
         public var ageSeconds: Double?
         public var stale: Bool
-        public init(location: Location, forecast: Forecast?, ageSeconds: Double?, stale: Bool) {
+        /// The place's verifying station and its latest observation; nil while looked for.
+        public var observed: PlaceObservation?
+        public init(
+            location: Location, forecast: Forecast?, ageSeconds: Double?, stale: Bool,
+            observed: PlaceObservation? = nil
+        ) {
             self.location = location
             self.forecast = forecast
             self.ageSeconds = ageSeconds
             self.stale = stale
+            self.observed = observed
         }
     }
 }

@@ -39,6 +39,10 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
     /// against its own budget (true), or sums over providers counting in
     /// different units (false, `Name=auto`); nil from a raind without it.
     public var totalAddsUp: Bool?
+    /// Each observation source polled and what it costs; nil from a raind without them.
+    public var observationSources: [ObservationSourceStatus]?
+    /// Each saved place's verifying station and latest observation; nil from a raind without them.
+    public var placeObservations: [PlaceObservation]?
 
     public init(
         version: String, uptimeSeconds: Double, provider: String, online: Bool, units: UnitSystem,
@@ -47,8 +51,11 @@ public struct WeatherStatus: Codable, Sendable, Equatable {
         subscribers: Int, nowcast: NowcastStatus? = nil, providers: [ProviderStatus]? = nil,
         alertSources: [AlertSourceStatus]? = nil, backgroundRefreshMinutes: Int? = nil,
         backgroundStretched: Bool? = nil, staleAfterMinutes: Int? = nil, totalAddsUp: Bool? = nil,
-        placeAlertServices: [PlaceAlertService]? = nil
+        placeAlertServices: [PlaceAlertService]? = nil, observationSources: [ObservationSourceStatus]? = nil,
+        placeObservations: [PlaceObservation]? = nil
     ) {
+        self.observationSources = observationSources
+        self.placeObservations = placeObservations
         self.totalAddsUp = totalAddsUp
         self.placeAlertServices = placeAlertServices
         self.backgroundRefreshMinutes = backgroundRefreshMinutes

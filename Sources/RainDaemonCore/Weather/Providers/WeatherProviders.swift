@@ -51,6 +51,13 @@ public struct ProviderName: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// forecasts, written to `budget-alerts-nws.json` beside theirs.
     public static func alerts(_ service: String) -> ProviderName { ProviderName(declaring: "alerts-" + service) }
 
+    /// The ledger's name of an observation source's own book
+    /// (`observations-metar`): polled hourly per station, counted apart from
+    /// the forecasts, written to `budget-observations-metar.json` beside theirs.
+    public static func observations(_ source: String) -> ProviderName {
+        ProviderName(declaring: "observations-" + source)
+    }
+
     /// Every provider's name, in the table's order.
     public static var allCases: [ProviderName] { WeatherProviders.all.map(\.name) }
 
