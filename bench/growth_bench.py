@@ -71,7 +71,7 @@ def main():
             for key in ("run", "state/raind", "config/raind", "cache/raind/forecasts"):
                 (base / key).mkdir(parents=True, exist_ok=True)
             (base / "config/raind/raind.conf").write_text(
-                f"[Provider]\nName=open-meteo\nBaseURL={server.url}\n[Alerts]\nEnabled=no\n"
+                f"[Provider]\nName=open-meteo\nBaseURL={server.url}\n[Alerts]\nEnabled=no\n[Observations]\nEnabled=no\n"
                 "[Places]\nOnlineGeocoder=no\n[Refresh]\nDailyBudget=1000000\n")
             # The 20 places added below bring the list to `count`.
             saved = places(count - 20)

@@ -79,7 +79,7 @@ class Raind:
         # No traffic leaves loopback: forecasts, alerts and air from the fixture server.
         (base / "config" / "raind" / "raind.conf").write_text(
             f"[Provider]\nName=open-meteo\nBaseURL={url}\nTimeoutSec=3\n[Alerts]\nBaseURL={url}\n"
-            f"[Air]\nBaseURL={url}\n[Places]\nGeocoderURL=http://127.0.0.1:9\n")
+            f"[Air]\nBaseURL={url}\n[Observations]\nBaseURL={url}\n[Places]\nGeocoderURL=http://127.0.0.1:9\n")
         self.socket = base / "run" / "raind" / "raind.sock"
         self.process = None
 

@@ -135,7 +135,7 @@ public final class Daemon {
         } else {
             alertLanguages = nil
         }
-        air.restore(state.places)
+        air.restore(state.places, othersLater: true)
         observations.restore(state.places.locations)
         let systemBus: Result<BusConnection, BusError>
         do {
@@ -352,9 +352,10 @@ public final class Daemon {
             "raind \(RaindVersion.string) serving on \(socketPath) (\(context.configuration.providerSetting))")
         lastStatus = statusLine()
         manager.ready(status: lastStatus)
-        // The other places' cached forecasts, before the loop runs: nothing
+        // The other places' cached forecasts and air, before the loop runs: nothing
         // can ask for them, or fetch them, before they are read.
         refresher.restoreOthers()
+        air.restoreOthers()
         updateStatus()
         // Places without fresh data are fetched now that the socket serves.
         events.emit(.becameActive(reason: "start"))

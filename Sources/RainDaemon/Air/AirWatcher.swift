@@ -67,18 +67,43 @@ final class AirWatcher {
     /// At start: takes up the saved places with their cached data and arms
     /// the timer. The first requests go out from the loop once raind is
     /// ready: libcurl is loaded at the first request, and READY=1 does not
-    /// wait for it.
-    func restore(_ list: LocationList) {
-        takeUp(list, at: now)
+    /// wait for it. With `othersLater`, only the selected place's data is
+    /// read now, the others' in `restoreOthers()` (right after READY=1).
+    func restore(_ list: LocationList, othersLater: Bool = false) {
+        takeUp(list, at: now, reading: othersLater ? Set(list.selectedID.map { [$0] } ?? []) : nil)
         reschedule(at: now)
-        // The notifier decides on the air kept from before once the loop
-        // runs (the event table is connected by then): an episode it has
-        // not shown is shown at start, not at the next forecast.
-        let restored = places.compactMap { place in store.air(of: place.id).map { (place.id, $0) } }
+        announceKept(places.map(\.id))
+    }
+
+    /// Reads the cached data of the places `restore(_:othersLater:)` left.
+    func restoreOthers() {
+        let time = now
+        let ids = unread
+        unread = []
+        for place in places where ids.contains(place.id) { read(place, at: time) }
+        reschedule(at: time)
+        announceKept(places.map(\.id).filter(ids.contains))
+    }
+
+    /// The notifier decides on the air kept from before once the loop runs
+    /// (the event table is connected by then): an episode it has not shown
+    /// is shown at start, not at the next forecast.
+    private func announceKept(_ ids: [LocationID]) {
+        let restored = ids.compactMap { id in store.air(of: id).map { (id, $0) } }
         guard !restored.isEmpty else { return }
         context.loop.later { [events] in
             for (id, air) in restored { events.emit(.airKept(id, air)) }
         }
+    }
+
+    /// Places whose cached data is read after READY=1 (`restoreOthers`).
+    private var unread: Set<LocationID> = []
+
+    /// `place`'s cached data, kept and scheduled from.
+    private func read(_ place: Location, at time: Double) {
+        let cached = load(place)
+        store.setAir(cached, for: place.id)
+        if let cached { schedule.restored(place.id, fetchedAt: cached.fetchedAt, now: time) }
     }
 
     /// Starts watching `list`'s places after a change to them, and asks what is due.
@@ -88,7 +113,9 @@ final class AirWatcher {
     }
 
     /// The cached data of a new place is loaded, a removed place forgotten.
-    private func takeUp(_ list: LocationList, at time: Double) {
+    /// `reading`: the new places whose cached data is read now (nil: all of
+    /// them); the others' is read in `restoreOthers()`.
+    private func takeUp(_ list: LocationList, at time: Double, reading: Set<LocationID>? = nil) {
         let previous = Set(places.map(\.id))
         self.list = list
         places = list.locations.filter { context.configuration.airService(for: $0) != nil }
@@ -105,10 +132,13 @@ final class AirWatcher {
             removeFile(id)
         }
         schedule.track(places.map(\.id), selected: selected, now: time)
+        unread = unread.filter(kept.contains)
         for place in places where !previous.contains(place.id) {
-            let cached = load(place)
-            store.setAir(cached, for: place.id)
-            if let cached { schedule.restored(place.id, fetchedAt: cached.fetchedAt, now: time) }
+            if let reading, !reading.contains(place.id) {
+                unread.insert(place.id)
+            } else {
+                read(place, at: time)
+            }
         }
     }
 
