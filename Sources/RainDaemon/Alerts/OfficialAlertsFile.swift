@@ -34,10 +34,11 @@ struct OfficialAlertsFile: Codable {
         if let wording = service.wording, !wording.fitsCache {
             return WireDecodingError(field: "service.wording", reason: "more or longer parameters than raind writes")
         }
-        for (name, count) in [("unplaced", service.unplaced), ("unread", service.unread)] {
-            if let count, count < 0 {
-                return WireDecodingError(field: "service.\(name)", reason: "\(count) is no count")
-            }
+        if let count = service.unplaced, count < 0 {
+            return WireDecodingError(field: "service.unplaced", reason: "\(count) is no count")
+        }
+        if let count = service.unread, count < 0 {
+            return WireDecodingError(field: "service.unread", reason: "\(count) is no count")
         }
         if let checked = service.checkedAt, !Forecast.plausibleTimes.contains(checked) {
             return WireDecodingError(field: "service.checkedAt", reason: "\(checked) is no time raind accepts")
