@@ -37,26 +37,10 @@ extension AlertWatcher {
         changes += 1
     }
 
-    /// What a feed request's outcome says of the service's health: an
-    /// answer (even "not modified") ends its back-off; a transfer that
-    /// failed, a 429 or a 5xx starts one. Any other status is about the
-    /// question (a point outside its area), not the service.
+    /// What a feed request's outcome says of the service's health (`ServiceBooks.note`).
     func noteHealth(of source: any AlertSource, _ outcome: UpstreamClient.Outcome) {
         let name = ProviderName.alerts(source.name)
-        switch outcome {
-        case .answered, .notModified:
-            books.answered(by: name)
-        case .failed(let failure), .unreached(let failure):
-            books.failed(at: name, RefreshFailure(error: .offline, message: failure.message))
-        case .refused(let response, let retryAfter) where response.status == 429 || response.status >= 500:
-            books.failed(
-                at: name,
-                RefreshFailure(
-                    error: .providerError, message: "HTTP \(response.status)", httpStatus: response.status,
-                    retryAfter: retryAfter))
-        case .refused:
-            break
-        }
+        books.note(outcome, of: name)
         changes += 1
     }
 

@@ -362,23 +362,10 @@ final class ObservationWatcher {
         changes += 1
     }
 
-    /// An answer ends a back-off; a failed transfer, a 429 or a 5xx starts one.
+    /// What a poll's outcome says of the source's health (`ServiceBooks.note`).
     private func noteHealth(of source: any ObservationSource, _ outcome: UpstreamClient.Outcome) {
         let name = ProviderName.observations(source.name)
-        switch outcome {
-        case .answered, .notModified:
-            books.answered(by: name)
-        case .failed(let failure), .unreached(let failure):
-            books.failed(at: name, RefreshFailure(error: .offline, message: failure.message))
-        case .refused(let response, let retryAfter) where response.status == 429 || response.status >= 500:
-            books.failed(
-                at: name,
-                RefreshFailure(
-                    error: .providerError, message: "HTTP \(response.status)", httpStatus: response.status,
-                    retryAfter: retryAfter))
-        case .refused:
-            break
-        }
+        books.note(outcome, of: name)
         changes += 1
     }
 

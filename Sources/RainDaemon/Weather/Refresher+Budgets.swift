@@ -43,6 +43,29 @@ protocol ServiceBooks: AnyObject {
     func book(of service: ProviderName) -> (usage: BudgetUsage, daily: Double?, health: ProviderHealthBook.Health)
 }
 
+extension ServiceBooks {
+    /// What a request's outcome says of `service`'s health: an answer (even
+    /// "not modified") ends its back-off; a transfer that failed, a 429 or a
+    /// 5xx starts one. Any other status is about the question (a point
+    /// outside its area), not the service.
+    func note(_ outcome: UpstreamClient.Outcome, of service: ProviderName) {
+        switch outcome {
+        case .answered, .notModified:
+            answered(by: service)
+        case .failed(let failure), .unreached(let failure):
+            failed(at: service, RefreshFailure(error: .offline, message: failure.message))
+        case .refused(let response, let retryAfter) where response.status == 429 || response.status >= 500:
+            failed(
+                at: service,
+                RefreshFailure(
+                    error: .providerError, message: "HTTP \(response.status)", httpStatus: response.status,
+                    retryAfter: retryAfter))
+        case .refused:
+            break
+        }
+    }
+}
+
 extension Refresher: ServiceBooks {
     func setBudget(of service: ProviderName, daily: Double) {
         let first = ledger.budgets[service] == nil
