@@ -104,6 +104,21 @@ def test_a_us_place_gets_the_nws_alerts_with_an_open_meteo_forecast(daemon_facto
     assert "Alert polling:  nws: 1 place every 5 min, about 288 requests a day; 1 of 576 today" in shown, shown
 
 
+def test_a_restart_within_the_interval_plans_the_same_requests_before_asking(daemon_factory, service):
+    """Started again minutes after a poll, raind waits for the interval's end
+    to ask; what the polling will cost is the same number meanwhile."""
+    daemon = start(daemon_factory, service)
+    daemon.ctl("add", "--coords", "45.52,-122.68", "--name", "Portland", check=True)
+    place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+    wait_for(lambda: (served(daemon, place_id) or {}).get("alerts"), what="the alerts")
+    daemon.stop()
+    asked = [target for target in service.stats()["targets"] if target.startswith("/alerts/")]
+    daemon.start()
+    [nws] = daemon.client().call("GetStatus")["parameters"]["status"]["alertSources"]
+    assert nws["places"] == [place_id] and nws["requestsPerDay"] == 288, nws
+    assert [target for target in service.stats()["targets"] if target.startswith("/alerts/")] == asked
+
+
 def test_a_place_no_service_covers_says_so(daemon_factory, service):
     daemon = start(daemon_factory, service)
     daemon.ctl("add", "--coords", "35.68,139.69", "--name", "Tokyo", check=True)

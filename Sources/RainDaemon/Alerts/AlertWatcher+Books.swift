@@ -62,7 +62,12 @@ extension AlertWatcher {
         for place in self.places {
             guard let watch = watches[place.id] else { continue }
             places[watch.source.name, default: (watch.source, [], [])].ids.append(place.id)
-            places[watch.source.name]?.urls.formUnion(watch.requestURLs)
+            // Not polled since raind started (a restart within the interval): the plan's URLs.
+            var urls = watch.requestURLs
+            if urls.isEmpty, case .requests(let asked) = watch.source.plan(for: place, languages: languages, now: time) {
+                urls = asked.map { baseURL(watch.source) + $0.path }
+            }
+            places[watch.source.name]?.urls.formUnion(urls)
         }
         let names = Set(places.keys).union(usage.keys)
         return names.sorted().compactMap { name in

@@ -115,7 +115,7 @@ final class AlertWatcher {
 
     /// The reader's languages, most preferred first; nil until known.
     private var readerLanguages: [String]?
-    private var languages: [String] { readerLanguages ?? [] }
+    var languages: [String] { readerLanguages ?? [] }
     /// Called before each round of polls, so the reader's languages can be
     /// asked again (`languagesChanged` when they changed).
     var willPoll: () -> Void = {}
@@ -287,7 +287,7 @@ final class AlertWatcher {
         timer.arm(at: next, now: time)
     }
 
-    private func baseURL(_ source: any AlertSource) -> String {
+    func baseURL(_ source: any AlertSource) -> String {
         context.configuration.alertsBaseURL ?? source.defaultBaseURL
     }
 
