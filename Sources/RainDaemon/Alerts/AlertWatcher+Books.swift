@@ -64,7 +64,8 @@ extension AlertWatcher {
             places[watch.source.name, default: (watch.source, [], [])].ids.append(place.id)
             // Not polled since raind started (a restart within the interval): the plan's URLs.
             var urls = watch.requestURLs
-            if urls.isEmpty, case .requests(let asked) = watch.source.plan(for: place, languages: languages, now: time) {
+            if urls.isEmpty, case .requests(let asked) = watch.source.plan(for: place, languages: languages, now: time)
+            {
                 urls = asked.map { baseURL(watch.source) + $0.path }
             }
             places[watch.source.name]?.urls.formUnion(urls)
