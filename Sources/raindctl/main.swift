@@ -71,7 +71,7 @@ func main(_ arguments: [String]) -> Never {
     do {
         let session = ClientSession(
             socketCandidates: DaemonSocket.candidates(
-                explicit: socketPath, environment: ProcessEnvironment.current(), uid: ProcessIdentity.userID))
+                explicit: socketPath, environment: environment, uid: ProcessIdentity.userID))
         let parsed = try command.init(arguments: try command.spec.parse(rest))
         try parsed.run(session)
     } catch {

@@ -1,4 +1,5 @@
 import CLocale
+import Synchronization
 
 /// The calling thread's locale's own ways (glibc's `nl_langinfo`): the
 /// clock (12- or 24-hour, from `LC_TIME`'s time format), weekday and month
@@ -37,6 +38,25 @@ public struct LocaleConventions: Sendable, Equatable {
 
     /// The conventions of the calling thread's locale.
     public static var current: LocaleConventions {
+        // Read from glibc once for each locale a thread speaks (45 look-ups and
+        // trims): `raindctl status` asks a dozen times in one locale.
+        let key = LocaleKey(locale: UInt(bitPattern: uselocale(nil)), generation: Localization.localeGeneration)
+        if let cached = conventionsCache.withLock({ $0?.key == key ? $0?.value : nil }) { return cached }
+        let value = read()
+        conventionsCache.withLock { $0 = (key, value) }
+        return value
+    }
+
+    /// A thread's locale (`uselocale`'s handle) and how many times raind
+    /// switched locales before: a handle freed and made again names another.
+    private struct LocaleKey: Equatable {
+        var locale: UInt
+        var generation: UInt64
+    }
+
+    private static let conventionsCache = Mutex<(key: LocaleKey, value: LocaleConventions)?>(nil)
+
+    private static func read() -> LocaleConventions {
         // Trimmed: Japanese abbreviated months come padded (` 1月`).
         func item(_ value: Int32) -> String { String(cString: nl_langinfo(nl_item(value))).trimmingSpaces() }
         let timeFormat = item(Int32(T_FMT))

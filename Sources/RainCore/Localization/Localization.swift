@@ -134,8 +134,20 @@ public enum Localization {
     @discardableResult
     public static func useEnvironmentLocale() -> Bool {
         guard let locale = raind_environment_locale() else { return false }
-        _ = uselocale(locale)
+        switchLocale(locale)
         return true
+    }
+
+    /// How many times a thread switched locales (`LocaleConventions.current`
+    /// keeps what it read for one).
+    static var localeGeneration: UInt64 { generation.load(ordering: .acquiring) }
+    private static let generation = Atomic<UInt64>(0)
+
+    /// `uselocale(locale)`, counted.
+    @discardableResult
+    private static func switchLocale(_ locale: locale_t) -> locale_t {
+        generation.add(1, ordering: .releasing)
+        return uselocale(locale)
     }
 
     /// Runs `body` in the environment's locale (`useEnvironmentLocale`) on
@@ -145,8 +157,8 @@ public enum Localization {
     public static func inEnvironmentLocale<T>(_ body: () -> T) -> T {
         guard let locale = raind_environment_locale() else { return body() }
         defer { freelocale(locale) }
-        let previous = uselocale(locale)
-        defer { _ = uselocale(previous) }
+        let previous = switchLocale(locale)
+        defer { switchLocale(previous) }
         return body()
     }
 
@@ -173,8 +185,8 @@ public enum Localization {
         }
         guard let chosen else { return body() }
         defer { freelocale(chosen) }
-        let previous = uselocale(chosen)
-        defer { _ = uselocale(previous) }
+        let previous = switchLocale(chosen)
+        defer { switchLocale(previous) }
         return body()
     }
 
@@ -192,8 +204,8 @@ public enum Localization {
     public static func with<T>(locale name: String, _ body: () -> T) -> T? {
         guard let locale = newlocale(Int32(LC_ALL_MASK_VALUE), name, nil) else { return nil }
         defer { freelocale(locale) }
-        let previous = uselocale(locale)
-        defer { _ = uselocale(previous) }
+        let previous = switchLocale(locale)
+        defer { switchLocale(previous) }
         return body()
     }
 

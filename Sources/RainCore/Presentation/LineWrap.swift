@@ -14,15 +14,18 @@ public enum LineWrap {
     public static let width = 80
 
     public static func wrap(_ text: String, width: Int = LineWrap.width) -> String {
-        guard text.contains(where: { _ in true }) else { return text }
-        return text.split(separator: "\n", omittingEmptySubsequences: false)
-            .flatMap { wrapLine(String($0), width: width) }
+        guard !text.isEmpty else { return text }
+        // Split at the newline's byte: a line break is never part of another character here.
+        return text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .flatMap { wrapLine(String(Substring($0)), width: width) }
             .joined(separator: "\n")
     }
 
     static func wrapLine(_ line: String, width: Int) -> [String] {
         guard TextTable.width(line) > width else { return [line] }
         let characters = Array(line)
+        let widths = Self.widths(of: characters)
+        func columns(_ range: Range<Int>) -> Int { widths[range].reduce(0, +) }
         let leading = characters.prefix { $0 == " " }.count
         var indent = leading
         // The column after the first run of two or more spaces past the indent.
@@ -31,7 +34,7 @@ public enum LineWrap {
             if characters[index] == " ", characters[index + 1] == " ", index > leading {
                 var end = index
                 while end < characters.count, characters[end] == " " { end += 1 }
-                indent = TextTable.width(String(characters[..<end]))
+                indent = columns(0..<end)
                 break
             }
             index += 1
@@ -41,31 +44,50 @@ public enum LineWrap {
             let colon = characters.indices.first(where: {
                 characters[$0] == ":" && $0 + 1 < characters.count && characters[$0 + 1] == " "
             }),
-            TextTable.width(String(characters[...(colon + 1)])) <= width / 2
+            columns(0..<(colon + 2)) <= width / 2
         {
-            indent = TextTable.width(String(characters[...(colon + 1)]))
+            indent = columns(0..<(colon + 2))
         }
         if indent > width / 2 { indent = leading }
         var lines: [String] = []
-        var rest = Array(line)
-        var prefix = ""
-        while TextTable.width(prefix + String(rest)) > width {
+        var start = 0
+        // The continuation's indent: none on the first line.
+        var prefix = 0
+        while prefix + columns(start..<characters.count) > width {
             // The last space within the room, past the first line's label.
-            var columns = prefix.count
+            var used = prefix
             var cut: Int?
-            for (position, character) in rest.enumerated() {
-                if character == " ", position > 0, !prefix.isEmpty || columns > indent { cut = position }
-                columns += TextTable.width(String(character))
-                if columns > width { break }
+            for position in start..<characters.count {
+                if characters[position] == " ", position > start, prefix > 0 || used > indent { cut = position }
+                used += widths[position]
+                if used > width { break }
             }
             guard let cut else { break }
-            let head = String(rest[..<cut]).trimmingTrailingSpaces()
-            lines.append(prefix + head)
-            rest = Array(rest[cut...].drop { $0 == " " })
-            prefix = String(repeating: " ", count: indent)
+            lines.append(
+                String(repeating: " ", count: prefix) + String(characters[start..<cut]).trimmingTrailingSpaces())
+            start = cut
+            while start < characters.count, characters[start] == " " { start += 1 }
+            prefix = indent
         }
-        lines.append(prefix + String(rest))
+        lines.append(String(repeating: " ", count: prefix) + String(characters[start...]))
         return lines
+    }
+
+    /// Each character's columns, as `TextTable.width` counts them: none
+    /// for a colour escape's characters (`ESC [ ... m`).
+    private static func widths(of characters: [Character]) -> [Int] {
+        var inEscape = false
+        return characters.map { character in
+            if inEscape {
+                if character == "m" { inEscape = false }
+                return 0
+            }
+            if character == "\u{1B}" {
+                inEscape = true
+                return 0
+            }
+            return TextTable.columns(of: character)
+        }
     }
 }
 

@@ -59,6 +59,8 @@ struct TextTable {
     /// The columns a cell takes on a terminal: its characters, less the
     /// colour escapes (`ESC [ ... m`), which take none.
     static func width(_ cell: String) -> Int {
+        // Most cells: ASCII without escapes, a column a byte.
+        if cell.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x1B }) { return cell.utf8.count }
         var count = 0
         var inEscape = false
         for character in cell {
