@@ -14,6 +14,8 @@ import XCTest
 final class LocalizedViewTests: XCTestCase {
     static let locales = [
         "de_DE.UTF-8", "fr_FR.UTF-8", "pl_PL.UTF-8", "en_US.UTF-8", "en_GB.UTF-8", "ja_JP.UTF-8", "C",
+        "ru_RU.UTF-8",
+        "uk_UA.UTF-8",
     ]
 
     /// Compiles every catalogue once and points the text domain at them.
@@ -141,6 +143,39 @@ final class LocalizedViewTests: XCTestCase {
             [
                 "X, najbliższa godzina", "X, najbliższe 2 godziny", "X, najbliższe 5 godzin",
                 "X, najbliższe 12 godzin", "X, najbliższe 22 godziny",
+            ])
+    }
+
+    /// Russian and Ukrainian: glibc's three forms, where 21 takes the form
+    /// of 1 and 22 that of 2 (Polish's formula would give them the third).
+    func testRussianAndUkrainian_haveTheirThreePluralForms() throws {
+        _ = Self.catalogues
+        let counts = [1, 2, 5, 11, 12, 21, 22, 25, 111]
+        let days = { (locale: String) in
+            try XCTUnwrap(
+                Localization.with(locale: locale) { counts.map { AgeText.describe(ageSeconds: Double($0) * 86_400) } })
+        }
+        XCTAssertEqual(
+            try days("ru_RU.UTF-8"),
+            [
+                "1 день назад", "2 дня назад", "5 дней назад", "11 дней назад", "12 дней назад", "21 день назад",
+                "22 дня назад", "25 дней назад", "111 дней назад",
+            ])
+        XCTAssertEqual(
+            try days("uk_UA.UTF-8"),
+            [
+                "1 день тому", "2 дні тому", "5 днів тому", "11 днів тому", "12 днів тому", "21 день тому",
+                "22 дні тому", "25 днів тому", "111 днів тому",
+            ])
+        let hours = try XCTUnwrap(
+            Localization.with(locale: "uk_UA.UTF-8") {
+                [1, 3, 5, 21, 24].map { trn("{place}, next hour", "{place}, next {count} hours", $0, ["place": "X"]) }
+            })
+        XCTAssertEqual(
+            hours,
+            [
+                "X, найближча 1 година", "X, найближчі 3 години", "X, найближчі 5 годин", "X, найближча 21 година",
+                "X, найближчі 24 години",
             ])
     }
 

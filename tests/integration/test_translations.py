@@ -19,6 +19,8 @@ PO = ROOT / "po"
 # and leave every other text to the English of the sources.
 CONVENTIONS_ONLY = {"en_US", "ja"}
 LANGUAGES = ["de", "es", "fr", "it", "nl", "pl", "pt_BR", "sv"]
+LANGUAGES += ["ru"]
+LANGUAGES += ["uk"]
 
 # The files that write text for people; a literal in them with words in it
 # goes through tr()/trc()/trn()/Localization.marked() unless its line says why not
@@ -109,6 +111,16 @@ def test_polish_has_three_plural_forms():
     header = (PO / "pl.po").read_text()
     assert "nplurals=3;" in header
     for ids, strs in entries(PO / "pl.po"):
+        if len(ids) == 2:
+            assert len(strs) == 3, ids
+
+
+@pytest.mark.parametrize("language", ["ru", "uk"])
+def test_russian_and_ukrainian_have_glibcs_three_plural_forms(language):
+    header = (PO / f"{language}.po").read_text()
+    assert ("Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+            "(n%100<10 || n%100>=20) ? 1 : 2);") in header
+    for ids, strs in entries(PO / f"{language}.po"):
         if len(ids) == 2:
             assert len(strs) == 3, ids
 
@@ -357,12 +369,17 @@ GOLDEN = ROOT / "Tests" / "Fixtures" / "Golden" / "l10n"
 def steady(status, version):
     """`status` without what changes from run to run: the version, the uptime, the minutes to the next refresh."""
     lines = status.replace(version, "VERSION").split("\n")
-    lines[0] = re.sub(r"\d+ s\b", "N s", lines[0])
+    lines[0] = re.sub(r"\d+ ([sс])\b", r"N \1", lines[0])  # seconds: s, Cyrillic с
     lines[6] = re.sub(r"\d+", "N", lines[6])
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("lang", ["C", "de_DE.UTF-8", "fr_FR.UTF-8", "pl_PL.UTF-8", "en_US.UTF-8", "en_GB.UTF-8", "ja_JP.UTF-8"])
+STATUS_LOCALES = ["C", "de_DE.UTF-8", "fr_FR.UTF-8", "pl_PL.UTF-8", "en_US.UTF-8", "en_GB.UTF-8", "ja_JP.UTF-8"]
+STATUS_LOCALES += ["ru_RU.UTF-8"]
+STATUS_LOCALES += ["uk_UA.UTF-8"]
+
+
+@pytest.mark.parametrize("lang", STATUS_LOCALES)
 def test_status_matches_its_golden(weather_daemon, fixture_server, tmp_path, lang):
     """`raindctl status` in each locale, against Tests/Fixtures/Golden/l10n/status.LANG.txt (RAIND_UPDATE_GOLDEN=1 rewrites)."""
     assert lang == "C" or installed(lang), f"{lang} is not generated: ./scripts/test runs localedef"
@@ -415,6 +432,8 @@ def test_help_speaks_the_locale_and_the_completions_stay_english(tmp_path):
 VIEW_LOCALES = {"de": "de_DE.UTF-8", "es": "es_ES.UTF-8", "fr": "fr_FR.UTF-8", "it": "it_IT.UTF-8",
                 "nl": "nl_NL.UTF-8", "pl": "pl_PL.UTF-8", "pt_BR": "pt_BR.UTF-8", "sv": "sv_SE.UTF-8",
                 "en_US": "en_US.UTF-8", "ja": "ja_JP.UTF-8", "C": "C.UTF-8"}
+VIEW_LOCALES["ru"] = "ru_RU.UTF-8"
+VIEW_LOCALES["uk"] = "uk_UA.UTF-8"
 
 
 def test_every_view_fits_80_columns_in_every_catalogues_locale(daemon_factory, tmp_path):
