@@ -8,6 +8,10 @@
 ///     Air               Unhealthy for sensitive groups (US AQI 120),
 ///                       mostly PM2.5
 ///
+/// Japanese and Chinese, written without spaces, break between two wide
+/// characters as well (columns counted by `DisplayWidth`), never before a
+/// closing mark (`、。）」`) nor after an opening one (`（「`).
+///
 /// Lines that fit are left as they are; a word longer than the room (a
 /// URL) stays whole on a line of its own.
 public enum LineWrap {
@@ -39,7 +43,8 @@ public enum LineWrap {
         // A row whose label is the widest has one space after its colon.
         if indent == leading,
             let colon = characters.indices.first(where: {
-                characters[$0] == ":" && $0 + 1 < characters.count && characters[$0 + 1] == " "
+                (characters[$0] == ":" || characters[$0] == "：") && $0 + 1 < characters.count
+                    && characters[$0 + 1] == " "
             }),
             TextTable.width(String(characters[...(colon + 1)])) <= width / 2
         {
@@ -54,7 +59,11 @@ public enum LineWrap {
             var columns = prefix.count
             var cut: Int?
             for (position, character) in rest.enumerated() {
-                if character == " ", position > 0, !prefix.isEmpty || columns > indent { cut = position }
+                if position > 0, !prefix.isEmpty || columns > indent,
+                    character == " " || breaksBetween(rest[position - 1], character)
+                {
+                    cut = position
+                }
                 columns += TextTable.width(String(character))
                 if columns > width { break }
             }
@@ -66,6 +75,20 @@ public enum LineWrap {
         }
         lines.append(prefix + String(rest))
         return lines
+    }
+
+    /// Marks a line of Japanese or Chinese does not start with.
+    static let closing: Set<Character> = [
+        "、", "。", "，", "．", "：", "；", "！", "？", "）", "」", "』", "】", "〉", "》", "ー", "・", "々", "…",
+    ]
+    /// Marks a line does not end with.
+    static let opening: Set<Character> = ["（", "「", "『", "【", "〈", "《"]
+
+    /// Whether a line may break between two characters with no space
+    /// between them: both wide, and the kinsoku rules above.
+    static func breaksBetween(_ before: Character, _ after: Character) -> Bool {
+        DisplayWidth.columns(of: before) == 2 && DisplayWidth.columns(of: after) == 2
+            && !closing.contains(after) && !opening.contains(before)
     }
 }
 
