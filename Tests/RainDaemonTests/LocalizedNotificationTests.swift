@@ -13,6 +13,7 @@ import XCTest
 final class LocalizedNotificationTests: XCTestCase {
     static let locales = [
         "de_DE.UTF-8", "fr_FR.UTF-8", "pl_PL.UTF-8", "en_US.UTF-8", "en_GB.UTF-8", "ja_JP.UTF-8", "C",
+        "zh_CN.UTF-8",
     ]
 
     static let bound: Bool = {
