@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 #include "CLocale.h"
 
+#include <iconv.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 locale_t raind_environment_locale(void) {
@@ -47,4 +49,30 @@ int raind_measurement(void) {
 int raind_group_size(void) {
     const char *grouping = nl_langinfo(GROUPING);
     return grouping && grouping[0] > 0 && grouping[0] != CHAR_MAX ? grouping[0] : 0;
+}
+
+char *raind_langinfo_utf8(nl_item item) {
+    const char *text = nl_langinfo(item);
+    const char *codeset = nl_langinfo(CODESET);
+    if (!text || !codeset) return NULL;
+    size_t length = strlen(text);
+    iconv_t converter = iconv_open("UTF-8", codeset);
+    if (converter == (iconv_t)-1) return NULL;
+    size_t room = length * 4 + 1;
+    char *out = malloc(room);
+    if (!out) {
+        iconv_close(converter);
+        return NULL;
+    }
+    char *in = (char *)text;
+    char *cursor = out;
+    size_t inLeft = length, outLeft = room - 1;
+    size_t done = iconv(converter, &in, &inLeft, &cursor, &outLeft);
+    iconv_close(converter);
+    if (done == (size_t)-1 || inLeft != 0) {
+        free(out);
+        return NULL;
+    }
+    *cursor = 0;
+    return out;
 }

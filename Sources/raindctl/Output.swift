@@ -75,16 +75,18 @@ enum Output {
         SystemClock.realtime.now()
     }
 
-    /// Pads columns to their widest cell (by character count).
+    /// Pads columns to their widest cell, in terminal columns (`DisplayWidth`:
+    /// a Japanese or Chinese label takes two a character).
     static func table(_ rows: [[String]], separator: String = "  ") -> [String] {
         guard let columns = rows.map(\.count).max() else { return [] }
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], DisplayWidth.columns(cell)) }
         }
         return rows.map { row in
             row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+                index == row.count - 1
+                    ? cell : cell + String(repeating: " ", count: widths[index] - DisplayWidth.columns(cell))
             }.joined(separator: separator)
         }
     }

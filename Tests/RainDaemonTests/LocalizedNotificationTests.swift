@@ -15,6 +15,7 @@ final class LocalizedNotificationTests: XCTestCase {
         "de_DE.UTF-8", "fr_FR.UTF-8", "pl_PL.UTF-8", "en_US.UTF-8", "en_GB.UTF-8", "ja_JP.UTF-8", "C",
         "ru_RU.UTF-8",
         "uk_UA.UTF-8",
+        "zh_CN.UTF-8",
     ]
 
     static let bound: Bool = {

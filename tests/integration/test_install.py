@@ -21,6 +21,7 @@ def test_install_honours_prefix_and_destdir(tmp_path):
     root = stage / "opt" / "raind"
     for path in ("bin/raind", "bin/raindctl", "share/raind/places.bin", "share/man/man5/raind.conf.5",
                  "share/locale/de/LC_MESSAGES/raind.mo", "share/locale/pt_BR/LC_MESSAGES/raind.mo",
+                 "share/locale/zh_CN/LC_MESSAGES/raind.mo",
                  "share/man/man8/raind.8", "share/man/man1/raindctl.1", "lib/systemd/system/raind.service",
                  "lib/systemd/user/raind.socket", "lib/sysusers.d/raind.conf", "share/doc/raind/SYSTEMD.md",
                  "share/bash-completion/completions/raindctl", "share/zsh/site-functions/_raindctl",

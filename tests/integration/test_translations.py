@@ -17,10 +17,12 @@ from test_bars import Lines
 PO = ROOT / "po"
 # Catalogues that hold only the locale's conventions (dates in its order)
 # and leave every other text to the English of the sources.
-CONVENTIONS_ONLY = {"en_US", "ja"}
+CONVENTIONS_ONLY = {"en_US"}
 LANGUAGES = ["de", "es", "fr", "it", "nl", "pl", "pt_BR", "sv"]
 LANGUAGES += ["ru"]
 LANGUAGES += ["uk"]
+LANGUAGES += ["ja"]
+LANGUAGES += ["zh_CN"]
 
 # The files that write text for people; a literal in them with words in it
 # goes through tr()/trc()/trn()/Localization.marked() unless its line says why not
@@ -370,6 +372,7 @@ def steady(status, version):
     """`status` without what changes from run to run: the version, the uptime, the minutes to the next refresh."""
     lines = status.replace(version, "VERSION").split("\n")
     lines[0] = re.sub(r"\d+ ([sс])\b", r"N \1", lines[0])  # seconds: s, Cyrillic с
+    lines[0] = re.sub(r"\d+(?= ?(?:s\b|秒))", "N", lines[0])
     lines[6] = re.sub(r"\d+", "N", lines[6])
     return "\n".join(lines)
 
@@ -377,6 +380,7 @@ def steady(status, version):
 STATUS_LOCALES = ["C", "de_DE.UTF-8", "fr_FR.UTF-8", "pl_PL.UTF-8", "en_US.UTF-8", "en_GB.UTF-8", "ja_JP.UTF-8"]
 STATUS_LOCALES += ["ru_RU.UTF-8"]
 STATUS_LOCALES += ["uk_UA.UTF-8"]
+STATUS_LOCALES += ["zh_CN.UTF-8"]
 
 
 @pytest.mark.parametrize("lang", STATUS_LOCALES)
@@ -434,6 +438,7 @@ VIEW_LOCALES = {"de": "de_DE.UTF-8", "es": "es_ES.UTF-8", "fr": "fr_FR.UTF-8", "
                 "en_US": "en_US.UTF-8", "ja": "ja_JP.UTF-8", "C": "C.UTF-8"}
 VIEW_LOCALES["ru"] = "ru_RU.UTF-8"
 VIEW_LOCALES["uk"] = "uk_UA.UTF-8"
+VIEW_LOCALES["zh_CN"] = "zh_CN.UTF-8"
 
 
 def test_every_view_fits_80_columns_in_every_catalogues_locale(daemon_factory, tmp_path):

@@ -31,7 +31,7 @@ public enum CountryName {
     /// and region.
     public static func localized(_ english: String, code: String) -> String {
         // Only where raind's own catalogue speaks the language: an English
-        // sentence keeps the English name (Japanese has conventions only).
+        // sentence keeps the English name (en_US has conventions only).
         guard !english.isEmpty, Localization.gettext("Feels like") != "Feels like" else { return english }
         for message in [isoSpellings[code.uppercased()], english].compactMap({ $0 }) {
             let translated = message.withCString { String(cString: dgettext(domain, $0)) }

@@ -1,4 +1,5 @@
 import CLocale
+import Glibc
 import Synchronization
 
 /// The calling thread's locale's own ways (glibc's `nl_langinfo`): the
@@ -43,7 +44,9 @@ public struct LocaleConventions: Sendable, Equatable {
         let key = LocaleKey(locale: UInt(bitPattern: uselocale(nil)), generation: Localization.localeGeneration)
         if let cached = conventionsCache.withLock({ $0?.key == key ? $0?.value : nil }) { return cached }
         let value = read()
-        conventionsCache.withLock { $0 = (key, value) }
+        // Read after: reading a locale that is not UTF-8 may itself switch to C and back.
+        let after = LocaleKey(locale: key.locale, generation: Localization.localeGeneration)
+        conventionsCache.withLock { $0 = (after, value) }
         return value
     }
 
@@ -57,26 +60,48 @@ public struct LocaleConventions: Sendable, Equatable {
     private static let conventionsCache = Mutex<(key: LocaleKey, value: LocaleConventions)?>(nil)
 
     private static func read() -> LocaleConventions {
-        // Trimmed: Japanese abbreviated months come padded (` 1月`).
-        func item(_ value: Int32) -> String { String(cString: nl_langinfo(nl_item(value))).trimmingSpaces() }
+        let codeset = String(cString: nl_langinfo(nl_item(Int32(CODESET))))
+        let utf8 = codeset == "UTF-8"
+        // Trimmed: Japanese abbreviated months come padded (` 1月`). In
+        // another character set (EUC-JP, Latin-1) the names are converted
+        // to UTF-8, to be shown in ASCII (`AsciiText`).
+        func item(_ value: Int32) -> String {
+            if !utf8, let converted = raind_langinfo_utf8(nl_item(value)) {
+                defer { free(converted) }
+                return String(cString: converted).trimmingSpaces()
+            }
+            return String(cString: nl_langinfo(nl_item(value))).trimmingSpaces()
+        }
+        // Names with no ASCII form (土曜日, 星期六) where the terminal is not
+        // UTF-8 are C's English ones, as the sentences around them are.
+        func names(_ first: Int32, _ count: Int) -> [String] {
+            let names = (0..<count).map { item(first + Int32($0)) }
+            guard !utf8, !names.allSatisfy(AsciiText.representable) else { return names }
+            return Localization.with(locale: "C") {
+                (0..<count).map { String(cString: nl_langinfo(nl_item(first + Int32($0)))) }
+            } ?? names
+        }
         let timeFormat = item(Int32(T_FMT))
-        let weekdays = (0..<7).map { item(Int32(DAY_1) + Int32($0)) }
-        let shortWeekdays = (0..<7).map { item(Int32(ABDAY_1) + Int32($0)) }
-        let months = (0..<12).map { item(Int32(MON_1) + Int32($0)) }
-        let shortMonths = (0..<12).map { item(Int32(ABMON_1) + Int32($0)) }
+        let weekdays = names(Int32(DAY_1), 7)
+        let shortWeekdays = names(Int32(ABDAY_1), 7)
+        let shortMonths = names(Int32(ABMON_1), 12)
+        // A date with a day number takes the month's number where the
+        // abbreviated names are numbers: Chinese writes 2026年1月15日, not 一月15日.
+        let months = zip(names(Int32(MON_1), 12), shortMonths).map { full, short in
+            short.first.map { $0.isASCII && $0.isNumber } == true ? short : full
+        }
         let radix = item(Int32(RADIXCHAR))
         var group = item(Int32(THOUSEP))
         var size = Int(raind_group_size())
         // The C locale groups nothing; raind's English has always written 1,505,005.
         if group.isEmpty && radix == "." && size == 0 { (group, size) = (",", 3) }
         if group.isEmpty { size = 0 }
-        let codeset = item(Int32(CODESET))
         return LocaleConventions(
             twelveHourClock: timeFormat.hasPrefix("%r") || timeFormat.contains("%I") || timeFormat.contains("%l"),
             amPM: (item(Int32(AM_STR)), item(Int32(PM_STR))), weekdays: weekdays, shortWeekdays: shortWeekdays,
             months: months, shortMonths: shortMonths, decimalSeparator: radix.isEmpty ? "." : radix,
             groupSeparator: group, groupSize: size, usMeasurement: raind_measurement() == 2,
-            utf8: codeset == "UTF-8")
+            utf8: utf8)
     }
 
     /// `9:05 AM` or `09:05`; a whole hour on a 12-hour clock is `8 PM`.

@@ -237,14 +237,27 @@ public enum Localization {
     /// the call that lends the pointer).
     static func gettext(_ message: String) -> String {
         guard cataloguesUsable() else { return message }
-        return message.withCString { String(cString: dgettext(domain, $0)) }
+        return shown(message.withCString { String(cString: dgettext(domain, $0)) }, else: message)
     }
 
     static func ngettext(_ singular: String, _ plural: String, _ count: UInt) -> String {
-        guard cataloguesUsable() else { return count == 1 ? singular : plural }
-        return singular.withCString { one in
+        let english = count == 1 ? singular : plural
+        guard cataloguesUsable() else { return english }
+        let translated = singular.withCString { one in
             plural.withCString { many in String(cString: dngettext(domain, one, many, count)) }
         }
+        return shown(translated, else: english)
+    }
+
+    /// `translated`, or `english` where the calling thread's character set
+    /// is not UTF-8 and the translation has no ASCII form (Japanese,
+    /// Chinese under `ja_JP.eucJP`, `zh_CN.GB2312`): the output is ASCII
+    /// there (`AsciiText`), and English reads where `???` would not.
+    static func shown(_ translated: String, else english: String) -> String {
+        guard translated != english, !translated.utf8.allSatisfy({ $0 < 0x80 }),
+            String(cString: nl_langinfo(nl_item(Int32(CODESET)))) != "UTF-8"
+        else { return translated }
+        return AsciiText.representable(translated) ? translated : english
     }
 
     /// `template` with each `{name}` replaced by its value.

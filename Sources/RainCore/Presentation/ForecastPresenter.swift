@@ -212,11 +212,17 @@ public struct ForecastPresenter: Sendable {
             count, ["source": source])
     }
 
-    /// A problem's first clause, at most 60 characters (an alert service's
+    /// A problem's first clause, at most 60 columns (an alert service's
     /// failed poll, shown briefly).
     public static func brief(_ text: String) -> String {
-        let clause = String(text.prefix { $0 != ";" && !$0.isNewline }).trimmingSpaces()
-        return clause.count > 60 ? String(clause.prefix(59)) + "…" : clause
+        let clause = String(text.prefix { $0 != ";" && $0 != "；" && !$0.isNewline }).trimmingSpaces()
+        guard DisplayWidth.columns(clause) > 60 else { return clause }
+        var cut = ""
+        for character in clause {
+            guard DisplayWidth.columns(cut) + DisplayWidth.columns(of: character) <= 59 else { break }
+            cut.append(character)
+        }
+        return cut + "…"
     }
 
     /// A day's local date (`Forecast.date(of:zone:)`).

@@ -8,6 +8,10 @@
 ///     Air               Unhealthy for sensitive groups (US AQI 120),
 ///                       mostly PM2.5
 ///
+/// Japanese and Chinese, written without spaces, break between two wide
+/// characters as well (columns counted by `DisplayWidth`), never before a
+/// closing mark (`、。）」`) nor after an opening one (`（「`).
+///
 /// Lines that fit are left as they are; a word longer than the room (a
 /// URL) stays whole on a line of its own.
 public enum LineWrap {
@@ -42,7 +46,8 @@ public enum LineWrap {
         // A row whose label is the widest has one space after its colon.
         if indent == leading,
             let colon = characters.indices.first(where: {
-                characters[$0] == ":" && $0 + 1 < characters.count && characters[$0 + 1] == " "
+                (characters[$0] == ":" || characters[$0] == "：") && $0 + 1 < characters.count
+                    && characters[$0 + 1] == " "
             }),
             columns(0..<(colon + 2)) <= width / 2
         {
@@ -58,7 +63,11 @@ public enum LineWrap {
             var used = prefix
             var cut: Int?
             for position in start..<characters.count {
-                if characters[position] == " ", position > start, prefix > 0 || used > indent { cut = position }
+                if position > start, prefix > 0 || used > indent,
+                    characters[position] == " " || breaksBetween(characters[position - 1], characters[position])
+                {
+                    cut = position
+                }
                 used += widths[position]
                 if used > width { break }
             }
@@ -88,6 +97,20 @@ public enum LineWrap {
             }
             return TextTable.columns(of: character)
         }
+    }
+
+    /// Marks a line of Japanese or Chinese does not start with.
+    static let closing: Set<Character> = [
+        "、", "。", "，", "．", "：", "；", "！", "？", "）", "」", "』", "】", "〉", "》", "ー", "・", "々", "…",
+    ]
+    /// Marks a line does not end with.
+    static let opening: Set<Character> = ["（", "「", "『", "【", "〈", "《"]
+
+    /// Whether a line may break between two characters with no space
+    /// between them: both wide, and the kinsoku rules above.
+    static func breaksBetween(_ before: Character, _ after: Character) -> Bool {
+        DisplayWidth.columns(of: before) == 2 && DisplayWidth.columns(of: after) == 2
+            && !closing.contains(after) && !opening.contains(before)
     }
 }
 
