@@ -90,9 +90,6 @@ var WeatherModel = class WeatherModel {
             this.forecasts.clear();
             if (this.selected && object(event.forecast))
                 this.forecasts.set(this.selected, event.forecast);
-            const lastError = failure(object(event.status)?.lastError);
-            if (this.selected && lastError)
-                this.failures.set(this.selected, lastError);
             return true;
         }
         case 'LocationAdded':

@@ -193,14 +193,13 @@ function present(model, {now, locale, gettext, wm}) {
             .filter(item => item && number(item.time) !== null && item.time + 3600 > now).slice(0, 6)) {
             const rain = percent(hour.precipProbability);
             lines.hours.push({time: time(hour.time), icon: ICONS[hour.icon] ?? UNKNOWN_ICON,
-                text: [temperature(hour.temperature) ?? '–', rain].filter(part => part).join('  ')});
+                text: temperature(hour.temperature) ?? '–', rain: rain ?? ''});
         }
         for (const day of (Array.isArray(forecast.daily) ? forecast.daily : [])
             .filter(item => item && number(item.time) !== null && item.time + 86400 > now).slice(0, 5)) {
             const rain = percent(day.precipProbability);
             lines.days.push({time: weekday.format(new Date((day.time + 43200) * 1000)), icon: ICONS[day.icon] ?? UNKNOWN_ICON,
-                text: [`${temperature(day.temperatureMin) ?? '–'} / ${temperature(day.temperatureMax) ?? '–'}`, rain]
-                    .filter(part => part).join('  ')});
+                text: `${temperature(day.temperatureMin) ?? '–'} / ${temperature(day.temperatureMax) ?? '–'}`, rain: rain ?? ''});
         }
         const air = forecast.air && typeof forecast.air === 'object' ? forecast.air : null;
         if (air) {
