@@ -71,7 +71,8 @@ var Connection = class Connection {
      */
     constructor({maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES} = {}) {
         this._maxMessageBytes = maxMessageBytes;
-        this._buffer = new Uint8Array(0);
+        this._pieces = [];
+        this._pending = 0;
         this._cancellable = new Gio.Cancellable();
         this._connection = null;
         this._closed = false;
@@ -194,15 +195,13 @@ var Connection = class Connection {
             });
     }
 
-    // Splits the buffered bytes at NULs and hands each message on; false when
-    // the connection was closed on the way.
+    // Splits what was read at NULs and hands each message on; false when the
+    // connection was closed on the way. Pieces of a message wait in a list
+    // and are joined once its NUL arrives, so a long message is copied once.
     _take(chunk) {
-        const joined = new Uint8Array(this._buffer.length + chunk.length);
-        joined.set(this._buffer);
-        joined.set(chunk, this._buffer.length);
         let start = 0;
-        for (let end = joined.indexOf(0, this._buffer.length); end !== -1; end = joined.indexOf(0, start)) {
-            const message = this._parse(joined.subarray(start, end));
+        for (let end = chunk.indexOf(0); end !== -1; end = chunk.indexOf(0, start)) {
+            const message = this._parse(this._join(chunk.subarray(start, end)));
             if (message === null)
                 return false;
             start = end + 1;
@@ -210,13 +209,31 @@ var Connection = class Connection {
             if (this._closed)
                 return false;
         }
-        this._buffer = joined.slice(start);
-        if (this._buffer.length > this._maxMessageBytes) {
+        if (start < chunk.length) {
+            this._pieces.push(chunk.subarray(start));
+            this._pending += chunk.length - start;
+        }
+        if (this._pending > this._maxMessageBytes) {
             this.close(new RaindError('TooLarge',
                 `raind's reply exceeds ${this._maxMessageBytes} bytes; the connection was closed`));
             return false;
         }
         return true;
+    }
+
+    _join(last) {
+        if (this._pieces.length === 0)
+            return last;
+        const joined = new Uint8Array(this._pending + last.length);
+        let offset = 0;
+        for (const piece of this._pieces) {
+            joined.set(piece, offset);
+            offset += piece.length;
+        }
+        joined.set(last, offset);
+        this._pieces = [];
+        this._pending = 0;
+        return joined;
     }
 
     _parse(bytes) {

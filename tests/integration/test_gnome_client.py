@@ -197,6 +197,7 @@ def test_what_the_view_reads_is_in_the_idl(weather_daemon, gjs, fixture_server):
     client = gjs()
     client.send(op="subscribe", paths=[str(daemon.socket)])
     client.event("Snapshot")
+    client.present()  # Paris and its forecast
     fixture_server.script(path_prefix="/v1/forecast", count=-1, mode="status", status=500)
     daemon.ctl("add", "--coords", "40.4165,-3.7026", "--name", "Madrid", check=True)
     daemon.ctl("set-location", "madrid-es", check=True)
