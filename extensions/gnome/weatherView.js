@@ -67,6 +67,13 @@ function present(model, {now, locale, gettext, wm}) {
         const [factor, unit] = {us: [2.236936, 'mph'], uk: [2.236936, 'mph'], ca: [3.6, 'km/h']}[status.units] ?? [1, 'm/s'];
         return `${numbers(0).format(Math.round(value * factor))} ${unit}`;
     };
+    // Rain over a day: mm with one decimal (inches with two in the us system), none when dry.
+    const accumulation = millimetres => {
+        const value = number(millimetres);
+        if (value === null || value <= 0)
+            return null;
+        return status.units === 'us' ? `${numbers(2).format(value / 25.4)} in` : `${numbers(1).format(value)} mm`;
+    };
     const percent = fraction => {
         const value = number(fraction);
         return value === null ? null : new Intl.NumberFormat(locale, {style: 'percent', maximumFractionDigits: 0})
@@ -199,7 +206,8 @@ function present(model, {now, locale, gettext, wm}) {
             .filter(item => item && number(item.time) !== null && item.time + 86400 > now).slice(0, 5)) {
             const rain = percent(day.precipProbability);
             lines.days.push({time: weekday.format(new Date((day.time + 43200) * 1000)), icon: ICONS[day.icon] ?? UNKNOWN_ICON,
-                text: `${temperature(day.temperatureMin) ?? '–'} / ${temperature(day.temperatureMax) ?? '–'}`, rain: rain ?? ''});
+                text: `${temperature(day.temperatureMin) ?? '–'} / ${temperature(day.temperatureMax) ?? '–'}`,
+                rain: [rain, accumulation(day.precipAccumulation)].filter(part => part).join(' · ')});
         }
         const air = forecast.air && typeof forecast.air === 'object' ? forecast.air : null;
         if (air) {

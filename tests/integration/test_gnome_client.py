@@ -240,5 +240,9 @@ def test_the_view_speaks_german_with_its_conventions(weather_daemon, gjs, tmp_pa
     assert "Gefühlt" in text and "Wind" in text, text
     assert re.search(r"Aktualisiert", text), text
     assert not re.search(r"\d\s?(AM|PM)", text), "German times are on a 24-hour clock"
+    assert re.fullmatch(r"\d\d:\d\d", view["lines"]["hours"][0]["time"]), view["lines"]["hours"]
+    assert any(re.search(r"\d,\d mm", day["rain"]) for day in view["lines"]["days"]), view["lines"]["days"]
     english = client.present(locale="en-US")["view"]
     assert english["label"].startswith("Paris ") and "°" in english["label"]
+    assert re.fullmatch(r"\d{1,2}:\d\d\s(AM|PM)", english["lines"]["hours"][0]["time"]), english["lines"]["hours"]
+    assert any(re.search(r"\d\.\d mm", day["rain"]) for day in english["lines"]["days"]), english["lines"]["days"]
