@@ -107,19 +107,33 @@ class GnomeShell:
         return process, address
 
     def start(self, timeout=60):
-        self.log = open(self.log_path, "ab")
-        self.process = subprocess.Popen(
-            ["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", self.size],
-            env=self.env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        self._launch()
         self.wait_for(lambda: self.eval("Main.layoutManager._startingUp === false && "
                                         f"!!{INDICATOR}") is True, timeout=timeout, what="GNOME Shell with raind's button")
         self.eval("Main.overview.hide(); true")
         return self
 
+    def start_without_indicator(self, timeout=60):
+        """The shell started, raind's extension not enabled (for measuring what it adds)."""
+        self._launch()
+        self.wait_for(lambda: self.eval("Main.layoutManager._startingUp === false") is True, timeout=timeout,
+                      what="GNOME Shell")
+        self.eval("Main.overview.hide(); true")
+        return self
+
+    def _launch(self):
+        self.log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(
+            ["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", self.size],
+            env=self.env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+
     def gdbus(self, *args, timeout=20):
-        result = subprocess.run(["gdbus", "call", "--address", self.session_bus[1], "--dest", "org.gnome.Shell",
-                                 *args], capture_output=True, text=True, timeout=timeout, env=self.env)
-        return result
+        command = ["gdbus", "call", "--address", self.session_bus[1], "--dest", "org.gnome.Shell", *args]
+        try:
+            return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=self.env)
+        except subprocess.TimeoutExpired:
+            # A shell too busy to answer in time (a loaded machine): as if it had not answered yet.
+            return subprocess.CompletedProcess(command, 124, "", "gdbus timed out")
 
     def eval(self, script):
         """The JSON-able value of `script` evaluated in the shell, or None when the shell cannot answer yet."""
