@@ -20,6 +20,8 @@ const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_REPLY_TIMEOUT_MS = 10000;
 // Reconnection: the first retry, doubled after each failure up to the last.
 const DEFAULT_BACKOFF_MS = [500, 15000];
+// From raind's socket appearing to the connection tried.
+const SOCKET_APPEARED_DELAY_MS = 100;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', {fatal: true});
@@ -435,10 +437,11 @@ var Subscription = class Subscription {
         }, error => connection.close(error));
     }
 
-    _scheduleRetry(delayMs) {
+    _scheduleRetry(delayMs, grow = true) {
         if (this._retry)
             GLib.source_remove(this._retry);
-        this._delayMs = Math.min(this._backoffMs[1], Math.max(this._backoffMs[0], this._delayMs * 2));
+        if (grow)
+            this._delayMs = Math.min(this._backoffMs[1], Math.max(this._backoffMs[0], this._delayMs * 2));
         this._retry = GLib.timeout_add(GLib.PRIORITY_DEFAULT, delayMs, () => {
             this._retry = 0;
             this._connect();
@@ -464,8 +467,9 @@ var Subscription = class Subscription {
             monitor.connect('changed', (_monitor, file, _other, eventType) => {
                 if (eventType !== Gio.FileMonitorEvent.CREATED || !file.equal(socket))
                     return;
+                // A moment after the socket appears: raind binds it before it listens.
                 if (this._running && this._connection === null && this._retry)
-                    this._scheduleRetry(0);
+                    this._scheduleRetry(SOCKET_APPEARED_DELAY_MS, false);
             });
             this._monitors.push(monitor);
         }

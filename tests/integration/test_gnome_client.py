@@ -246,3 +246,18 @@ def test_the_view_speaks_german_with_its_conventions(weather_daemon, gjs, tmp_pa
     assert english["label"].startswith("Paris ") and "°" in english["label"]
     assert re.fullmatch(r"\d{1,2}:\d\d\s(AM|PM)", english["lines"]["hours"][0]["time"]), english["lines"]["hours"]
     assert any(re.search(r"\d\.\d mm", day["rain"]) for day in english["lines"]["days"]), english["lines"]["days"]
+
+
+def test_raind_starting_is_noticed_before_the_back_off_ends(weather_daemon, gjs):
+    daemon = weather_daemon()
+    places(daemon)
+    client = gjs()
+    # A long back-off: only the socket appearing can bring the client back quickly.
+    client.send(op="subscribe", paths=[str(daemon.socket)], backoffMs=[20000, 60000])
+    client.event("Snapshot")
+    daemon.stop()
+    client.until(lambda r: r["kind"] == "state" and r["state"] == "down", what="not running")
+    started = time.monotonic()
+    daemon.start()
+    client.event("Snapshot", timeout=10)
+    assert time.monotonic() - started < 10, "reconnected by the back-off, not when the socket appeared"
