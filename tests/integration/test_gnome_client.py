@@ -15,6 +15,7 @@ import pytest
 
 from gjs_driver import EXTENSION, FakeSocket, GjsClient, idl_field
 from idl_check import INTERFACE, check_reply
+from varlink import scanner
 from raindtest import change_until_no_subscriber, wait_for
 
 pytestmark = pytest.mark.skipif(not shutil.which("gjs"), reason="needs gjs (Debian package gjs)")
@@ -261,3 +262,30 @@ def test_raind_starting_is_noticed_before_the_back_off_ends(weather_daemon, gjs)
     daemon.start()
     client.event("Snapshot", timeout=10)
     assert time.monotonic() - started < 10, "reconnected by the back-off, not when the socket appeared"
+
+
+def test_every_field_the_view_names_is_in_the_idl():
+    # Beside the fields recorded from real replies (above), the ones named on
+    # paths the suite's data does not take (a failover, air, polar days, the nowcast).
+    fields = set()
+
+    def collect(kind):
+        if isinstance(kind, scanner._Struct):
+            for name, field in kind.fields.items():
+                fields.add(name)
+                collect(field)
+        elif isinstance(kind, (scanner._Maybe, scanner._Array, scanner._Dict)):
+            collect(kind.element_type)
+    for member in INTERFACE.members.values():
+        for kind in (getattr(member, "type", None), getattr(member, "in_type", None), getattr(member, "out_type", None)):
+            collect(kind)
+    wire = r"\b(?:forecast|current|hour|day|today|alert|air|failover|nowcast|status|event|failed|place|value)\??\.(\w+)\b(?!\s*\()"
+    named = set()
+    for name in ("weatherModel.js", "weatherView.js"):
+        named |= set(re.findall(wire, (EXTENSION / name).read_text()))
+    # Names of the JS objects the model builds itself, not read from the wire.
+    own = {"name", "id", "country", "error", "message", "time", "units", "online", "staleAfterMinutes", "provider",
+           "severity", "title", "onset", "end"}
+    unknown = {name for name in named if name not in fields and name not in own}
+    assert not unknown, f"the view names fields the IDL does not have: {sorted(unknown)}"
+    assert {"failover", "polar", "uvCategory", "precipAccumulation", "reason", "summary"} <= named, sorted(named)
