@@ -146,6 +146,12 @@ def test_the_top_bar_follows_raind(weather_daemon, fixture_server, shell_factory
                "return true; })()")
     shell.wait_label(lambda s: s["label"].startswith("Paris "), timeout=5, what="Paris chosen in the menu")
     assert daemon.client().call("ListLocations")["parameters"]["selected"] == "paris-fr"
+    # Refresh: raind's answer comes back, and no problem is shown.
+    shell.eval(f"(() => {{ const i = {gnome_shell.INDICATOR}; i.menu.open(false); "
+               "i.menu._getMenuItems().find(m => m.label && m.label.text === 'Refresh')"
+               ".activate(imports.gi.Clutter.get_current_event()); return true; })()")
+    shown = shell.wait_label(lambda s: s["lastDraw"]["cause"] == "action", timeout=20, what="Refresh answered")
+    assert shown["view"]["lines"]["problem"] == [] and shell.eval(f"{gnome_shell.INDICATOR}._actionProblem") is None
     assert extension_errors(shell) == []
 
 
