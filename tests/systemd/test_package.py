@@ -412,3 +412,36 @@ def test_purge(system_manager):
     assert DROP_IN.exists(), "purge removed a file the admin made"
     run(["getent", "group", "raind"])
     run(["ls", "-la", "/etc/raind", "/etc/raind/raind.conf.d"], check=False)
+
+
+# --- gnome-shell-extension-raind: the GNOME Shell extension's package, built by
+# ./scripts/package beside raind's (packaging/gnome-shell/build-deb).
+
+def gnome_deb(deb):
+    found = sorted(pathlib.Path(deb).parent.glob("gnome-shell-extension-raind_*_all.deb"))
+    assert found, f"no gnome-shell-extension-raind .deb beside {deb}"
+    return found[-1]
+
+
+def test_gnome_extension_package_installs_the_extension_where_gnome_shell_reads_it(deb):
+    package = gnome_deb(deb)
+    fields = run(["dpkg-deb", "-f", str(package), "Package", "Architecture", "Depends", "Installed-Size"]).stdout
+    assert "Architecture: all" in fields and "raind (>= " in fields, fields
+    size = re.search(r"Installed-Size: (\d+)", fields).group(1)
+    note(f"  {package.name}: Installed-Size {size} KiB")
+    listing = run(["dpkg-deb", "-c", str(package)]).stdout
+    extension = "./usr/share/gnome-shell/extensions/raind@raind.github.io/"
+    for name in ("metadata.json", "extension.js", "indicator.js", "varlinkClient.js", "weatherModel.js",
+                 "weatherView.js", "stylesheet.css"):
+        assert extension + name in listing, (name, listing)
+    assert all(" root/root " in line for line in listing.splitlines()), listing
+
+
+@pytest.mark.skipif(shutil.which("lintian") is None, reason="lintian is not installed (apt-get install lintian)")
+def test_gnome_extension_package_is_lintian_clean(deb):
+    result = run(["lintian", "--pedantic", str(gnome_deb(deb))], check=False)
+    tags = [line for line in result.stdout.splitlines() if re.match(r"^[EWIPX]: ", line)]
+    assert not [line for line in tags if line.startswith("E: ")], tags
+    # The same justified warning as raind's (packaging/README.md).
+    assert all("initial-upload-closes-no-bugs" in line for line in tags if line.startswith("W: ")), tags
+# --- end of gnome-shell-extension-raind

@@ -67,6 +67,12 @@ def test_same_commit_elsewhere_builds_the_same_package(deb):
                             timeout=3600, env={**os.environ, "RAIND_PACKAGE_DIR": str(clone / "build-package")})
     assert result.returncode == 0, result.stderr[-4000:]
     again = pathlib.Path(result.stdout.strip().splitlines()[-1])
+    # --- gnome-shell-extension-raind: the extension's package, built beside each, the same too.
+    gnome = [sorted(path.parent.glob("gnome-shell-extension-raind_*_all.deb")) for path in (pathlib.Path(deb), again)]
+    assert all(gnome), f"no gnome-shell-extension-raind .deb beside {deb} or {again}"
+    assert digest(gnome[0][-1]) == digest(gnome[1][-1]), \
+        "gnome-shell-extension-raind differs: " + "\n".join(differences(gnome[0][-1], gnome[1][-1], clone.parent))
+    # --- end of gnome-shell-extension-raind
     digests = {path: digest(path) for path in (pathlib.Path(deb), again)}
     for path, value in digests.items():
         note(f"  sha256 {value}  {path}")
