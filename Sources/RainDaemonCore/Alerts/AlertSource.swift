@@ -109,6 +109,9 @@ public struct AlertSourceTerms: Equatable, Sendable {
     /// Seconds between polls of a place, never shorter than the service's
     /// own update rate.
     public var pollingInterval: Double
+    /// Seconds between polls of a place with no alert and a calm forecast
+    /// (`AlertPacing`): 30 min, never shorter than `pollingInterval`.
+    public var calmPollingInterval: Double
     /// Polls are delayed by a random 0...`jitterFraction` of the interval.
     public var jitterFraction: Double
     /// Send the last answer's `ETag` and `Last-Modified` back.
@@ -120,10 +123,12 @@ public struct AlertSourceTerms: Equatable, Sendable {
 
     public init(
         countries: Set<String>, pollingInterval: Double, jitterFraction: Double = 0.1,
-        conditionalRequests: Bool = true, coordinateDigits: Int = 2, quota: ProviderQuota
+        conditionalRequests: Bool = true, coordinateDigits: Int = 2, quota: ProviderQuota,
+        calmPollingInterval: Double = 1800
     ) {
         self.countries = countries
         self.pollingInterval = pollingInterval
+        self.calmPollingInterval = max(pollingInterval, calmPollingInterval)
         self.jitterFraction = jitterFraction
         self.conditionalRequests = conditionalRequests
         self.coordinateDigits = coordinateDigits
