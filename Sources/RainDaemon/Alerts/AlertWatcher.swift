@@ -122,6 +122,9 @@ final class AlertWatcher {
     /// The reader's languages, most preferred first; nil until known.
     private var readerLanguages: [String]?
     private var languages: [String] { readerLanguages ?? [] }
+    /// The place's lookups kept elsewhere than with its forecast (the
+    /// observation watcher's `/points`), for services that answer by area.
+    var moreLookups: (LocationID) -> [ProviderLookup] = { _ in [] }
     /// Called before each round of polls, so the reader's languages can be
     /// asked again (`languagesChanged` when they changed).
     var willPoll: () -> Void = {}
@@ -329,7 +332,9 @@ final class AlertWatcher {
         watch.jitterDraw = timer.jitter.unit()
         watch.nextPoll = Self.next(after: time, interval: pace(of: place, source: source, at: time), watch: watch)
         let asked: [ProviderRequest]
-        switch source.plan(for: place, languages: languages, now: time) {
+        // The lookups raind keeps for the place: a service answering by area asks for the place's.
+        let lookups = store.lookups(of: id, now: time) + moreLookups(id).filter { $0.validationProblem == nil }
+        switch source.plan(for: place, lookups: lookups, languages: languages, now: time) {
         case .requests(let requests):
             asked = requests
         case .notCovered(let reason):
