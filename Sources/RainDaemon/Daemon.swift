@@ -122,6 +122,8 @@ public final class Daemon {
         // gone, before the socket exists: the first client to connect gets it
         // (the other places' are read in `run`, right after READY=1).
         refresher.restore(othersLater: true)
+        // The NWS's /points the station search keeps gives the place's alert zones too (docs/ALERTS.md).
+        alerts.moreLookups = { [weak observations] id in observations?.lookup(of: id).map { [$0] } ?? [] }
         alerts.restore(state.places.locations)
         if options.mode == .user {
             let session = SessionLanguages(

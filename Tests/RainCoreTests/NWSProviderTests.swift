@@ -145,11 +145,18 @@ final class NWSProviderTests: XCTestCase {
         XCTAssertEqual(
             try lookup("sumatra-fl"),
             ProviderLookup(
-                values: ["office": "TAE", "gridX": "58", "gridY": "65", "timeZone": "America/New_York"],
+                values: [
+                    "office": "TAE", "gridX": "58", "gridY": "65", "timeZone": "America/New_York",
+                    // The zones the place's alerts are asked by (NWSAlertZones).
+                    "forecastZone": "FLZ015", "county": "FLC037", "fireWeatherZone": "FLZ015",
+                ],
                 expiresAt: now + 7 * 86_400))
         XCTAssertEqual(
             try lookup("billings-mt").values,
-            ["office": "BYZ", "gridX": "103", "gridY": "92", "timeZone": "America/Denver"])
+            [
+                "office": "BYZ", "gridX": "103", "gridY": "92", "timeZone": "America/Denver",
+                "forecastZone": "MTZ235", "county": "MTC111", "fireWeatherZone": "MTZ128",
+            ])
         XCTAssertNil(try lookup("billings-mt").validationProblem)
     }
 

@@ -15,7 +15,7 @@ final class WireSchemaTests: XCTestCase {
         ("Failure", RefreshFailure.self), ("Status", WeatherStatus.self), ("Attribution", Attribution.self),
         ("Nowcast", Nowcast.self), ("NowcastStep", NowcastStep.self), ("NowcastStatus", NowcastStatus.self),
         ("ProviderChange", ProviderChange.self), ("ProviderStatus", ProviderStatus.self),
-        ("AlertSourceStatus", AlertSourceStatus.self),
+        ("AlertSourceStatus", AlertSourceStatus.self), ("AlertPace", AlertPace.self),
         ("PlaceAlertService", PlaceAlertService.self),
         ("AlertService", AlertService.self), ("AirQuality", AirQuality.self), ("Pollen", Pollen.self),
         ("AirHour", AirHour.self), ("FailureWording", FailureWording.self), ("ValueSource", ValueSource.self),

@@ -298,11 +298,13 @@ final class AlertLifeTests: XCTestCase {
         let status = rig.watcher.sourceStatuses(now: rig.clock.wallNow)
         XCTAssertEqual(status.map(\.name), ["nws"])
         XCTAssertEqual(status.first?.places, [rig.place.id])
-        XCTAssertEqual(status.first?.requestsPerDay, 288, "every 5 minutes")
+        // The alert cancelled and the forecast calm, the place is asked at the calm pace (docs/ALERTS.md).
+        XCTAssertEqual(status.first?.requestsPerDay, 48, "every 30 minutes, no alert and a calm forecast")
+        XCTAssertEqual(status.first?.paces?.map(\.reason), [.calm])
         XCTAssertEqual(status.first?.requestsToday, try rig.server.count(Self.path))
         rig.note(
             "cost: \(status.first?.requestsToday ?? 0) requests to nws in 3 h 00 min "
-                + "(\(try rig.server.count(Self.path)) reached the server); 288 a day at the 5-minute interval")
+                + "(\(try rig.server.count(Self.path)) reached the server); 48 a day at the calm 30-minute interval")
         for line in rig.transcript { print("alert life: " + line) }
     }
 

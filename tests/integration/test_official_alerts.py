@@ -102,6 +102,11 @@ def test_a_us_place_gets_the_nws_alerts_with_an_open_meteo_forecast(daemon_facto
     # A row past 80 columns continues under its value; read it as one line.
     shown = re.sub(r"\n +", " ", daemon.ctl("status", check=True).stdout)
     assert "Alert polling:  nws: 1 place every 5 min, about 288 requests a day; 1 of 576 today" in shown, shown
+    # An alert in effect: the service's own rate, and why (docs/ALERTS.md, "Polling that follows the weather").
+    assert nws["paces"] == [{"place": place_id, "pollingSeconds": 300, "fast": True, "reason": "alertInEffect",
+                             "at": nws["paces"][0]["at"], "worstDelaySeconds": 480}], nws["paces"]
+    assert (f"Alert pace:     {place_id}: every 5 min (an alert is in effect); warnings read within 8 min"
+            in shown), shown
 
 
 def test_a_restart_within_the_interval_plans_the_same_requests_before_asking(daemon_factory, service):

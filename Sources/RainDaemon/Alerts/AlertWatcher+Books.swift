@@ -58,17 +58,23 @@ extension AlertWatcher {
     /// Each service polled for a place, or that was today, by name: its
     /// places, interval and counts as they stand at `time`.
     func sourceStatuses(now time: Double) -> [AlertSourceStatus] {
-        var places: [String: (source: any AlertSource, ids: [LocationID], urls: Set<String>)] = [:]
+        var places: [String: (source: any AlertSource, ids: [LocationID], paces: [AlertPace], urls: [String: Double])] =
+            [:]
         for place in self.places {
             guard let watch = watches[place.id] else { continue }
-            places[watch.source.name, default: (watch.source, [], [])].ids.append(place.id)
+            let pace = pace(of: place, source: watch.source, at: time)
+            places[watch.source.name, default: (watch.source, [], [], [:])].ids.append(place.id)
+            places[watch.source.name]?.paces.append(pace)
+            // A question asked by several places goes out at the pace of the fastest.
             // Not polled since raind started (a restart within the interval): the plan's URLs.
             var urls = watch.requestURLs
-            if urls.isEmpty, case .requests(let asked) = watch.source.plan(for: place, languages: languages, now: time)
-            {
+            if urls.isEmpty, case .requests(let asked) = plan(for: place, source: watch.source, at: time) {
                 urls = asked.map { baseURL(watch.source) + $0.path }
             }
-            places[watch.source.name]?.urls.formUnion(urls)
+            for url in urls {
+                let fastest = min(places[watch.source.name]?.urls[url] ?? .infinity, pace.pollingSeconds)
+                places[watch.source.name]?.urls[url] = fastest
+            }
         }
         let names = Set(places.keys).union(usage.keys)
         return names.sorted().compactMap { name in
@@ -81,14 +87,15 @@ extension AlertWatcher {
             let current = book.usage.current(now: time)
             let sameDay = current.day == entry.day
             let interval = source.terms.pollingInterval
-            // One request a round for each distinct question (shared by the places asking it).
-            let requests = Double(places[name]?.urls.count ?? 0)
+            // One request a round for each distinct question (shared by the places asking it), at its pace.
+            let requests = (places[name]?.urls.values ?? [:].values).reduce(0) { $0 + 86_400 / $1 }
             return AlertSourceStatus(
                 name: name, places: ids, pollingSeconds: interval,
-                requestsPerDay: requests * 86_400 / interval, usage: current,
+                requestsPerDay: requests, usage: current,
                 unchangedToday: sameDay ? entry.unchanged : 0, documentsToday: sameDay ? entry.documents : 0,
                 dailyBudget: book.daily, failures: book.health.consecutiveFailures,
-                backoffUntil: book.health.backoffUntil.flatMap { $0 > time ? $0 : nil })
+                backoffUntil: book.health.backoffUntil.flatMap { $0 > time ? $0 : nil },
+                paces: places[name]?.paces ?? [])
         }
     }
 }

@@ -22,11 +22,11 @@ final class AlertWatcher {
     let books: any ServiceBooks
     /// Every request goes through it: places asking the same question share one answer.
     private let answers: SharedAnswers
-    private let store: ForecastStore
+    let store: ForecastStore
     private let events: DaemonEvents
     private let logger: Logger
     private(set) var places: [Location] = []
-    private(set) var watches: [LocationID: Watch] = [:]
+    var watches: [LocationID: Watch] = [:]
     /// The poll timer, with the polls' seeded jitter; reading the time
     /// through it follows wall-clock jumps.
     private let timer: PollTimer
@@ -37,6 +37,10 @@ final class AlertWatcher {
     struct Watch {
         var source: any AlertSource
         var nextPoll: Double
+        /// When the last poll went out, and its draw of the jitter (0..<1 of
+        /// the source's fraction): a change of pace moves the next poll from it.
+        var lastPoll: Double?
+        var jitterDraw = 0.0
         var transfers: [any HTTPCancellable] = []
         /// The last feed's alerts.
         var feedAlerts: [WeatherAlert] = []
@@ -91,6 +95,8 @@ final class AlertWatcher {
 
     /// The wall-clock time, after following any jump since the last reading.
     var now: Double { timer.now }
+    /// When the timer is armed to act next (a poll, an onset or an end); nil when nothing is due.
+    var nextWake: Double? { timer.armedFor }
 
     /// The wall clock was set: each place's next poll keeps its distance,
     /// and onsets and ends are looked for from the new time on.
@@ -116,6 +122,9 @@ final class AlertWatcher {
     /// The reader's languages, most preferred first; nil until known.
     private var readerLanguages: [String]?
     var languages: [String] { readerLanguages ?? [] }
+    /// The place's lookups kept elsewhere than with its forecast (the
+    /// observation watcher's `/points`), for services that answer by area.
+    var moreLookups: (LocationID) -> [ProviderLookup] = { _ in [] }
     /// Called before each round of polls, so the reader's languages can be
     /// asked again (`languagesChanged` when they changed).
     var willPoll: () -> Void = {}
@@ -184,7 +193,8 @@ final class AlertWatcher {
             {
                 // Answered less than an interval before a restart: asked when the interval ends, not at once.
                 if let checked = restored.service.checkedAt, checked <= time {
-                    watches[place.id]?.nextPoll = max(time, checked + source.terms.pollingInterval)
+                    let interval = pace(of: place, source: source, at: time).pollingSeconds
+                    watches[place.id]?.nextPoll = max(time, checked + interval)
                 }
             } else if store.officialAlerts(of: place.id) == nil {
                 store.setOfficialAlerts(
@@ -218,7 +228,16 @@ final class AlertWatcher {
     /// Published by the refresher with a new forecast, or by this watcher:
     /// either way what clients were last sent.
     func published(_ change: Event) {
-        if case .alertsChanged(let id, let alerts) = change { lastPublished[id] = alerts }
+        switch change {
+        case .alertsChanged(let id, let alerts):
+            lastPublished[id] = alerts
+        case .weatherUpdated(let id, _):
+            // A forecast bringing a severe signal shortens the place's interval at once.
+            let time = now
+            if repace(id, at: time, shortenOnly: true) { reschedule(at: time) }
+        default:
+            break
+        }
     }
 
     private func stop(_ id: LocationID) {
@@ -274,11 +293,11 @@ final class AlertWatcher {
     }
 
     /// Every alert message held for the place: the provider's own and its service's.
-    private func messages(of place: Location) -> [WeatherAlert] {
+    func messages(of place: Location) -> [WeatherAlert] {
         (store[place.id]?.forecast.alerts ?? []) + (store.officialAlerts(of: place.id)?.messages ?? [])
     }
 
-    private func reschedule(at time: Double) {
+    func reschedule(at time: Double) {
         // No poll is due before the reader's languages are known.
         var next = readerLanguages == nil ? nil : watches.values.filter { $0.transfers.isEmpty }.map(\.nextPoll).min()
         if let change = AlertLifecycle.nextChange(places.flatMap(messages(of:)), after: time) {
@@ -295,6 +314,14 @@ final class AlertWatcher {
         client.request(url, headers: headers)
     }
 
+    /// What `source` is asked for `place`, with the lookups raind keeps for
+    /// it: a service answering by area asks for the place's.
+    func plan(for place: Location, source: any AlertSource, at time: Double) -> AlertPlan {
+        let lookups =
+            store.lookups(of: place.id, now: time) + moreLookups(place.id).filter { $0.validationProblem == nil }
+        return source.plan(for: place, lookups: lookups, languages: languages, now: time)
+    }
+
     private func poll(_ id: LocationID, time: Double) {
         guard var watch = watches[id], let place = places.first(where: { $0.id == id }) else { return }
         let source = watch.source
@@ -309,11 +336,11 @@ final class AlertWatcher {
             }
             return
         }
-        let jitter = timer.jitter.delay(
-            interval: source.terms.pollingInterval, fraction: source.terms.jitterFraction)
-        watch.nextPoll = time + source.terms.pollingInterval + jitter
+        watch.lastPoll = time
+        watch.jitterDraw = timer.jitter.unit()
+        watch.nextPoll = Self.next(after: time, interval: pace(of: place, source: source, at: time), watch: watch)
         let asked: [ProviderRequest]
-        switch source.plan(for: place, languages: languages, now: time) {
+        switch plan(for: place, source: source, at: time) {
         case .requests(let requests):
             asked = requests
         case .notCovered(let reason):
@@ -492,6 +519,8 @@ final class AlertWatcher {
         store.setOfficialAlerts(
             OfficialAlerts(messages: messages ?? previous?.messages ?? [], service: service), for: id)
         let time = now
+        // What the answer said sets the pace from the poll on: an alert new in it, or one that ended.
+        if checked != nil { repace(id, at: time, shortenOnly: false) }
         publishChanges(at: time)
         reschedule(at: time)
         recorded(id)

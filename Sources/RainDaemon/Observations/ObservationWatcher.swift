@@ -26,6 +26,9 @@ final class ObservationWatcher {
     /// The saved places, watched again when `Enabled=` turns on.
     private var saved: [Location] = []
     private var searches: [LocationID: Search] = [:]
+
+    /// What the place's station search looked up (the NWS's `/points`), if anything.
+    func lookup(of id: LocationID) -> ProviderLookup? { searches[id]?.lookup }
     private var stations: [String: StationWatch] = [:]
     /// Of each source's requests today (its book's UTC day): those answered 304.
     private var unchanged: [String: (day: Double, count: Int)] = [:]

@@ -31,6 +31,8 @@ extension WeatherService {
         _ parameters: GetForecastCall.Parameters, _ responder: Responder<GetForecastCall.Reply>
     ) throws(MethodError) {
         let location = try resolve(parameters.id, selectedByDefault: true)
+        // Asked for by name: looked at, so refetched at once when the machine resumes.
+        if parameters.id != nil { refresher.lookedAt(location.id) }
         let cached = refresher.forecast(for: location.id)
         responder.reply(
             .init(

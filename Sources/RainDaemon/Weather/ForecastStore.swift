@@ -124,6 +124,13 @@ public final class ForecastStore {
         return lookup
     }
 
+    /// Every provider's lookup for the place that has not expired by `now`
+    /// and is well formed, by provider name (so in one order each time).
+    func lookups(of id: LocationID, now: Double) -> [ProviderLookup] {
+        (lookups[id] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+            .filter { $0.expiresAt > now && $0.validationProblem == nil }
+    }
+
     /// Keeps what `provider`'s lookup found for the place; it is written
     /// with the next forecast (the one it is made for follows at once).
     func keep(_ lookup: ProviderLookup, of id: LocationID, by provider: ProviderName) {

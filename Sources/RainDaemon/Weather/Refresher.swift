@@ -38,6 +38,8 @@ public final class Refresher {
     /// The settings in force (units and the refresh interval), as last written.
     var settings: Settings
     var nowcast = NowcastWatch()
+    /// The places a person looks at, for "became active" moments (`Refresher+Attention`).
+    var attention = PlaceAttention()
     /// Notes logged once for the daemon's life.
     var loggedOnce: Set<String> = []
 
@@ -231,8 +233,10 @@ public final class Refresher {
     // MARK: Triggers
 
     /// A "became active" moment: fetch what is stale, nothing else.
+    /// A "became active" moment: the stale places a person looks at are
+    /// fetched at once (`placesLookedAt`); the others keep their schedule.
     public func refreshIfStale(reason: String) {
-        let ids = scheduler.staleRefreshes(list.locations.map(\.id), now: now, selected: list.selectedID)
+        let ids = scheduler.staleRefreshes(placesLookedAt(), now: now, selected: list.selectedID)
         guard !ids.isEmpty else {
             reschedule()
             return

@@ -28,6 +28,12 @@ public protocol AlertSource: Sendable {
     /// codes, "de", "en"); a source that answers in several asks for, and
     /// keeps, the first it has, else English, else its own first.
     func plan(for place: Location, languages: [String], now: Double) -> AlertPlan
+    /// The same, knowing what lookups raind keeps for the place (a forecast
+    /// provider's or an observation source's, `ProviderLookup`): a service
+    /// that answers by area asks for the place's area when one names it
+    /// (the NWS's zones, `NWSAlertZones`), so places in one area ask one
+    /// question. By default, `plan(for:languages:now:)`.
+    func plan(for place: Location, lookups: [ProviderLookup], languages: [String], now: Double) -> AlertPlan
     /// The successful (200) answers of a plan's requests, in its order: the
     /// alerts they hold that concern `place` (matched by the area's outline
     /// where one is given), and the CAP documents to fetch for the rest of
@@ -47,6 +53,11 @@ public protocol AlertSource: Sendable {
 }
 
 extension AlertSource {
+    /// A source that asks by point only.
+    public func plan(for place: Location, lookups: [ProviderLookup], languages: [String], now: Double) -> AlertPlan {
+        plan(for: place, languages: languages, now: now)
+    }
+
     /// Never asked unless the source's feed names documents.
     public func parseDocument(
         _ body: [UInt8], for place: Location, languages: [String], now: Double
@@ -109,6 +120,9 @@ public struct AlertSourceTerms: Equatable, Sendable {
     /// Seconds between polls of a place, never shorter than the service's
     /// own update rate.
     public var pollingInterval: Double
+    /// Seconds between polls of a place with no alert and a calm forecast
+    /// (`AlertPacing`): 30 min, never shorter than `pollingInterval`.
+    public var calmPollingInterval: Double
     /// Polls are delayed by a random 0...`jitterFraction` of the interval.
     public var jitterFraction: Double
     /// Send the last answer's `ETag` and `Last-Modified` back.
@@ -120,10 +134,12 @@ public struct AlertSourceTerms: Equatable, Sendable {
 
     public init(
         countries: Set<String>, pollingInterval: Double, jitterFraction: Double = 0.1,
-        conditionalRequests: Bool = true, coordinateDigits: Int = 2, quota: ProviderQuota
+        conditionalRequests: Bool = true, coordinateDigits: Int = 2, quota: ProviderQuota,
+        calmPollingInterval: Double = 1800
     ) {
         self.countries = countries
         self.pollingInterval = pollingInterval
+        self.calmPollingInterval = max(pollingInterval, calmPollingInterval)
         self.jitterFraction = jitterFraction
         self.conditionalRequests = conditionalRequests
         self.coordinateDigits = coordinateDigits

@@ -71,6 +71,15 @@ public struct NWSAlertSource: AlertSource {
         ])
     }
 
+    /// By the place's zones when a kept `/points` lookup names them
+    /// (`NWSAlertZones`): one question for every place in them, matched
+    /// locally (`parseFeed`); else by the point.
+    public func plan(for place: Location, lookups: [ProviderLookup], languages: [String], now: Double) -> AlertPlan {
+        let byPoint = plan(for: place, languages: languages, now: now)
+        guard case .requests = byPoint, let zones = NWSAlertZones.zones(in: lookups) else { return byPoint }
+        return .requests([ProviderRequest(path: NWSAlertZones.path(zones), headers: NWS.headers)])
+    }
+
     /// The alerts of the collection, at most `AlertLimits.alertsPerFeed`.
     /// Throws on an answer that is not a feature collection (a problem
     /// document is the API's own error), and on a field of the wrong type
@@ -96,9 +105,25 @@ public struct NWSAlertSource: AlertSource {
             guard case .object = properties.value else {
                 throw properties.error(.wrongType(expected: "an object", got: properties.value.kindName))
             }
+            // A zone's answer holds its counties' storm-based warnings, whose outline may miss the place.
+            if try !outlineHolds(feature, place) { continue }
             if let alert = try alert(properties) { alerts.append(alert) }
         }
         return AlertFeed(alerts: alerts, cutFrom: features.count)
+    }
+
+    /// Whether the feature's outline (a Polygon or MultiPolygon; an edge
+    /// counts as in) holds the place; true without one: the zone or county
+    /// asked for is the alert's area. A point query's answer holds the
+    /// point already; a zone query's holds every warning of the zones, and
+    /// a storm-based warning (a tornado's, a severe thunderstorm's) covers
+    /// only the part of its counties its polygon outlines.
+    func outlineHolds(_ feature: ProviderJSON, _ place: Location) throws(ProviderParseError) -> Bool {
+        guard let geometry = try feature.object("geometry"), let type = try geometry.string("type"),
+            AlertArea.outlineTypes.contains(type)
+        else { return true }
+        return try AlertArea(geoJSON: geometry).contains(
+            AlertArea.Point(latitude: place.latitude, longitude: place.longitude))
     }
 
     /// One feature's alert; nil for a message that is no actual warning

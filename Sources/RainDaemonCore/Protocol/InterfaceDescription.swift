@@ -474,7 +474,27 @@ extension WeatherInterface {
           # answered, and until when raind leaves it alone after them.
           dailyBudget: ?float,
           failures: ?int,
-          backoffUntil: ?float
+          backoffUntil: ?float,
+          # Each of its places' pace now: pollingSeconds above is the service's own
+          # (fast) rate; a place with no alert and a calm forecast is asked less often.
+          paces: ?[]AlertPace
+        )
+
+        # How often one place's official alerts are asked for now (pollingSeconds,
+        # before jitter), whether that is the service's own rate (fast) or the calm
+        # one, and why (reason): an alert in effect or upcoming, a severe signal in
+        # the forecast for the next 12 hours (thunderstorm, gusts, wind, heavyRain,
+        # heavySnow, heat, cold), no forecast to judge by yet (noForecast), or calm.
+        # at: when the alert or the signal begins. worstDelaySeconds: the longest a
+        # warning the service publishes takes to reach raind at this pace while the
+        # service answers (docs/ALERTS.md, "Polling that follows the weather").
+        type AlertPace (
+          place: string,
+          pollingSeconds: float,
+          fast: bool,
+          reason: (alertInEffect, alertUpcoming, thunderstorm, gusts, wind, heavyRain, heavySnow, heat, cold, noForecast, calm),
+          at: ?float,
+          worstDelaySeconds: float
         )
 
         # Version, uptime, provider, reachability, units, the selected place, refresh

@@ -139,7 +139,7 @@ struct StatusCommand: ClientCommand {
                 "{places} every {interval}, about {requests} a day; {today}",
                 [
                     "places": trn("{count} place", "{count} places", places),
-                    "interval": Durations.span(source.pollingSeconds),
+                    "interval": Self.interval(source),
                     "requests": trn("{count} request", "{count} requests", perDay), "today": today,
                 ])
         } else {
@@ -278,6 +278,7 @@ struct StatusCommand: ClientCommand {
         for (index, source) in (status.alertSources ?? []).enumerated() {
             rows.append([index == 0 ? tr("Alert polling:") : "", Self.describe(source, now: now)])
         }
+        rows += Self.alertPaceRows(status, now: now)
         rows += Self.observationRows(status, now: now)
         rows.append([tr("Subscribers:"), LocaleConventions.current.integer(status.subscribers)])
         lines += Output.table(rows, separator: " ")

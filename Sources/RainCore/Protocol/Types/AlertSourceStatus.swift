@@ -27,12 +27,15 @@ public struct AlertSourceStatus: Codable, Sendable, Equatable {
     public var failures: Int?
     /// Until when (Unix seconds) raind leaves the service alone after failures; nil when it does not.
     public var backoffUntil: Double?
+    /// Each of its places' pace now (`AlertPace`); nil from an older raind.
+    public var paces: [AlertPace]?
 
     public init(
         name: String, places: [LocationID], pollingSeconds: Double, requestsPerDay: Double, usage: BudgetUsage,
         unchangedToday: Int, documentsToday: Int, dailyBudget: Double? = nil, failures: Int? = nil,
-        backoffUntil: Double? = nil
+        backoffUntil: Double? = nil, paces: [AlertPace]? = nil
     ) {
+        self.paces = paces
         self.name = name
         self.places = places
         self.pollingSeconds = pollingSeconds

@@ -107,7 +107,14 @@ public enum NWS {
         guard let cell = NWSGridCell(office: id, x: x, y: y, timeZone: zone) else {
             throw properties.error(.invalidValue("not a grid cell"))
         }
-        return cell.lookup(expiresAt: now + lookupLifetime)
+        var lookup = cell.lookup(expiresAt: now + lookupLifetime)
+        // The zones the place's alerts are asked by (`NWSAlertZones`); one not well formed is left out.
+        for key in NWSAlertZones.keys {
+            if let text = properties[key]?.value.stringValue, let code = NWSAlertZones.code(text) {
+                lookup.values[key] = code
+            }
+        }
+        return lookup
     }
 
     private static func gridNumber(_ properties: ProviderJSON, _ key: String) throws(ProviderParseError) -> Int {

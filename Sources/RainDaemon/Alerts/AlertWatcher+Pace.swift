@@ -1,0 +1,46 @@
+import RainCore
+import RainDaemonCore
+
+/// The alert watcher's pace (`AlertPacing`, docs/ALERTS.md, "Polling that
+/// follows the weather"): each place is asked at its service's own rate
+/// while an alert or a severe forecast calls for it, at the calm rate
+/// otherwise; a forecast bringing a signal shortens the interval at once.
+extension AlertWatcher {
+    /// The place's pace at `time`, from what it holds now.
+    func pace(of place: Location, source: any AlertSource, at time: Double) -> AlertPace {
+        AlertPacing.pace(
+            of: place.id, terms: source.terms, messages: messages(of: place), forecast: store[place.id]?.forecast,
+            now: time)
+    }
+
+    /// The place's pace now; nil for a place not polled.
+    func pace(of id: LocationID, at time: Double) -> AlertPace? {
+        guard let watch = watches[id], let place = places.first(where: { $0.id == id }) else { return nil }
+        return pace(of: place, source: watch.source, at: time)
+    }
+
+    /// When the poll after one at `time` goes out at `pace`, with the poll's draw of the jitter.
+    static func next(after time: Double, interval pace: AlertPace, watch: Watch) -> Double {
+        time + pace.pollingSeconds * (1 + watch.source.terms.jitterFraction * watch.jitterDraw)
+    }
+
+    /// Moves the place's next poll to its pace now, counted from its last
+    /// poll: earlier only when `shortenOnly` (a new forecast; a longer
+    /// interval waits for the next poll), either way after a poll's answer.
+    /// A next poll already due goes out at once. Whether it moved.
+    @discardableResult
+    func repace(_ id: LocationID, at time: Double, shortenOnly: Bool) -> Bool {
+        guard var watch = watches[id], let last = watch.lastPoll, let pace = pace(of: id, at: time) else {
+            return false
+        }
+        // Backing off or out of budget: the ledger decides when, not the pace.
+        let opens = books.opens(.alerts(watch.source.name), after: time) ?? .infinity
+        guard opens <= time else { return false }
+        let next = max(time, Self.next(after: last, interval: pace, watch: watch))
+        guard next != watch.nextPoll, !shortenOnly || next < watch.nextPoll else { return false }
+        watch.nextPoll = next
+        watches[id] = watch
+        changes += 1
+        return true
+    }
+}

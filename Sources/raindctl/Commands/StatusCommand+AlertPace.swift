@@ -1,0 +1,55 @@
+import RainCore
+
+/// The alert pace's lines of `raindctl status` (docs/ALERTS.md, "Polling
+/// that follows the weather"): each place's interval now, and why.
+extension StatusCommand {
+    /// "every 5 min" when the service's places are asked at one pace, "every 5 min to 30 min" when not;
+    /// the service's own interval from a raind without paces.
+    static func interval(_ source: AlertSourceStatus) -> String {
+        let intervals = (source.paces ?? []).map(\.pollingSeconds)
+        guard let shortest = intervals.min(), let longest = intervals.max(), shortest != longest else {
+            return Durations.span(source.paces?.first?.pollingSeconds ?? source.pollingSeconds)
+        }
+        return tr(
+            "{shortest} to {longest}", ["shortest": Durations.span(shortest), "longest": Durations.span(longest)])
+    }
+
+    /// "portland: every 5 min (thunderstorm forecast in 3 h 0 min); a warning is read within 8 min at most".
+    static func describe(_ pace: AlertPace, now: Double) -> String {
+        let values: KeyValuePairs<String, String> = [
+            "interval": Durations.span(pace.pollingSeconds), "why": why(pace, now: now),
+            "delay": Durations.span(pace.worstDelaySeconds),
+        ]
+        return tr(
+            "{name}: {text}",
+            ["name": pace.place.rawValue, "text": tr("every {interval} ({why}); warnings read within {delay}", values)])
+    }
+
+    /// Why the place is asked at its pace.
+    static func why(_ pace: AlertPace, now: Double) -> String {
+        let signal: String
+        switch pace.reason {
+        case .alertInEffect: return tr("an alert is in effect")
+        case .alertUpcoming: return tr("an alert is upcoming")
+        case .noForecast: return tr("no forecast yet to judge the weather by")
+        case .calm: return tr("calm: no alert, no severe weather forecast for the next 12 h")
+        case .thunderstorm: signal = tr("thunderstorm forecast")
+        case .gusts: signal = tr("storm gusts")
+        case .wind: signal = tr("strong wind forecast")
+        case .heavyRain: signal = tr("heavy rain forecast")
+        case .heavySnow: signal = tr("heavy snow forecast")
+        case .heat: signal = tr("extreme heat forecast")
+        case .cold: signal = tr("extreme cold forecast")
+        }
+        guard let at = pace.at, at - now >= 60 else { return tr("{signal} now", ["signal": signal]) }
+        return tr("{signal} in {span}", ["signal": signal, "span": Durations.span(at - now)])
+    }
+
+    /// The rows for `status`: each place's alert pace, service by service.
+    static func alertPaceRows(_ status: WeatherStatus, now: Double) -> [[String]] {
+        let paces = (status.alertSources ?? []).flatMap { $0.paces ?? [] }
+        return paces.enumerated().map { index, pace in
+            [index == 0 ? tr("Alert pace:") : "", describe(pace, now: now)]
+        }
+    }
+}
