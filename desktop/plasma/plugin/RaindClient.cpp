@@ -226,6 +226,15 @@ RaindConnection::RaindConnection(const QStringList &candidates, int maximumReply
     connect(&m_socket, &QLocalSocket::readyRead, this, &RaindConnection::readAvailable);
 }
 
+RaindConnection::~RaindConnection()
+{
+    // The socket closes after the members declared after it are gone: it
+    // must not call back into them.
+    m_socket.disconnect(this);
+    m_failed = true;
+    m_socket.abort();
+}
+
 void RaindConnection::open()
 {
     m_next = 0;

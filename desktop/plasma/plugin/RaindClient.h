@@ -171,6 +171,7 @@ public:
     using Reply = std::function<void(const QJsonObject &)>;
 
     RaindConnection(const QStringList &candidates, int maximumReplySize, int answerTimeout, QObject *parent);
+    ~RaindConnection() override;
     void open();
     /// Sends a call (kept until the socket is connected); `reply` gets each
     /// reply (several with more). `timed`: raind must begin answering within

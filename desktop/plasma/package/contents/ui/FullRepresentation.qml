@@ -65,7 +65,7 @@ PlasmaComponents3.Page {
                             return i
                     return -1
                 }
-                enabled: raind.connection === RaindClient.Connected && raind.locations.length > 1
+                enabled: raind.connection === RaindClient.Connected && raind.locations.length > 0
                 onActivated: raind.selectLocation(raind.locations[index].id)
             }
             PlasmaComponents3.ToolButton {

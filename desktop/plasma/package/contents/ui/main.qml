@@ -74,6 +74,13 @@ Item {
     // One line on stderr per change of what is shown, for the tests and for
     // measuring; only with RAIND_APPLET_TRACE=1 in the environment.
     onCompactTextChanged: trace("compact", compactText)
+    onPlaceNameChanged: trace("place", placeName)
+    Connections {
+        target: raind
+        function onProblemChanged() {
+            root.trace("problem", raind.problemKind + ": " + raind.problem)
+        }
+    }
     function trace(what, text) {
         if (raind.trace)
             console.info("raind-applet " + what + ": " + text)
@@ -82,8 +89,8 @@ Item {
     Plasmoid.icon: iconName
     Plasmoid.toolTipMainText: placeName || i18nd("raind", "raind Weather")
     Plasmoid.toolTipSubText: raind.problem !== "" ? raind.problem : compactText
-    Plasmoid.switchWidth: PlasmaCore.Units.gridUnit * 12
-    Plasmoid.switchHeight: PlasmaCore.Units.gridUnit * 12
+    Plasmoid.switchWidth: PlasmaCore.Units.gridUnit * 22
+    Plasmoid.switchHeight: PlasmaCore.Units.gridUnit * 22
     Plasmoid.compactRepresentation: CompactRepresentation {}
     Plasmoid.fullRepresentation: FullRepresentation {}
 }
