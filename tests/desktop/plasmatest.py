@@ -97,8 +97,20 @@ class Viewer:
             "LC_ALL": "",
             "TZ": "UTC",
             "QT_QUICK_BACKEND": "software",
-            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/raind-test-session-bus",
         }
+        # A session bus of its own (plasmoidviewer registers a name on it).
+        # No service directories: nothing is started on demand (KDE's activity
+        # manager, kglobalaccel), which would outlive the test.
+        bus_config = home / "session-bus.conf"
+        bus_config.write_text(
+            '<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" '
+            '"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">\n'
+            f'<busconfig><type>session</type><listen>unix:dir={runtime}</listen><auth>EXTERNAL</auth>'
+            '<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>'
+            '<allow own="*"/></policy></busconfig>\n')
+        self.bus = subprocess.Popen(["dbus-daemon", f"--config-file={bus_config}", "--nofork", "--print-address=1"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env)
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = self.bus.stdout.readline().strip()
         self.env.update(env or {})
         args = ["plasmoidviewer", "-a", str(PACKAGE)]
         if panel:
@@ -169,6 +181,8 @@ class Viewer:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        self.bus.terminate()
+        self.bus.wait()
         self.log.close()
 
 

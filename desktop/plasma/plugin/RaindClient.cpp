@@ -580,6 +580,9 @@ void RaindClient::takeEvent(const QVariantMap &event)
         m_locations = event.value(QStringLiteral("locations")).toList();
         m_selectedId = event.value(QStringLiteral("selected")).toString();
         m_failure = event.value(QStringLiteral("failure")).toMap();
+        m_failures.clear();
+        if (!m_failure.isEmpty())
+            m_failures.insert(m_selectedId, m_failure);
         setProblem(QString(), QString());
         setConnection(Connected, m_subscription->path());
         Q_EMIT statusChanged();
@@ -613,19 +616,25 @@ void RaindClient::takeEvent(const QVariantMap &event)
         Q_EMIT locationsChanged();
     } else if (name == QLatin1String("LocationSelected")) {
         m_selectedId = location.value(QStringLiteral("id")).toString();
-        m_failure.clear();
+        m_failure = m_failures.value(m_selectedId);
         Q_EMIT locationsChanged();
         Q_EMIT failureChanged();
         setForecast(event.value(QStringLiteral("forecast")).toMap());
     } else if (name == QLatin1String("WeatherUpdated") && id == m_selectedId) {
+        m_failures.remove(id);
         if (!m_failure.isEmpty()) {
             m_failure.clear();
             Q_EMIT failureChanged();
         }
         setForecast(event.value(QStringLiteral("forecast")).toMap());
-    } else if (name == QLatin1String("RefreshFailed") && id == m_selectedId) {
-        m_failure = event.value(QStringLiteral("failure")).toMap();
-        Q_EMIT failureChanged();
+    } else if (name == QLatin1String("WeatherUpdated")) {
+        m_failures.remove(id);
+    } else if (name == QLatin1String("RefreshFailed")) {
+        m_failures.insert(id, event.value(QStringLiteral("failure")).toMap());
+        if (id == m_selectedId) {
+            m_failure = m_failures.value(id);
+            Q_EMIT failureChanged();
+        }
     } else if (name == QLatin1String("AlertsChanged") && id == m_selectedId && !m_forecast.isEmpty()) {
         QVariantMap forecast = m_forecast;
         forecast.insert(QStringLiteral("alerts"), event.value(QStringLiteral("alerts")).toList());

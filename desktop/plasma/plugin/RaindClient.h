@@ -6,6 +6,7 @@
 #pragma once
 
 #include <QDateTime>
+#include <QHash>
 #include <QJsonObject>
 #include <QLocalSocket>
 #include <QObject>
@@ -148,6 +149,9 @@ private:
     QString m_selectedId;
     QVariantMap m_forecast;
     QVariantMap m_failure;
+    /// Each place's last failed refresh, until it refreshes successfully, so
+    /// a place selected after its refresh failed shows that it did.
+    QHash<QString, QVariantMap> m_failures;
     bool m_stale = false;
     int m_maximumReplySize = 8 << 20;
     int m_answerTimeout = 5000;

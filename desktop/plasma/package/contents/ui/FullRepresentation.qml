@@ -18,6 +18,8 @@ PlasmaComponents3.Page {
     Layout.minimumHeight: PlasmaCore.Units.gridUnit * 24
     Layout.preferredWidth: PlasmaCore.Units.gridUnit * 24
     Layout.preferredHeight: PlasmaCore.Units.gridUnit * 34
+    implicitWidth: PlasmaCore.Units.gridUnit * 24
+    implicitHeight: PlasmaCore.Units.gridUnit * 34
 
     readonly property var forecast: raind.forecast
     readonly property int offset: forecast.utcOffsetSeconds || 0
@@ -96,6 +98,7 @@ PlasmaComponents3.Page {
                 Layout.fillWidth: true
                 visible: text !== ""
                 wrapMode: Text.Wrap
+                verticalAlignment: Text.AlignTop
                 textFormat: Text.PlainText
                 color: PlasmaCore.Theme.negativeTextColor
                 text: {
@@ -133,6 +136,7 @@ PlasmaComponents3.Page {
                             text: modelData.alert.title || modelData.alert.event || ""
                             textFormat: Text.PlainText
                             wrapMode: Text.Wrap
+                            verticalAlignment: Text.AlignTop
                             font.bold: true
                             color: Format.severityColor(modelData.alert.severity)
                         }
@@ -140,6 +144,7 @@ PlasmaComponents3.Page {
                             Layout.fillWidth: true
                             textFormat: Text.PlainText
                             wrapMode: Text.Wrap
+                            verticalAlignment: Text.AlignTop
                             opacity: 0.8
                             text: {
                                 var alert = modelData.alert
@@ -179,6 +184,7 @@ PlasmaComponents3.Page {
                         id: conditionsLabel
                         Layout.fillWidth: true
                         wrapMode: Text.Wrap
+                        verticalAlignment: Text.AlignTop
                         textFormat: Text.PlainText
                         text: {
                             var c = full.current
@@ -204,6 +210,7 @@ PlasmaComponents3.Page {
                 Layout.fillWidth: true
                 visible: text !== ""
                 wrapMode: Text.Wrap
+                verticalAlignment: Text.AlignTop
                 textFormat: Text.PlainText
                 text: full.forecast.nowcast ? full.forecast.nowcast.summary || "" : ""
             }
@@ -286,6 +293,7 @@ PlasmaComponents3.Page {
                 Layout.fillWidth: true
                 visible: text !== ""
                 wrapMode: Text.Wrap
+                verticalAlignment: Text.AlignTop
                 textFormat: Text.PlainText
                 text: {
                     var air = full.forecast.air
@@ -304,6 +312,7 @@ PlasmaComponents3.Page {
                 Layout.fillWidth: true
                 visible: root.hasForecast
                 wrapMode: Text.Wrap
+                verticalAlignment: Text.AlignTop
                 textFormat: Text.PlainText
                 text: {
                     var day = full.today
@@ -329,6 +338,7 @@ PlasmaComponents3.Page {
                 Layout.fillWidth: true
                 visible: root.hasForecast
                 wrapMode: Text.Wrap
+                verticalAlignment: Text.AlignTop
                 textFormat: Text.PlainText
                 font: PlasmaCore.Theme.smallestFont
                 opacity: 0.8

@@ -80,6 +80,9 @@ Item {
         function onProblemChanged() {
             root.trace("problem", raind.problemKind + ": " + raind.problem)
         }
+        function onFailureChanged() {
+            root.trace("failure", raind.failure.message || "")
+        }
     }
     function trace(what, text) {
         if (raind.trace)
