@@ -16,7 +16,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "integration"))
-from raindtest import Varlink  # noqa: E402
+from raindtest import Varlink, wait_for  # noqa: E402
 
 SOURCE = ROOT / "desktop" / "plasma"
 BUILD = ROOT / "build-plasma"
@@ -161,6 +161,14 @@ class Viewer:
                 seen.append(match.group(2))
                 if predicate(match.group(2)):
                     return match.group(2)
+
+    def drawn(self, timeout=10):
+        """Waits until what the applet shows now is on screen: a frame was
+        drawn after its last change (for a screenshot)."""
+        def settled():
+            traces = [line for line in list(self.lines) if "raind-applet " in line]
+            return traces and "raind-applet redrawn:" in traces[-1]
+        wait_for(settled, timeout=timeout, what=f"the applet's next frame (log: {self.log_path})")
 
     def exceptions(self):
         """Lines where QML reported an error in the applet's files."""

@@ -43,7 +43,7 @@ const char *const kFields[] = {
     "Current.pressure:n", "Current.uvIndex:n",
     "Hour.time:n", "Hour.summary:s", "Hour.icon:s", "Hour.temperature:n", "Hour.windSpeed:n", "Hour.precipProbability:n",
     "Day.time:n", "Day.summary:s", "Day.icon:s", "Day.temperatureMin:n", "Day.temperatureMax:n",
-    "Day.precipProbability:n", "Day.sunrise:n", "Day.sunset:n", "Day.polar:s",
+    "Day.precipProbability:n", "Day.precipAccumulation:n", "Day.sunrise:n", "Day.sunset:n", "Day.polar:s",
     "Alert.title:s", "Alert.severity:s", "Alert.start:n", "Alert.end:n", "Alert.onset:n", "Alert.event:s",
     "Alert.source:s", "Alert.uri:s",
     "Nowcast.time:n", "Nowcast.summary:s", "Nowcast.coveredUntil:n",

@@ -28,6 +28,16 @@ function windSpeed(metresPerSecond, units, locale) {
     return number(Math.round(metresPerSecond * 2.236936), 0, locale) + " mph"
 }
 
+// Rain or snow of a day: millimetres with one decimal (inches with two for
+// units us), with the locale's decimal separator ("2,5 mm").
+function precipitation(millimetres, units, locale) {
+    if (millimetres === undefined || !isFinite(millimetres))
+        return ""
+    if (units === "us")
+        return number(millimetres / 25.4, 2, locale) + " in"
+    return number(millimetres, 1, locale) + " mm"
+}
+
 function percent(fraction) {
     if (fraction === undefined || !isFinite(fraction))
         return missing

@@ -2,7 +2,6 @@
 // markers; a click opens the full representation.
 import QtQuick 2.15
 import QtQuick.Layouts 1.15
-import QtQuick.Window 2.15
 import org.kde.plasma.plasmoid 2.0
 import org.kde.plasma.core 2.0 as PlasmaCore
 import org.kde.plasma.components 3.0 as PlasmaComponents3
@@ -14,23 +13,7 @@ MouseArea {
     Layout.preferredWidth: row.implicitWidth
     onClicked: Plasmoid.expanded = !Plasmoid.expanded
 
-    // The first frame drawn after an event changed the text: how long the
-    // redraw took from the event's arrival (traced for the report's figure).
-    property bool redrawPending: false
-    Connections {
-        target: root
-        function onCompactTextChanged() {
-            compact.redrawPending = true
-        }
-    }
-    Connections {
-        target: compact.Window.window
-        enabled: compact.redrawPending
-        function onFrameSwapped() {
-            compact.redrawPending = false
-            root.trace("redrawn", (Date.now() - raind.lastEventTime) + " ms after the event")
-        }
-    }
+    RedrawTracer {}
 
     RowLayout {
         id: row

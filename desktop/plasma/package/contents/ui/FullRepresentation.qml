@@ -40,7 +40,9 @@ PlasmaComponents3.Page {
 
     // What the view shows in words, traced for the tests (RAIND_APPLET_TRACE=1).
     readonly property string shownText: [root.placeName, problemLabel.text, callProblem].concat(
-        alerts.map(function (item) { return item.alert.title }), [conditionsLabel.text, footerLabel.text]).join(" | ")
+        alerts.map(function (item) { return item.alert.title }), [conditionsLabel.text, footerLabel.text],
+        days.map(function (day) { return words(day.summary) + " " + Format.precipitation(day.precipAccumulation, units, root.locale) })
+    ).join(" | ")
     onShownTextChanged: root.trace("full", shownText)
 
     Connections {
@@ -52,6 +54,8 @@ PlasmaComponents3.Page {
             full.callProblem = ""
         }
     }
+
+    RedrawTracer {}
 
     header: PlasmaExtras.PlasmoidHeading {
         RowLayout {
@@ -284,6 +288,12 @@ PlasmaComponents3.Page {
                         Layout.preferredWidth: PlasmaCore.Units.gridUnit * 2.5
                         horizontalAlignment: Text.AlignRight
                         text: Format.percent(modelData.precipProbability)
+                        opacity: 0.8
+                    }
+                    PlasmaComponents3.Label {
+                        Layout.preferredWidth: PlasmaCore.Units.gridUnit * 3.5
+                        horizontalAlignment: Text.AlignRight
+                        text: Format.precipitation(modelData.precipAccumulation, full.units, root.locale)
                         opacity: 0.8
                     }
                 }

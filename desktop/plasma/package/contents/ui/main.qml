@@ -85,9 +85,17 @@ Item {
         }
     }
     function trace(what, text) {
-        if (raind.trace)
-            console.info("raind-applet " + what + ": " + text)
+        if (!raind.trace)
+            return
+        console.info("raind-applet " + what + ": " + String(text).replace(/\n/g, " / "))
+        redrawPending = true
+        // A change that draws nothing new would otherwise wait for the next frame.
+        redrawRequested()
     }
+
+    // Set by trace(), cleared by the first frame drawn after it (RedrawTracer).
+    property bool redrawPending: false
+    signal redrawRequested()
 
     Plasmoid.icon: iconName
     Plasmoid.toolTipMainText: placeName || i18nd("raind", "raind Weather")
