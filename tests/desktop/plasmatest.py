@@ -78,7 +78,7 @@ class Viewer:
     from the build tree. `panel`: in a panel (the compact representation);
     else on a desktop, large enough for the full one."""
 
-    def __init__(self, xvfb, home, socket_path, panel=True, env=None):
+    def __init__(self, xvfb, home, socket_path, panel=True, env=None, applet=PACKAGE, imports=BUILD / "qml"):
         home.mkdir(parents=True, exist_ok=True)
         runtime = home / "runtime"
         runtime.mkdir(mode=0o700, exist_ok=True)
@@ -90,7 +90,6 @@ class Viewer:
             "XDG_CONFIG_HOME": str(home / "config"),
             "XDG_CACHE_HOME": str(home / "cache"),
             "XDG_DATA_HOME": str(home / "data"),
-            "QML2_IMPORT_PATH": str(BUILD / "qml"),
             "RAIND_SOCKET": str(socket_path),
             "RAIND_APPLET_TRACE": "1",
             "LANG": "en_GB.UTF-8",
@@ -111,8 +110,11 @@ class Viewer:
         self.bus = subprocess.Popen(["dbus-daemon", f"--config-file={bus_config}", "--nofork", "--print-address=1"],
                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env)
         self.env["DBUS_SESSION_BUS_ADDRESS"] = self.bus.stdout.readline().strip()
+        if imports:
+            self.env["QML2_IMPORT_PATH"] = str(imports)
         self.env.update(env or {})
-        args = ["plasmoidviewer", "-a", str(PACKAGE)]
+        self.applet = str(applet)
+        args = ["plasmoidviewer", "-a", self.applet]
         if panel:
             args += ["-c", "org.kde.panel", "-f", "horizontal", "-l", "topedge", "-s", "1024x48", "-t", "breeze-dark"]
         else:
@@ -172,7 +174,7 @@ class Viewer:
 
     def exceptions(self):
         """Lines where QML reported an error in the applet's files."""
-        return [line for line in self.lines if str(PACKAGE) in line
+        return [line for line in self.lines if (str(PACKAGE) in line or "io.raind.weather" in line)
                 and re.search(r"Error|TypeError|ReferenceError|is not defined|Cannot read property|Binding loop", line)]
 
     def memory_kib(self):
