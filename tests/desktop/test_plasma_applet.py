@@ -9,6 +9,7 @@ import time
 import pytest
 
 from plasmatest import SHOTS, HostileServer, Viewer, Xvfb, catalogues
+from raindtest import wait_for
 
 pytestmark = pytest.mark.needs_plasma
 
@@ -66,6 +67,20 @@ def test_panel_follows_raind_live(xvfb, viewers, weather_daemon, fixture_server,
     redrawn = viewer.until("redrawn", lambda text: "ms after the event" in text)
     measured = [f"set-location to London shown after {elapsed * 1000:.0f} ms; redrawn {redrawn}"]
     viewer.until("compact", TEMPERATURE.match)
+
+    # A WeatherUpdated for the selected place: its first forecast, held at the
+    # provider until the place is selected and showing that it has none yet.
+    fixture_server._request("POST", "/_unscript", {})
+    fixture_server.script(path_prefix="/v1/forecast", mode="hold", headers={"Age": "1800"})
+    daemon.ctl("add", "--coords", "59.9139,10.7522", "--name", "Oslo", check=True)
+    daemon.ctl("set-location", "oslo-no", check=True)
+    wait_for(lambda: fixture_server.held() == 1, what="Oslo's request held at the fixture server")
+    viewer.until("compact", lambda text: text == "Oslo …")
+    viewer.drawn()
+    fixture_server.release()
+    viewer.until("compact", TEMPERATURE.match)
+    redrawn = viewer.until("redrawn", lambda text: "ms after the event" in text)
+    measured.append(f"WeatherUpdated to the panel's redraw: {redrawn}")
 
     # The provider fails and the data grows older than the threshold (a
     # reload lowers it): stale, the number kept.
