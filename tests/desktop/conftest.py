@@ -14,7 +14,7 @@ def pytest_collection_modifyitems(config, items):
     missing = missing_tools()
     if missing:
         reason = ("the Plasma applet's tests need " + ", ".join(missing) + " (./scripts/test installs plasma-sdk, "
-                  "plasma-desktop, cmake, extra-cmake-modules, qtdeclarative5-dev, libkf5plasma-dev, xvfb, imagemagick)")
+                  "plasma-desktop, cmake, extra-cmake-modules, qtdeclarative5-dev, libkf5plasma-dev, xvfb, imagemagick, xdotool)")
         for item in items:
             if "needs_plasma" in item.keywords:
                 item.add_marker(pytest.mark.skip(reason=reason))

@@ -23,7 +23,7 @@ BUILD = ROOT / "build-plasma"
 PACKAGE = SOURCE / "package"
 # Where the tests write screenshots (named in the report of a run).
 SHOTS = BUILD / "screenshots"
-TOOLS = ("cmake", "plasmoidviewer", "Xvfb", "import", "msgfmt")
+TOOLS = ("cmake", "plasmoidviewer", "Xvfb", "import", "msgfmt", "xdotool")
 
 
 def missing_tools():

@@ -4,6 +4,7 @@ trace lines (RAIND_APPLET_TRACE=1), and screenshots of each state are
 written to build-plasma/screenshots/ (docs/DESKTOP.md shows a set)."""
 import re
 import signal
+import subprocess
 import time
 
 import pytest
@@ -165,3 +166,22 @@ def test_bad_input_shows_an_error_and_the_applet_stays_usable(xvfb, viewers, wea
     finally:
         hostile.stop()
 
+
+
+def test_the_place_switcher_and_refresh_work_from_the_full_view(xvfb, viewers, weather_daemon, tmp_path):
+    daemon = weather_daemon()
+    viewer = viewers(xvfb, tmp_path / "viewer", daemon.socket, panel=False)
+    viewer.until("full", lambda text: "Paris: Overcast" in text)
+    viewer.drawn()
+
+    def xdotool(*args):
+        subprocess.run(["xdotool", *args], env={"DISPLAY": xvfb.display}, check=True)
+    # The full view fills the middle of the 1024×768 viewer: its header holds
+    # the place switcher (left) and Refresh (right).
+    xdotool("mousemove", "700", "268", "click", "1")
+    assert viewer.until("call", lambda text: text.startswith("Refresh ")) == "Refresh finished"
+    xdotool("mousemove", "480", "268", "click", "1")
+    xdotool("key", "Up", "Return")
+    assert viewer.until("place", lambda text: text == "London")
+    assert daemon.client().call("ListLocations")["parameters"]["selected"] == "london-gb"
+    assert viewer.until("call", lambda text: text.startswith("SelectLocation ")) == "SelectLocation finished"

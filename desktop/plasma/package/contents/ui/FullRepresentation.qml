@@ -49,9 +49,11 @@ PlasmaComponents3.Page {
         target: raind
         function onCallFailed(method, error, message) {
             full.callProblem = Format.fill(i18nd("raind", "{action} failed: {reason}"), { action: method, reason: message })
+            root.trace("call", method + " failed: " + error)
         }
         function onCallFinished(method, parameters) {
             full.callProblem = ""
+            root.trace("call", method + " finished")
         }
     }
 
@@ -62,6 +64,7 @@ PlasmaComponents3.Page {
             anchors.fill: parent
             PlasmaComponents3.ComboBox {
                 id: places
+                objectName: "raindPlaces"
                 Layout.fillWidth: true
                 model: raind.locations
                 textRole: "name"
