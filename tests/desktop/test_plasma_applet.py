@@ -41,7 +41,7 @@ def viewers():
 
 def panel_shot(xvfb, viewer, name):
     viewer.drawn()
-    return xvfb.screenshot(SHOTS / name, crop="360x48+0+0")
+    return xvfb.screenshot(SHOTS / name, crop="304x48+0+0")
 
 
 def full_shot(xvfb, viewer, name):
