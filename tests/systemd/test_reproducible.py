@@ -1,5 +1,6 @@
 """The package is reproducible: the same commit built in another directory
-gives the same .deb, byte for byte (no build path compiled in)."""
+gives the same .deb, byte for byte (no build path compiled in); so is the
+Plasma applet's, built beside it."""
 import hashlib
 import os
 import pathlib
@@ -87,4 +88,21 @@ def test_same_commit_elsewhere_builds_the_same_package(deb):
         note("\n".join(["  differs:"] + [f"    {line}" for line in found]))
         shutil.rmtree(clone.parent)
         pytest.fail("the package built elsewhere differs (kept in " + str(kept) + "):\n" + "\n".join(found))
+    # --- KDE Plasma applet: plasma-applet-raind, written beside each raind .deb ---
+    plasma_name = pathlib.Path(deb).name.replace("raind_", "plasma-applet-raind_", 1)
+    plasma = [pathlib.Path(deb).parent / plasma_name, again.parent / plasma_name]
+    plasma_digests = {path: digest(path) for path in plasma}
+    for path, value in plasma_digests.items():
+        note(f"  sha256 {value}  {path}")
+    if len(set(plasma_digests.values())) != 1:
+        kept = WORK / "reproducible-mismatch-plasma"
+        shutil.rmtree(kept, ignore_errors=True)
+        kept.mkdir(parents=True)
+        shutil.copy(plasma[0], kept / "here.deb")
+        shutil.copy(plasma[1], kept / "elsewhere.deb")
+        found = differences(kept / "here.deb", kept / "elsewhere.deb", kept)
+        shutil.rmtree(clone.parent)
+        pytest.fail("the Plasma applet's package built elsewhere differs (kept in " + str(kept) + "):\n"
+                    + "\n".join(found))
+    # --- end of the KDE Plasma applet ---
     shutil.rmtree(clone.parent)
