@@ -60,16 +60,10 @@ def test_a_place_with_a_station_names_it_and_its_serving_provider(daemon_factory
     assert [p["id"] for p in accuracy(daemon)] == [place_id]
 
     kept = daemon.state_home / "raind" / "accuracy" / f"{place_id}.json"
-
-    def polled():
-        record = json.loads(kept.read_text()) if kept.exists() else {}
-        return record if record.get("station") else None
-    record = wait_for(polled, timeout=10, what="the station's observation in the accuracy file")
-    # The recorded observation is months older than the 32 days kept.
-    assert record["version"] == 1 and record["station"] == "KDCA" and record["observed"] == []
-    # The recording reaches 48 hours ahead only in part: its +6 h and +24 h at least.
-    assert {sample["lead"] for sample in record["samples"]} >= {6, 24}
-    assert {sample["provider"] for sample in record["samples"]} == {"open-meteo"}
+    # Written at the place's first sample or observation, then at most hourly.
+    wait_for(kept.exists, timeout=10, what="the accuracy file")
+    wait_for(lambda: daemon.client().call("GetStatus")["parameters"]["status"]["placeObservations"][0]
+             .get("observation"), timeout=10, what="the station's observation")
 
     shown = " ".join(daemon.ctl("accuracy", "Washington", check=True).stdout.split())
     assert "Washington: judged against Washington/Reagan National Airport, DC (nws), 5 km away" in shown, shown
@@ -79,6 +73,15 @@ def test_a_place_with_a_station_names_it_and_its_serving_provider(daemon_factory
 
     as_json = json.loads(daemon.ctl("accuracy", "--json", check=True).stdout)
     assert [p["id"] for p in as_json["places"]] == [place_id]
+
+    # Stopping writes what changed since.
+    daemon.stop()
+    record = json.loads(kept.read_text())
+    # The recorded observation is months older than the 32 days kept.
+    assert record["version"] == 1 and record["station"] == "KDCA" and record["observed"] == []
+    # The recording reaches 48 hours ahead only in part: its +6 h and +24 h at least.
+    assert {sample["lead"] for sample in record["samples"]} >= {6, 24}
+    assert {sample["provider"] for sample in record["samples"]} == {"open-meteo"}
 
 
 def test_a_place_without_a_station_says_why(daemon_factory, service):

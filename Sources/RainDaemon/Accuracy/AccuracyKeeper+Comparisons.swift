@@ -9,6 +9,7 @@ import RainDaemonCore
 /// kept as samples, never served.
 extension AccuracyKeeper {
     func timerFired() {
+        flush()
         let time = now
         for place in places where (nextComparison[place.id] ?? .infinity) <= time {
             nextComparison[place.id] = time + Self.spacing
@@ -18,7 +19,7 @@ extension AccuracyKeeper {
     }
 
     func reschedule() {
-        timer.arm(at: nextComparison.values.min(), now: now)
+        timer.arm(at: [nextComparison.values.min(), nextWrite].compactMap { $0 }.filter(\.isFinite).min(), now: now)
     }
 
     /// The providers `place` is compared among beside the one serving it:

@@ -18,7 +18,13 @@ final class AccuracyKeeper {
     weak var refresher: Refresher?
     weak var observations: ObservationWatcher?
     var places: [Location] = []
+    /// The records read or started so far: each place's file is read when
+    /// first needed (a sample, an observation, GetAccuracy), not at start,
+    /// so start-up does not grow with what is kept.
     var records: [LocationID: AccuracyRecord] = [:]
+    /// Places whose record changed since it was last written, and when each was last written.
+    var dirty: Set<LocationID> = []
+    var written: [LocationID: Double] = [:]
     /// Why a place's file was refused (until the place's next good write).
     var refused: [LocationID: String] = [:]
     /// The provider serving each place and since when (nil: since before raind started).
@@ -28,6 +34,11 @@ final class AccuracyKeeper {
     var comparing: [LocationID: [any HTTPCancellable]] = [:]
     /// For tests: called when a place's comparison requests have all settled.
     var compared: (LocationID) -> Void = { _ in }
+
+    /// A record is written at most this often (and when raind stops): a
+    /// crash loses at most an hour of pairs, and a place's file, up to
+    /// megabytes, is not rewritten at every forecast and observation.
+    static let writeSpacing: Double = 3600
 
     /// How often a day each place's other providers are asked: every six
     /// hours, so with a sample window of three hours each lead time gets
@@ -76,6 +87,8 @@ final class AccuracyKeeper {
             for transfer in comparing[place.id] ?? [] { transfer.cancel() }
             comparing[place.id] = nil
             records[place.id] = nil
+            dirty.remove(place.id)
+            written[place.id] = nil
             refused[place.id] = nil
             serving[place.id] = nil
             nextComparison[place.id] = nil
@@ -87,23 +100,30 @@ final class AccuracyKeeper {
     private func takeUp(_ list: [Location]) {
         places = list
         let time = now
-        for place in list where records[place.id] == nil {
-            switch files.load(place.id, now: time) {
-            case .missing:
-                records[place.id] = AccuracyRecord()
-            case .loaded(var record):
-                record.trim(now: time)
-                records[place.id] = record
-            case .refused(let reason, let keptAt):
-                let message =
-                    "the accuracy file of \(place.id) is damaged (\(reason)); raind kept it as \(keptAt) and starts the place's record anew"
-                logger.error(message)
-                refused[place.id] = message
-                records[place.id] = AccuracyRecord()
-            }
-            // The first comparison waits a quarter of the spacing: the station is found first.
-            nextComparison[place.id] = nextComparison[place.id] ?? time + Self.spacing / 4
+        // The first comparison waits a quarter of the spacing: the station is found first.
+        for place in list where nextComparison[place.id] == nil { nextComparison[place.id] = time + Self.spacing / 4 }
+    }
+
+    /// `id`'s record, read from its file the first time it is needed; nil for a place not saved.
+    func record(_ id: LocationID) -> AccuracyRecord? {
+        if let record = records[id] { return record }
+        guard places.contains(where: { $0.id == id }) else { return nil }
+        let time = now
+        var record = AccuracyRecord()
+        switch files.load(id, now: time) {
+        case .missing:
+            break
+        case .loaded(let read):
+            record = read
+            record.trim(now: time)
+        case .refused(let reason, let keptAt):
+            let message =
+                "the accuracy file of \(id) is damaged (\(reason)); raind kept it as \(keptAt) and starts the place's record anew"
+            logger.error(message)
+            refused[id] = message
         }
+        records[id] = record
+        return record
     }
 
     static var spacing: Double { 86_400 / Double(comparisonsPerDay) }
@@ -112,7 +132,7 @@ final class AccuracyKeeper {
 
     /// A client-visible change: a new forecast is a sample of its provider.
     func published(_ event: Event) {
-        guard case .weatherUpdated(let id, let forecast) = event, records[id] != nil else { return }
+        guard case .weatherUpdated(let id, let forecast) = event, record(id) != nil else { return }
         if serving[id]?.provider != forecast.provider { serving[id] = (forecast.provider, now) }
         keep(forecast, for: id)
     }
@@ -120,19 +140,41 @@ final class AccuracyKeeper {
     /// A station's new observation, for the places it verifies.
     func observed(_ ids: [LocationID], _ observation: Observation) {
         let time = now
-        for id in ids where records[id] != nil {
+        for id in ids where record(id) != nil {
             records[id]?.record(observation, now: time)
             save(id)
         }
     }
 
     func keep(_ forecast: Forecast, for id: LocationID) {
-        guard records[id] != nil else { return }
+        guard record(id) != nil else { return }
         records[id]?.record(forecast, now: now)
         save(id)
     }
 
+    /// `id`'s record changed: written now when it was not in the last
+    /// `writeSpacing`, else when the timer next fires.
     func save(_ id: LocationID) {
+        dirty.insert(id)
+        let time = now
+        if let last = written[id], time - last < Self.writeSpacing, time >= last {
+            reschedule()
+        } else {
+            write(id, at: time)
+        }
+    }
+
+    /// Writes every changed record whose spacing has passed (`all`: every changed one, when raind stops).
+    func flush(all: Bool = false) {
+        let time = now
+        for id in dirty.sorted() where all || time - (written[id] ?? -.infinity) >= Self.writeSpacing {
+            write(id, at: time)
+        }
+    }
+
+    private func write(_ id: LocationID, at time: Double) {
+        dirty.remove(id)
+        written[id] = time
         guard let record = records[id] else { return }
         do {
             try files.store(record, for: id)
@@ -142,12 +184,17 @@ final class AccuracyKeeper {
         }
     }
 
+    /// When the next changed record is due to be written; nil when none waits.
+    var nextWrite: Double? {
+        dirty.compactMap { written[$0].map { $0 + Self.writeSpacing } }.min()
+    }
+
     // MARK: What it says
 
     /// `id`'s scores over the window ending now.
     func accuracy(of location: Location) -> PlaceAccuracy {
         let time = now
-        let record = records[location.id] ?? AccuracyRecord()
+        let record = self.record(location.id) ?? AccuracyRecord()
         var result = PlaceAccuracy(
             id: location.id.rawValue, name: location.name, from: time - AccuracyScorer.windowSeconds, until: time,
             minimumPairs: AccuracyScorer.minimumPairs, scores: AccuracyScorer.scores(record, now: time))
@@ -168,7 +215,9 @@ final class AccuracyKeeper {
         return result
     }
 
+    /// raind stops: every changed record is written, and the comparisons are abandoned.
     func cancelAll() {
+        flush(all: true)
         timer.disarm()
         for transfers in comparing.values { for transfer in transfers { transfer.cancel() } }
         comparing = [:]
