@@ -257,6 +257,10 @@ final class AccuracyMonthTests: XCTestCase {
             return XCTFail("the accuracy file does not read back")
         }
         XCTAssertEqual(record, rig.keeper.records[rig.id])
+        // The sizes docs/ACCURACY.md and docs/PERFORMANCE.md bound a file by.
+        let file = try XCTUnwrap(files.path(for: rig.id))
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        XCTAssertLessThan(size, record.samples.count * 190 + record.observed.count * 130 + 100)
         XCTAssertLessThanOrEqual(record.observed.count, AccuracyRecord.maximumObservedHours)
     }
 
