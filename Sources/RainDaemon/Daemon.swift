@@ -40,6 +40,7 @@ public final class Daemon {
     let alertLanguages: SessionLanguages?
     let air: AirWatcher
     let observations: ObservationWatcher
+    let accuracy: AccuracyKeeper
     let server: VarlinkServer
     /// Resume and session triggers; nil fields mean the source is unavailable (logged once).
     let logind: LogindWatcher
@@ -114,7 +115,9 @@ public final class Daemon {
                 languages: options.mode == .user ? nil : AlertWatcher.languages(options.environment))
             air = try AirWatcher(
                 context: context, http: http, store: forecasts, events: events, budget: refresher)
-            observations = try ObservationWatcher(context: context, http: http, books: refresher)
+            observations = try ObservationWatcher(context: context, http: http, books: refresher, events: events)
+            accuracy = try AccuracyKeeper(
+                context: context, http: http, refresher: refresher, observations: observations)
         } catch {
             throw StartupError("cannot set up HTTP: \(error)")
         }
@@ -139,6 +142,7 @@ public final class Daemon {
         }
         air.restore(state.places, othersLater: true)
         observations.restore(state.places.locations)
+        accuracy.restore(state.places.locations, forecasts: forecasts)
         let systemBus: Result<BusConnection, BusError>
         do {
             systemBus = .success(try BusConnection(.system, loop: loop))
@@ -152,6 +156,7 @@ public final class Daemon {
             geoclue: geoclue, refresher: refresher, state: state, store: store, publisher: publisher,
             events: events, alerts: alerts, observations: observations)
         publisher.statusSource = service
+        service.accuracy = accuracy
         logind = LogindWatcher(
             bus: systemBus,
             session: options.mode == .user ? LogindWatcher.sessionToWatch(environment: options.environment) : nil,
@@ -215,7 +220,7 @@ public final class Daemon {
         events.connect(
             EventParts(
                 notifier: notifier, publisher: publisher, refresher: refresher, alerts: alerts, air: air,
-                observations: observations, service: service, daemon: self))
+                observations: observations, accuracy: accuracy, service: service, daemon: self))
         // Rain soon is a use of the nowcast: its short refreshes go on
         // without subscribers only while it can be shown.
         notifier?.announceRainSoonInterest()
@@ -435,6 +440,7 @@ public final class Daemon {
         alerts.cancelAll()
         air.cancelAll()
         observations.cancelAll()
+        accuracy.cancelAll()
         server.stop()
         // An activated socket belongs to the service manager and must stay.
         if let ownedSocketPath { try? FileIO.removeFile(ownedSocketPath) }

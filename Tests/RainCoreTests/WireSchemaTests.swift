@@ -21,7 +21,8 @@ final class WireSchemaTests: XCTestCase {
         ("AirHour", AirHour.self), ("FailureWording", FailureWording.self), ("ValueSource", ValueSource.self),
         ("ObservationSourceStatus", ObservationSourceStatus.self), ("ObservationStation", ObservationStation.self),
         ("ObservedWeather", ObservedWeather.self), ("Observation", Observation.self),
-        ("PlaceObservation", PlaceObservation.self),
+        ("PlaceObservation", PlaceObservation.self), ("PlaceAccuracy", PlaceAccuracy.self),
+        ("AccuracyScore", AccuracyScore.self),
     ]
 
     var idl: VarlinkIDL!

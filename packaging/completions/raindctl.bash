@@ -30,7 +30,7 @@ _raindctl()
     local cur prev words cword split
     _init_completion -s || return
 
-    local commands="status list add remove set-location units refresh now hourly daily search subscribe help"
+    local commands="status list add remove set-location units refresh now hourly daily accuracy search subscribe help"
     local events="LocationAdded LocationRemoved LocationSelected LocationChanged SettingsChanged WeatherUpdated ReachabilityChanged RefreshStarted RefreshFailed AlertsChanged NowcastChanged ProviderChanged"
 
     # Global options come before the command.
@@ -91,7 +91,7 @@ _raindctl()
     # The command's argument.
     if [[ $cur != -* ]]; then
         case $command in
-            remove | set-location | refresh | now | hourly | daily) COMPREPLY=($(compgen -W "$(_raindctl_places "$socket")" -- "$cur")) ;;
+            remove | set-location | refresh | now | hourly | daily | accuracy) COMPREPLY=($(compgen -W "$(_raindctl_places "$socket")" -- "$cur")) ;;
             units) COMPREPLY=($(compgen -W "us si ca uk fahrenheit celsius" -- "$cur")) ;;
             help) COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;
         esac
@@ -111,6 +111,7 @@ _raindctl()
         now) options="--json --format --icons -h --help" ;;
         hourly) options="--hours --json -h --help" ;;
         daily) options="--json -h --help" ;;
+        accuracy) options="--json -h --help" ;;
         search) options="--limit --json -h --help" ;;
         subscribe) options="--json --format --text --icons --events -h --help" ;;
         help) options="-h --help" ;;

@@ -67,6 +67,7 @@ complete -c raindctl -n 'not __raindctl_command' -a 'refresh' -d 'fetch the weat
 complete -c raindctl -n 'not __raindctl_command' -a 'now' -d 'current conditions: temperature, feels-like, wind, chance of rain'
 complete -c raindctl -n 'not __raindctl_command' -a 'hourly' -d 'the coming hours: time, temperature, wind, rain'
 complete -c raindctl -n 'not __raindctl_command' -a 'daily' -d 'the coming days: weekday, date, min/max, wind, rain'
+complete -c raindctl -n 'not __raindctl_command' -a 'accuracy' -d 'how each provider\'s forecasts compared with what was observed'
 complete -c raindctl -n 'not __raindctl_command' -a 'search' -d 'find places by name in raind\'s place data'
 complete -c raindctl -n 'not __raindctl_command' -a 'subscribe' -d 'print every change as it happens (for people, scripts and status bars)'
 complete -c raindctl -n 'not __raindctl_command' -a 'help' -d 'show this help, or a command\'s (raindctl help COMMAND)'
@@ -102,6 +103,9 @@ complete -c raindctl -n '__raindctl_command_is hourly' -a '(__raindctl_places)' 
 complete -c raindctl -n '__raindctl_command_is daily' -l json -d 'print raind\'s reply'
 complete -c raindctl -n '__raindctl_command_is daily' -a '(__raindctl_places)' -d 'saved place'
 
+complete -c raindctl -n '__raindctl_command_is accuracy' -l json -d 'print raind\'s reply'
+complete -c raindctl -n '__raindctl_command_is accuracy' -a '(__raindctl_places)' -d 'saved place'
+
 complete -c raindctl -n '__raindctl_command_is search' -l limit -x -d 'at most N candidates (default 10, at most 100)'
 complete -c raindctl -n '__raindctl_command_is search' -l json -d 'print the candidates as one JSON object'
 
@@ -121,6 +125,7 @@ complete -c raindctl -n '__raindctl_command_is help' -a 'refresh' -d 'fetch the 
 complete -c raindctl -n '__raindctl_command_is help' -a 'now' -d 'current conditions: temperature, feels-like, wind, chance of rain'
 complete -c raindctl -n '__raindctl_command_is help' -a 'hourly' -d 'the coming hours: time, temperature, wind, rain'
 complete -c raindctl -n '__raindctl_command_is help' -a 'daily' -d 'the coming days: weekday, date, min/max, wind, rain'
+complete -c raindctl -n '__raindctl_command_is help' -a 'accuracy' -d 'how each provider\'s forecasts compared with what was observed'
 complete -c raindctl -n '__raindctl_command_is help' -a 'search' -d 'find places by name in raind\'s place data'
 complete -c raindctl -n '__raindctl_command_is help' -a 'subscribe' -d 'print every change as it happens (for people, scripts and status bars)'
 complete -c raindctl -n '__raindctl_command_is help' -a 'help' -d 'show this help, or a command\'s (raindctl help COMMAND)'

@@ -15,6 +15,7 @@ public enum WeatherMethod: String, CaseIterable, Sendable {
     case setSettings = "SetSettings"
     case refresh = "Refresh"
     case getForecast = "GetForecast"
+    case getAccuracy = "GetAccuracy"
     case subscribe = "Subscribe"
 
     public var qualifiedName: String { "\(WeatherInterface.name).\(rawValue)" }

@@ -35,11 +35,14 @@ public enum DaemonEvent {
     /// arrived before the place's first forecast, or was read from the
     /// cache at start. The notifier decides on it at once.
     case airKept(LocationID, AirQuality?)
+    /// A station's new observation, for the places it verifies.
+    case observed([LocationID], Observation)
 
     /// The kinds of events, which handlers are registered for.
     public enum Kind: CaseIterable, Sendable {
         case published, stateChanged, placeMoved, weatherChanged, watchingChanged, becameActive, networkChanged
         case rainSoonInterestChanged, configurationReloaded, alertMomentReached, positionMoved, airKept
+        case observed
     }
 
     public var kind: Kind {
@@ -56,6 +59,7 @@ public enum DaemonEvent {
         case .alertMomentReached: return .alertMomentReached
         case .positionMoved: return .positionMoved
         case .airKept: return .airKept
+        case .observed: return .observed
         }
     }
 }
@@ -125,6 +129,14 @@ extension DaemonEventKind where Payload == String {
 extension DaemonEventKind where Payload == (id: LocationID, air: AirQuality?) {
     public static var airKept: Self {
         Self(kind: .airKept) { if case .airKept(let id, let air) = $0 { (id, air) } else { nil } }
+    }
+}
+
+extension DaemonEventKind where Payload == (places: [LocationID], observation: Observation) {
+    public static var observed: Self {
+        Self(kind: .observed) {
+            if case .observed(let places, let observation) = $0 { (places, observation) } else { nil }
+        }
     }
 }
 

@@ -9,6 +9,7 @@ struct EventParts {
     var alerts: AlertWatcher?
     var air: AirWatcher?
     var observations: ObservationWatcher?
+    var accuracy: AccuracyKeeper?
     var service: WeatherService?
     var daemon: Daemon?
 }
@@ -23,12 +24,14 @@ extension DaemonEvents {
         on(.published, parts.notifier) { $0.published($1) }
         on(.published, parts.publisher) { $0.publish($1) }
         on(.published, parts.alerts) { $0.published($1) }
+        on(.published, parts.accuracy) { $0.published($1) }
 
         on(.stateChanged, parts.notifier) { $0.stateChanged(from: $1.from, to: $1.to) }
         on(.stateChanged, parts.refresher) { $0.stateChanged(from: $1.from, to: $1.to) }
         on(.stateChanged, parts.alerts) { $0.stateChanged(from: $1.from, to: $1.to) }
         on(.stateChanged, parts.air) { $0.stateChanged(from: $1.from, to: $1.to) }
         on(.stateChanged, parts.observations) { $0.stateChanged(from: $1.from, to: $1.to) }
+        on(.stateChanged, parts.accuracy) { $0.stateChanged(from: $1.from, to: $1.to) }
         on(.stateChanged, parts.daemon) { $0.stateChanged(to: $1.to) }
 
         on(.placeMoved, parts.refresher) { $0.placeMoved($1) }
@@ -58,5 +61,7 @@ extension DaemonEvents {
         on(.alertMomentReached, parts.notifier) { $0.reconsiderAlerts() }
 
         on(.airKept, parts.notifier) { $0.airKept($1.id, air: $1.air) }
+
+        on(.observed, parts.accuracy) { $0.observed($1.places, $1.observation) }
     }
 }

@@ -16,6 +16,7 @@ import RainSystem
 final class ObservationWatcher {
     private let context: DaemonContext
     private let books: any ServiceBooks
+    private let events: DaemonEvents
     /// Every request goes through it: one request in flight per URL, validators kept.
     private let answers: SharedAnswers
     private let logger: Logger
@@ -62,8 +63,11 @@ final class ObservationWatcher {
         var problem: String?
     }
 
-    init(context: DaemonContext, http: any HTTPFetching, books: any ServiceBooks) throws(SystemError) {
+    init(
+        context: DaemonContext, http: any HTTPFetching, books: any ServiceBooks, events: DaemonEvents = DaemonEvents()
+    ) throws(SystemError) {
         self.context = context
+        self.events = events
         self.books = books
         let clock = context.clock
         self.answers = SharedAnswers(
@@ -330,7 +334,12 @@ final class ObservationWatcher {
         switch outcome {
         case .answered(let response), .notModified(let response):
             do {
-                watch.latest = try watch.source.observation(response.body, station: watch.station, now: time)
+                let latest = try watch.source.observation(response.body, station: watch.station, now: time)
+                if latest != watch.latest {
+                    let places = searches.filter { $0.value.station == key }.map(\.key).sorted()
+                    events.emit(.observed(places, latest))
+                }
+                watch.latest = latest
                 watch.problem = nil
             } catch {
                 logger.warning("\(key): \(error)")

@@ -70,6 +70,7 @@ public final class WeatherService: VarlinkRequestHandler {
             entry(SetSettingsCall.self, .change) { $0.setSettings },
             entry(RefreshCall.self, .change) { $0.refresh },
             entry(GetForecastCall.self, .read) { $0.getForecast },
+            entry(GetAccuracyCall.self, .read) { $0.getAccuracy },
             entry(SubscribeCall.self, .read) { $0.subscribe },
         ].map { ($0.qualifiedName, $1) })
 
@@ -85,6 +86,8 @@ public final class WeatherService: VarlinkRequestHandler {
     let alerts: AlertWatcher?
     /// The verifying stations' polling, for GetForecast and GetStatus; nil in tests without it.
     let observations: ObservationWatcher?
+    /// The providers' scores, for GetAccuracy; nil in tests without it.
+    var accuracy: AccuracyKeeper?
     public private(set) var state: PersistentState
     let store: StateStore
     /// Told of subscribers; counted in the status.

@@ -431,6 +431,59 @@ extension WeatherInterface {
           attribution: ?Attribution
         )
 
+        # One place in GetAccuracy: the window scored (from, until), the fewest pairs
+        # a measure needs (minimumPairs), the verifying station (source, station,
+        # distanceMetres, heightDifferenceMetres) or why there is none (problem), why
+        # its kept pairs were started anew (fileProblem: a damaged file), the provider
+        # serving it and since when (servingSince null: since before raind started),
+        # and the scores by provider then lead time.
+        type PlaceAccuracy (
+          id: string,
+          name: string,
+          from: float,
+          until: float,
+          minimumPairs: int,
+          source: ?string,
+          station: ?ObservationStation,
+          distanceMetres: ?float,
+          heightDifferenceMetres: ?float,
+          problem: ?string,
+          fileProblem: ?string,
+          serving: ?string,
+          servingSince: ?float,
+          scores: []AccuracyScore
+        )
+
+        # One provider at one lead time (hours between the forecast's fetch and the
+        # hour judged) over the window: the pairs behind each measure, and the
+        # measure itself, null below minimumPairs. temperatureError: mean absolute
+        # error, °C; temperatureBias: mean of forecast minus observed, °C;
+        # withinTwoDegrees: share of hours within 2 °C; rainHitRate: of the hours it
+        # rained, the share forecast wet; rainFalseAlarmRate: of the dry hours, the
+        # share forecast wet; brierScore: mean squared error of the chance of rain;
+        # windError: mean absolute error of the wind speed, m/s. backfilledPairs: of
+        # pairs, those from the provider's archive of past runs.
+        type AccuracyScore (
+          provider: string,
+          leadHours: int,
+          pairs: int,
+          backfilledPairs: int,
+          temperaturePairs: int,
+          temperatureError: ?float,
+          temperatureBias: ?float,
+          withinTwoDegrees: ?float,
+          rainPairs: int,
+          rainHits: int,
+          rainFalseAlarms: int,
+          rainMisses: int,
+          rainHitRate: ?float,
+          rainFalseAlarmRate: ?float,
+          brierPairs: int,
+          brierScore: ?float,
+          windPairs: int,
+          windError: ?float
+        )
+
         # One provider in GetStatus: the places it serves now, whether it may be asked
         # now (available: not backing off after failures, not refusing raind), its
         # failures since its last success, its back-off, its last success and error,
@@ -544,6 +597,10 @@ extension WeatherInterface {
         # observed: the place's verifying station and its latest observation (null
         # while it is looked for, or with [Observations] Enabled=no).
         method GetForecast(id: ?string) -> (location: Location, forecast: ?Forecast, ageSeconds: ?float, stale: bool, observed: ?PlaceObservation)
+
+        # How each provider's forecasts compared with a place's verifying station
+        # (docs/ACCURACY.md): one place (id or name), or every saved place.
+        method GetAccuracy(id: ?string) -> (places: []PlaceAccuracy)
 
         # Call with more=true. The first reply is a snapshot (event "Snapshot" with
         # status, locations and the selected forecast); then one reply per event,

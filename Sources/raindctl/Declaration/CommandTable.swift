@@ -9,7 +9,7 @@ enum CommandTable {
         [
             StatusCommand.self, ListCommand.self, AddCommand.self, RemoveCommand.self, SetLocationCommand.self,
             UnitsCommand.self, RefreshCommand.self, NowCommand.self, HourlyCommand.self, DailyCommand.self,
-            SearchCommand.self, SubscribeCommand.self, HelpCommand.self, CompletionsCommand.self,
+            AccuracyCommand.self, SearchCommand.self, SubscribeCommand.self, HelpCommand.self, CompletionsCommand.self,
         ]
     }
 

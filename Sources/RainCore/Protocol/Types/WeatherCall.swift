@@ -159,6 +159,18 @@ public enum RefreshCall: WeatherCall {
     }
 }
 
+public enum GetAccuracyCall: WeatherCall {
+    public static let method = WeatherMethod.getAccuracy
+    public struct Parameters: Codable, Sendable, Equatable, WireSparse {
+        public var id: String?
+        public init(id: String? = nil) { self.id = id }
+    }
+    public struct Reply: Codable, Sendable, Equatable {
+        public var places: [PlaceAccuracy]
+        public init(places: [PlaceAccuracy]) { self.places = places }
+    }
+}
+
 public enum GetForecastCall: WeatherCall {
     public static let method = WeatherMethod.getForecast
     public struct Parameters: Codable, Sendable, Equatable, WireSparse {
@@ -207,6 +219,7 @@ extension WeatherMethod {
         case .setSettings: return SetSettingsCall.self
         case .refresh: return RefreshCall.self
         case .getForecast: return GetForecastCall.self
+        case .getAccuracy: return GetAccuracyCall.self
         case .subscribe: return SubscribeCall.self
         }
     }

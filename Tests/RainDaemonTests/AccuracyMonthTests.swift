@@ -1,0 +1,321 @@
+import Foundation
+import RainCore
+import RainDaemonCore
+import TestSupport
+import XCTest
+
+@testable import RainDaemon
+
+/// A simulated month through the real loop, libcurl and the fixture server
+/// on loopback, with the tests' clock: a place near Los Angeles
+/// International served by Open-Meteo, whose forecasts are 2 °C too warm,
+/// and compared with MET Norway, unbiased and noisier. Open-Meteo's
+/// refreshes are its samples; MET Norway is asked four times a day beside
+/// the forecasts, counted in its own book. The station's hours come as the
+/// observation watcher's events. The scores are checked against the same
+/// month computed here from the generating functions, without the record.
+final class AccuracyMonthTests: XCTestCase {
+    /// 2026-07-29T14:00:00Z, minutes after the recorded METAR reports.
+    static let start = 1_785_333_600.0
+    static let step = 6 * 3600.0
+    static let steps = 32 * 4
+    static let klax = ObservationStation(
+        id: "KLAX", name: "Los Angeles Intl, CA, US", latitude: 33.938, longitude: -118.387, heightMetres: 38)
+
+    // The month's weather, by hour.
+    static func truth(_ hour: Double) -> Double {
+        let index = Int(hour / 3600)
+        return 18 + 6 * sin(Double(index % 24) / 24 * 2 * .pi) + Double(index / 24 % 5)
+    }
+    static func noise(_ hour: Double) -> Double { Double(Int(hour / 3600) * 7919 % 7) - 3 }
+    static func rains(_ hour: Double) -> Bool { Int(hour / 3600) % 5 == 0 }
+    static func wind(_ hour: Double) -> Double { 3 + Double(Int(hour / 3600) % 4) }
+    static func openMeteo(_ hour: Double) -> Double { truth(hour) + 2 }
+    static func metNorway(_ hour: Double) -> Double { truth(hour) + noise(hour) }
+
+    private var directory: URL!
+    private var server: FixtureServer?
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("raind-accuracy-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        server?.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private struct Rig {
+        let harness: ClientHarness
+        let server: FixtureServer
+        let clock: FakeClock
+        let refresher: Refresher
+        let watcher: ObservationWatcher
+        let keeper: AccuracyKeeper
+        let events: DaemonEvents
+        let paths: DaemonPaths
+        let id: LocationID
+        let location: Location
+    }
+
+    private func rig(latitude: Double = 33.96, longitude: Double = -118.35) throws -> Rig {
+        let harness = try ClientHarness()
+        let server = try FixtureServer(
+            files: [
+                "metar.json": try Fixtures.bytes("observations/aviationweather-metar-json-klax-kjfk-kord.json"),
+                "om.json": Self.openMeteoBody(at: Self.start), "metno.json": Self.metNorwayBody(at: Self.start),
+            ],
+            routes: [
+                "/api/data/metar": "metar.json", "/v1/forecast": "om.json", "/weatherapi/": "metno.json",
+            ])
+        self.server = server
+        var configuration = Configuration()
+        configuration.providerOrder = [.openMeteo, .metNorway]
+        configuration.baseURL = server.url("")
+        configuration.observationsBaseURL = server.url("")
+        let paths = DaemonPaths.userInstance(under: directory.path)
+        let logger = Logger(subsystem: "accuracy-test", threshold: .error)
+        let clock = FakeClock(wall: Self.start)
+        let context = DaemonContext(
+            loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
+        var list = LocationList()
+        let added = list.add(
+            PlaceCandidate(
+                name: "Inglewood", region: "California", country: "United States", countryCode: "US",
+                latitude: latitude, longitude: longitude, timeZone: "America/Los_Angeles", source: .coordinates))
+        let events = DaemonEvents()
+        let store = ForecastStore(cache: ForecastCache(directory: paths.cacheDirectory, logger: logger))
+        let refresher = try Refresher(
+            context: context, http: harness.http, store: store, events: events, places: list,
+            settings: Settings(units: .si, refreshMinutes: nil))
+        refresher.restore()
+        let watcher = try ObservationWatcher(context: context, http: harness.http, books: refresher, events: events)
+        let keeper = try AccuracyKeeper(
+            context: context, http: harness.http, refresher: refresher, observations: watcher)
+        events.connect(EventParts(refresher: refresher, observations: watcher, accuracy: keeper))
+        watcher.restore(list.locations)
+        keeper.restore(list.locations, forecasts: store)
+        return Rig(
+            harness: harness, server: server, clock: clock, refresher: refresher, watcher: watcher, keeper: keeper,
+            events: events, paths: paths, id: added.location.id, location: added.location)
+    }
+
+    /// Open-Meteo's answer at `time`: 60 hours from its hour, 2 °C too warm,
+    /// rain forecast exactly when it rains, with its chance (Open-Meteo
+    /// reports an hour's rain at the end of the hour), the wind 1 m/s too strong.
+    static func openMeteoBody(at time: Double) -> [UInt8] {
+        let hours = (0..<60).map { time + Double($0) * 3600 }
+        func list(_ value: (Double) -> String) -> String { hours.map(value).joined(separator: ",") }
+        return Array(
+            """
+            {"utc_offset_seconds":0,"timezone":"GMT","hourly_units":{"time":"unixtime","temperature_2m":"°C",
+            "precipitation":"mm","precipitation_probability":"%","wind_speed_10m":"m/s"},
+            "hourly":{"time":[\(list { String(Int($0)) })],
+            "temperature_2m":[\(list { String(openMeteo($0)) })],
+            "precipitation":[\(list { rains($0 - 3600) ? "0.6" : "0" })],
+            "precipitation_probability":[\(list { rains($0 - 3600) ? "80" : "10" })],
+            "wind_speed_10m":[\(list { String(wind($0) + 1) })]}}
+            """.utf8)
+    }
+
+    /// MET Norway's answer at `time`: unbiased, noisier, rain every fourth hour, the wind right.
+    static func metNorwayBody(at time: Double) -> [UInt8] {
+        let formatter = ISO8601DateFormatter()
+        let series = (0..<60).map { index -> String in
+            let hour = time + Double(index) * 3600
+            let stamp = formatter.string(from: Date(timeIntervalSince1970: hour))
+            return """
+                {"time":"\(stamp)","data":{"instant":{"details":{"air_temperature":\(metNorway(hour)),\
+                "wind_speed":\(wind(hour))}},"next_1_hours":{"summary":{"symbol_code":"cloudy"},\
+                "details":{"precipitation_amount":\(Int(hour / 3600) % 4 == 0 ? 1.0 : 0.0)}}}}
+                """
+        }
+        let updated = formatter.string(from: Date(timeIntervalSince1970: time))
+        return Array(
+            """
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[-118.35,33.96,30]},
+            "properties":{"meta":{"updated_at":"\(updated)","units":{"air_temperature":"celsius",
+            "precipitation_amount":"mm","wind_speed":"m/s"}},"timeseries":[\(series.joined(separator: ","))]}}
+            """.utf8)
+    }
+
+    /// What the station saw in the six hours before `time`, as the watcher's events carry it.
+    private func observe(_ rig: Rig, until time: Double) {
+        for offset in stride(from: 5.0, through: 0, by: -1) {
+            let hour = time - offset * 3600
+            let observation = Observation(
+                source: "metar", station: Self.klax, time: hour - 420, temperature: Self.truth(hour),
+                windSpeed: Self.wind(hour), weather: Self.rains(hour) ? [ObservedWeather(.rain)] : [])
+            rig.events.emit(.observed([rig.id], observation))
+        }
+    }
+
+    /// Runs the month: the station found, then every six hours the
+    /// forecasts rewritten, the serving provider refreshed, the other one
+    /// compared, and the station's hours reported.
+    private func runMonth(_ rig: Rig) throws {
+        var index = 0
+        func next() {
+            guard index < Self.steps else { return rig.harness.finish() }
+            if index > 0 { rig.clock.advance(Self.step) }
+            let time = rig.clock.wallNow
+            index += 1
+            do {
+                try Data(Self.openMeteoBody(at: time)).write(to: rig.server.directory.appendingPathComponent("om.json"))
+                try Data(Self.metNorwayBody(at: time)).write(
+                    to: rig.server.directory.appendingPathComponent("metno.json"))
+            } catch {
+                XCTFail("\(error)")
+                return rig.harness.finish()
+            }
+            observe(rig, until: time)
+            rig.refresher.refresh([rig.id]) { results in
+                XCTAssertNil(results[rig.id] ?? nil, "refresh at \(time)")
+                rig.keeper.nextComparison[rig.id] = time
+                rig.keeper.compared = { _ in rig.harness.loop.later { next() } }
+                rig.keeper.timerFired()
+                // The steps compare, not the keeper's own timer (its six hours are the steps').
+                rig.keeper.nextComparison[rig.id] = .infinity
+            }
+        }
+        rig.watcher.settled = {
+            guard rig.watcher.isIdle else { return }
+            rig.watcher.settled = {}
+            rig.harness.loop.later { next() }
+        }
+        rig.watcher.timerFired()
+        XCTAssertTrue(try rig.harness.run(timeout: 300), "the month never ended")
+    }
+
+    /// The expected scores of `forecast` at `lead`, from the generating
+    /// functions: each six-hourly issue judged on the hours L to L + 3 h
+    /// after it, observed within the window ending at `end`.
+    private func expected(
+        _ forecast: (Double) -> Double, lead: Int, end: Double
+    ) -> (pairs: Int, mae: Double, bias: Double, within: Double) {
+        var errors: [Double] = []
+        for step in 0..<Self.steps {
+            let issued = Self.start + Double(step) * Self.step
+            for offset in 0..<3 {
+                let hour = issued + Double(lead + offset) * 3600
+                guard hour <= end, hour >= end - 30 * 86_400 else { continue }
+                errors.append(forecast(hour) - Self.truth(hour))
+            }
+        }
+        let count = Double(errors.count)
+        return (
+            errors.count, errors.map(abs).reduce(0, +) / count, errors.reduce(0, +) / count,
+            Double(errors.filter { abs($0) <= 2 }.count) / count
+        )
+    }
+
+    func testSimulatedMonth_scoresTheBiasedAndTheNoisyProviderAsComputedIndependently() throws {
+        let rig = try rig()
+        try runMonth(rig)
+        let end = rig.clock.wallNow
+        let accuracy = rig.keeper.accuracy(of: rig.location)
+        XCTAssertEqual(accuracy.station?.id, "KLAX")
+        XCTAssertEqual(accuracy.serving, "open-meteo")
+        XCTAssertNil(accuracy.fileProblem)
+        XCTAssertEqual(Set(accuracy.scores.map(\.provider)), ["open-meteo", "metno"])
+        for lead in AccuracyRecord.leadHours {
+            let biased = try XCTUnwrap(accuracy.scores.first { $0.provider == "open-meteo" && $0.leadHours == lead })
+            let want = expected(Self.openMeteo, lead: lead, end: end)
+            XCTAssertEqual(biased.temperaturePairs, want.pairs, "lead \(lead)")
+            XCTAssertGreaterThan(want.pairs, 300)
+            XCTAssertEqual(try XCTUnwrap(biased.temperatureError), 2, accuracy: 1e-9)
+            XCTAssertEqual(try XCTUnwrap(biased.temperatureBias), 2, accuracy: 1e-9)
+            XCTAssertEqual(try XCTUnwrap(biased.withinTwoDegrees), want.within, accuracy: 1e-9)
+            XCTAssertEqual(biased.rainHitRate, 1, "rain forecast exactly when it rains")
+            XCTAssertEqual(biased.rainFalseAlarmRate, 0)
+            XCTAssertEqual(try XCTUnwrap(biased.windError), 1, accuracy: 1e-9)
+            let rainy = Double(biased.rainHits)
+            let brier = (rainy * 0.04 + Double(biased.rainPairs - biased.rainHits) * 0.01) / Double(biased.rainPairs)
+            XCTAssertEqual(try XCTUnwrap(biased.brierScore), brier, accuracy: 1e-9)
+
+            let noisy = try XCTUnwrap(accuracy.scores.first { $0.provider == "metno" && $0.leadHours == lead })
+            let wantNoisy = expected(Self.metNorway, lead: lead, end: end)
+            XCTAssertEqual(noisy.temperaturePairs, wantNoisy.pairs, "lead \(lead)")
+            XCTAssertEqual(try XCTUnwrap(noisy.temperatureError), wantNoisy.mae, accuracy: 1e-9)
+            XCTAssertEqual(try XCTUnwrap(noisy.temperatureBias), wantNoisy.bias, accuracy: 1e-9)
+            XCTAssertEqual(try XCTUnwrap(noisy.withinTwoDegrees), wantNoisy.within, accuracy: 1e-9)
+            XCTAssertLessThan(abs(try XCTUnwrap(noisy.temperatureBias)), 0.5, "unbiased")
+            XCTAssertNil(noisy.brierScore, "MET Norway gives no chance of rain")
+            XCTAssertEqual(try XCTUnwrap(noisy.windError), 0, accuracy: 1e-9)
+            XCTAssertEqual(noisy.backfilledPairs, 0)
+        }
+        // Four comparisons a day, each one request in MET Norway's own book.
+        XCTAssertEqual(try rig.server.countTargets("/weatherapi/"), Self.steps)
+        XCTAssertEqual(try rig.server.countTargets("/v1/forecast"), Self.steps)
+
+        // What was kept is on disk when raind stops, and reads back the same.
+        rig.keeper.cancelAll()
+        let files = AccuracyFiles(stateDirectory: rig.paths.stateDirectory)
+        guard case .loaded(let record) = files.load(rig.id, now: end) else {
+            return XCTFail("the accuracy file does not read back")
+        }
+        XCTAssertEqual(record, rig.keeper.records[rig.id])
+        // The sizes docs/ACCURACY.md and docs/PERFORMANCE.md bound a file by.
+        let file = try XCTUnwrap(files.path(for: rig.id))
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        XCTAssertLessThan(size, record.samples.count * 190 + record.observed.count * 130 + 100)
+        XCTAssertLessThanOrEqual(record.observed.count, AccuracyRecord.maximumObservedHours)
+    }
+
+    /// Finds the place's station (or not) and ends.
+    private func findStation(_ rig: Rig) throws {
+        rig.watcher.settled = {
+            guard rig.watcher.isIdle else { return }
+            rig.watcher.settled = {}
+            rig.harness.loop.later { rig.harness.finish() }
+        }
+        rig.harness.loop.later { rig.watcher.timerFired() }
+        XCTAssertTrue(try rig.harness.run(timeout: 60), "the station search never ended")
+    }
+
+    func testPlaceWithNoStation_saysWhy_andItsOtherProvidersAreNotAsked() throws {
+        // San Diego: the box's answer holds Los Angeles, New York and Chicago only.
+        let rig = try rig(latitude: 32.72, longitude: -117.16)
+        try findStation(rig)
+        let accuracy = rig.keeper.accuracy(of: rig.location)
+        XCTAssertNil(accuracy.station)
+        XCTAssertEqual(accuracy.problem?.hasPrefix("the nearest station, Los Angeles Intl, CA, US, is "), true)
+        XCTAssertEqual(accuracy.scores, [])
+        rig.keeper.nextComparison[rig.id] = rig.clock.wallNow
+        rig.keeper.timerFired()
+        XCTAssertNil(rig.keeper.comparing[rig.id], "nothing to judge against: no comparison")
+        XCTAssertEqual(try rig.server.countTargets("/weatherapi/"), 0)
+    }
+
+    func testDamagedAccuracyFile_isRefusedKeptAsideAndSaidWhy_andThePlaceStartsAnew() throws {
+        let paths = DaemonPaths.userInstance(under: directory.path)
+        let files = AccuracyFiles(stateDirectory: paths.stateDirectory)
+        var record = AccuracyRecord()
+        record.record(
+            Observation(source: "metar", station: Self.klax, time: Self.start, temperature: 20), now: Self.start)
+        record.observed[0].temperature = 900
+        try FileManager.default.createDirectory(atPath: files.directory, withIntermediateDirectories: true)
+        let rigForID = try rig()
+        let file = try XCTUnwrap(files.path(for: rigForID.id))
+        try Data(record.jsonBytes).write(to: URL(fileURLWithPath: file))
+        rigForID.server.stop()
+        server = nil
+
+        let rig = try rig()
+        let accuracy = rig.keeper.accuracy(of: rig.location)
+        let problem = try XCTUnwrap(accuracy.fileProblem)
+        XCTAssertTrue(problem.contains("observed[0].temperature: 900.0 °C is no temperature"), problem)
+        XCTAssertTrue(problem.contains("\(file).corrupt-20260729T140000Z"), problem)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(file).corrupt-20260729T140000Z"), "kept aside")
+        XCTAssertEqual(rig.keeper.records[rig.id], AccuracyRecord())
+
+        // Not JSON at all: refused the same way.
+        try Data("{\"version\":1,".utf8).write(to: URL(fileURLWithPath: file))
+        guard case .refused(let reason, _) = files.load(rig.id, now: Self.start + 1) else {
+            return XCTFail("a cut-off file was read")
+        }
+        XCTAssertTrue(reason.hasPrefix("accuracy"), reason)
+    }
+}
