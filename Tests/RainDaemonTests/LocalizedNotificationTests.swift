@@ -13,6 +13,8 @@ import XCTest
 final class LocalizedNotificationTests: XCTestCase {
     static let locales = [
         "de_DE.UTF-8", "fr_FR.UTF-8", "pl_PL.UTF-8", "en_US.UTF-8", "en_GB.UTF-8", "ja_JP.UTF-8", "C",
+        "cs_CZ.UTF-8",
+        "tr_TR.UTF-8",
     ]
 
     static let bound: Bool = {
