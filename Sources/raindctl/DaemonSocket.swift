@@ -63,6 +63,6 @@ struct DaemonSocket: Equatable {
         let alternatives = failures.count > 1 ? tr("; or name a socket with --socket PATH or RAIND_SOCKET.") : "."
         let nextSteps = advice.joined(separator: "; ") + alternatives
         return tr("cannot reach raind: {reasons}.", ["reasons": reasons.joined(separator: ", ")]) + "\n"
-            + nextSteps.prefix(1).uppercased() + nextSteps.dropFirst()
+            + nextSteps.readerCapitalized  // Turkish: "i" starts "İ" (ReaderCase)
     }
 }

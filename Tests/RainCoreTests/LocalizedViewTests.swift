@@ -18,6 +18,8 @@ final class LocalizedViewTests: XCTestCase {
         "uk_UA.UTF-8",
         "zh_CN.UTF-8",
         "ja_JP.EUC-JP",
+        "cs_CZ.UTF-8",
+        "tr_TR.UTF-8",
     ]
 
     /// Compiles every catalogue once and points the text domain at them.

@@ -16,6 +16,8 @@ final class LocalizedNotificationTests: XCTestCase {
         "ru_RU.UTF-8",
         "uk_UA.UTF-8",
         "zh_CN.UTF-8",
+        "cs_CZ.UTF-8",
+        "tr_TR.UTF-8",
     ]
 
     static let bound: Bool = {

@@ -2,10 +2,12 @@
 #define RAIND_CLOCALE_H
 
 // glibc's gettext and locale calls for RainCore's Localization: Swift's
-// Glibc module leaves out dngettext and the LC_*_MASK macros.
+// Glibc module leaves out dngettext, the LC_*_MASK macros and the wide
+// characters' case mapping (towlower, towupper: ReaderCase).
 #include <langinfo.h>
 #include <libintl.h>
 #include <locale.h>
+#include <wctype.h>
 
 /// The locale the environment names for the categories raind's text
 /// depends on (messages, time, numbers, measurement, character set), or

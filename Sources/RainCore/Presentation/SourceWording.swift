@@ -27,7 +27,7 @@ enum SourceWording {
                     ? tr("{metres} m lower", ["metres": metres]) : tr("{metres} m higher", ["metres": metres]))
         }
         let text = parts.joined(separator: ", ")
-        return text.prefix(1).uppercased() + text.dropFirst()
+        return text.readerCapitalized
     }
 
     static func name(_ value: ValueSource.Value) -> String {

@@ -1,7 +1,7 @@
 /// Converts the model's SI values into one unit system and writes them the
 /// way the app did: whole degrees with a bare degree sign (`72°`), whole wind
 /// speeds with the unit attached (`5mph`, `3m/s`, `11km/h`), whole percent
-/// (`30%`).
+/// (`30%`, or as the reader's language writes it: `30 %`, `%30`).
 ///
 /// Rounding is half away from zero, and a value that rounds to zero is never
 /// negative (`-0.4` °C is `0°`, not `-0°`). Precision per quantity:
@@ -85,11 +85,19 @@ public struct UnitFormatter: Sendable {
     /// `16km`, `6.2mi` from km.
     public func visibility(_ kilometres: Double?) -> String { format(kilometres, .visibility) }
 
-    /// `30%` from a fraction in 0...1 (clamped to it), the same in every system.
+    /// `30%` from a fraction in 0...1 (clamped to it), the same in every
+    /// system; the sign placed and spaced as the reader's language writes it
+    /// (the catalogue's `{number}%`: Czech `30 %`, Turkish `%30`).
     public static func percent(_ fraction: Double?) -> String {
-        guard let fraction, fraction.isFinite else { return missing }
-        let clamped = min(max(fraction, 0), 1)
-        return (DecimalText.format(clamped * 100, fractionDigits: 0) ?? missing) + "%"
+        guard let number = percentNumber(fraction) else { return missing }
+        // Translators: a percentage, "30%": where the sign goes and whether a (no-break) space comes between.
+        return tr("{number}%", ["number": number])
+    }
+
+    /// `30`, the whole percent alone (a template's bare value); nil when missing.
+    public static func percentNumber(_ fraction: Double?) -> String? {
+        guard let fraction, fraction.isFinite else { return nil }
+        return DecimalText.format(min(max(fraction, 0), 1) * 100, fractionDigits: 0)
     }
 
     /// `30%`, for symmetry with the other instance methods.

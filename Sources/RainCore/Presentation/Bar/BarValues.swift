@@ -59,8 +59,7 @@ public struct BarValues: Sendable {
             bare ? formatter.number(value, kind) : formatter.spaced(value, kind)
         }
         func percent(_ fraction: Double?) -> String {
-            let text = UnitFormatter.percent(fraction)
-            return bare && text.hasSuffix("%") ? String(text.dropLast()) : text
+            bare ? UnitFormatter.percentNumber(fraction) ?? UnitFormatter.missing : UnitFormatter.percent(fraction)
         }
         let now = conditions
         switch field {

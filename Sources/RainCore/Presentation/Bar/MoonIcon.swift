@@ -6,7 +6,7 @@ public enum MoonIcon {
         switch style {
         case .emoji: return emoji[moon.phase]!  // every name has one
         case .nerd: return String(Character(Unicode.Scalar(0xE38D + nerdIndex(moon))!))  // E38D...E3A8
-        case .text: return SkyWording.phaseName(moon.phase).lowercased()
+        case .text: return SkyWording.phaseName(moon.phase).readerLowercased
         }
     }
 
