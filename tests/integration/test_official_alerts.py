@@ -109,6 +109,18 @@ def test_a_us_place_gets_the_nws_alerts_with_an_open_meteo_forecast(daemon_facto
             in shown), shown
 
 
+def test_places_asked_at_one_pace_for_one_reason_share_a_status_row(daemon_factory, service):
+    daemon = start(daemon_factory, service)
+    daemon.ctl("add", "--coords", "45.52,-122.68", "--name", "Portland", check=True)
+    daemon.ctl("add", "--coords", "45.49,-122.80", "--name", "Beaverton", check=True)
+    ids = [place["id"] for place in daemon.client().call("ListLocations")["parameters"]["locations"]]
+    for place_id in ids:
+        wait_for(lambda: (served(daemon, place_id) or {}).get("alerts"), what="the alerts")
+    shown = re.sub(r"\n +", " ", daemon.ctl("status", check=True).stdout)
+    assert (f"Alert pace:     {', '.join(ids)}: every 5 min (an alert is in effect); warnings read within 8 min"
+            in shown), shown
+
+
 def test_a_restart_within_the_interval_plans_the_same_requests_before_asking(daemon_factory, service):
     """Started again minutes after a poll, raind waits for the interval's end
     to ask; what the polling will cost is the same number meanwhile."""

@@ -14,15 +14,19 @@ extension StatusCommand {
             "{shortest} to {longest}", ["shortest": Durations.span(shortest), "longest": Durations.span(longest)])
     }
 
-    /// "portland: every 5 min (thunderstorm forecast in 3 h 0 min); a warning is read within 8 min at most".
-    static func describe(_ pace: AlertPace, now: Double) -> String {
+    /// "portland: every 5 min (thunderstorm forecast in 3 h 0 min); warnings read within 8 min";
+    /// `places`: every place asked at that pace for that reason ("boston-us, chicago-us: …").
+    static func describe(_ pace: AlertPace, places: [LocationID], now: Double) -> String {
         let values: KeyValuePairs<String, String> = [
             "interval": Durations.span(pace.pollingSeconds), "why": why(pace, now: now),
             "delay": Durations.span(pace.worstDelaySeconds),
         ]
         return tr(
             "{name}: {text}",
-            ["name": pace.place.rawValue, "text": tr("every {interval} ({why}); warnings read within {delay}", values)])
+            [
+                "name": places.map(\.rawValue).joined(separator: ", "),
+                "text": tr("every {interval} ({why}); warnings read within {delay}", values),
+            ])
     }
 
     /// Why the place is asked at its pace.
@@ -45,11 +49,21 @@ extension StatusCommand {
         return tr("{signal} in {span}", ["signal": signal, "span": Durations.span(at - now)])
     }
 
-    /// The rows for `status`: each place's alert pace, service by service.
+    /// The rows for `status`: the places' alert paces, service by service,
+    /// places asked at one pace for one reason on one row (ten places with
+    /// an alert in effect make one line, not ten).
     static func alertPaceRows(_ status: WeatherStatus, now: Double) -> [[String]] {
-        let paces = (status.alertSources ?? []).flatMap { $0.paces ?? [] }
-        return paces.enumerated().map { index, pace in
-            [index == 0 ? tr("Alert pace:") : "", describe(pace, now: now)]
+        var groups: [(pace: AlertPace, text: String, places: [LocationID])] = []
+        for pace in (status.alertSources ?? []).flatMap({ $0.paces ?? [] }) {
+            let text = describe(pace, places: [], now: now)
+            if let index = groups.firstIndex(where: { $0.text == text }) {
+                groups[index].places.append(pace.place)
+            } else {
+                groups.append((pace, text, [pace.place]))
+            }
+        }
+        return groups.enumerated().map { index, group in
+            [index == 0 ? tr("Alert pace:") : "", describe(group.pace, places: group.places, now: now)]
         }
     }
 }
