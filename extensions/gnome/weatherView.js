@@ -105,6 +105,42 @@ function present(model, {now, locale, gettext, wm}) {
         return fill(gettext.ngettext('{count} day ago', '{count} days ago', days), {count: days});
     };
 
+    // "Temperature, humidity from Freiburg, 21 km, 1,254 m lower", as raindctl now says it.
+    const valueName = name => {
+        switch (name) {
+        case 'temperature': return _('temperature');
+        case 'humidity': return _('humidity');
+        case 'pressure': return _('pressure');
+        case 'wind': return _('wind');
+        case 'gusts': return _('gusts');
+        case 'visibility': return _('visibility');
+        case 'cloudCover': return _('cloud cover');
+        case 'precipitation': return _('precipitation');
+        case 'condition': return _('conditions');
+        default: return null;
+        }
+    };
+    const sourceLine = source => {
+        if (!source || typeof source !== 'object')
+            return null;
+        const station = text(source.station, 80);
+        if (!station)
+            return null;
+        const names = (Array.isArray(source.values) ? source.values : []).map(valueName).filter(name => name);
+        const parts = [names.length ? fill(_('{values} from {station}'), {values: names.join(', '), station})
+            : fill(_('Observed at {station}'), {station})];
+        const distance = number(source.distanceMetres);
+        if (distance !== null)
+            parts.push(fill(_('{distance} km'), {distance: numbers(0).format(Math.round(Math.min(distance / 1000, 1e6)))}));
+        const height = number(source.heightDifferenceMetres);
+        if (height !== null) {
+            const metres = numbers(0).format(Math.round(Math.min(Math.abs(height), 1e6)));
+            parts.push(fill(height < 0 ? _('{metres} m lower') : _('{metres} m higher'), {metres}));
+        }
+        const line = parts.join(', ');
+        return line.charAt(0).toLocaleUpperCase(locale) + line.slice(1);
+    };
+
     const place = model.place;
     const current = forecast && typeof forecast.current === 'object' ? forecast.current : null;
     const fetchedAt = forecast ? number(forecast.fetchedAt) : null;
@@ -195,6 +231,12 @@ function present(model, {now, locale, gettext, wm}) {
                 details.push(`${_('Rain')} ${rain}`);
             if (details.length)
                 lines.current.push(details.join(' · '));
+            // Values a provider took from another station than the place's own: which, from where.
+            for (const source of (Array.isArray(current.sources) ? current.sources : []).slice(0, 4)) {
+                const line = sourceLine(source);
+                if (line)
+                    lines.current.push(line);
+            }
         }
         for (const hour of (Array.isArray(forecast.hourly) ? forecast.hourly : [])
             .filter(item => item && number(item.time) !== null && item.time + 3600 > now).slice(0, 6)) {

@@ -249,6 +249,22 @@ def test_the_view_speaks_german_with_its_conventions(weather_daemon, gjs, tmp_pa
     assert any(re.search(r"\d\.\d mm", day["rain"]) for day in english["lines"]["days"]), english["lines"]["days"]
 
 
+def test_the_view_says_which_values_came_from_another_station(daemon_factory, gjs, tmp_path):
+    """Bright Sky's temperature and humidity from a neighbour 21 km away and
+    120 m higher: the menu says so, as `raindctl now` does (issue 32)."""
+    from test_provenance import berlin, serve_berlin
+    server = serve_berlin(tmp_path, height_difference=120)
+    try:
+        daemon = berlin(daemon_factory, server)
+        client = gjs()
+        client.send(op="subscribe", paths=[str(daemon.socket)])
+        client.event("Snapshot")
+        view = client.present(locale="en-GB")["view"]
+        assert "Temperature, humidity from Nachbarstation, 21 km, 120 m higher" in view["lines"]["current"], view
+    finally:
+        server.stop()
+
+
 def test_raind_starting_is_noticed_before_the_back_off_ends(weather_daemon, gjs):
     daemon = weather_daemon()
     places(daemon)
@@ -279,7 +295,7 @@ def test_every_field_the_view_names_is_in_the_idl():
     for member in INTERFACE.members.values():
         for kind in (getattr(member, "type", None), getattr(member, "in_type", None), getattr(member, "out_type", None)):
             collect(kind)
-    wire = r"\b(?:forecast|current|hour|day|today|alert|air|failover|nowcast|status|event|failed|place|value)\??\.(\w+)\b(?!\s*\()"
+    wire = r"\b(?:forecast|current|hour|day|today|alert|air|failover|nowcast|status|event|failed|place|value|source)\??\.(\w+)\b(?!\s*\()"
     named = set()
     for name in ("weatherModel.js", "weatherView.js"):
         named |= set(re.findall(wire, (EXTENSION / name).read_text()))
@@ -288,4 +304,5 @@ def test_every_field_the_view_names_is_in_the_idl():
            "severity", "title", "onset", "end"}
     unknown = {name for name in named if name not in fields and name not in own}
     assert not unknown, f"the view names fields the IDL does not have: {sorted(unknown)}"
-    assert {"failover", "polar", "uvCategory", "precipAccumulation", "reason", "summary"} <= named, sorted(named)
+    assert {"failover", "polar", "uvCategory", "precipAccumulation", "reason", "summary", "sources",
+            "station", "heightDifferenceMetres"} <= named, sorted(named)
