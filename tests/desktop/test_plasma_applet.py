@@ -142,6 +142,20 @@ def test_full_view_in_english_and_german(xvfb, viewers, plasma_daemon, tmp_path)
     full_shot(xvfb, german, "plasma-full-de.png")
 
 
+def test_values_from_another_station_say_which_from_where(xvfb, viewers, daemon_factory, tmp_path):
+    """Bright Sky's temperature and humidity from a neighbour 21 km away and
+    120 m higher: the full view says so, as `raindctl now` does (issue 32)."""
+    from test_provenance import berlin, serve_berlin
+    server = serve_berlin(tmp_path, height_difference=120)
+    try:
+        daemon = berlin(daemon_factory, server)
+        viewer = viewers(xvfb, tmp_path / "viewer", daemon.socket, panel=False, env={"LANG": "en_US.UTF-8"})
+        full = viewer.until("full", lambda text: "Nachbarstation" in text)
+        assert "Temperature, humidity from Nachbarstation, 21 km, 120 m higher" in full, full
+    finally:
+        server.stop()
+
+
 def test_bad_input_shows_an_error_and_the_applet_stays_usable(xvfb, viewers, plasma_daemon, tmp_path):
     daemon = plasma_daemon()
     hostile = HostileServer(tmp_path / "hostile.sock", relay=daemon.socket)

@@ -37,6 +37,40 @@ PlasmaComponents3.Page {
 
     function local(seconds) { return Format.time(seconds, offset, root.locale) }
     function words(text) { return text ? i18nd("raind", text) : "" }
+    // "Temperature, humidity from Freiburg, 21 km, 1,254 m lower": values a provider
+    // took from another station than the place's own, as raindctl now says it.
+    function valueName(name) {
+        switch (name) {
+        case "temperature": return i18nd("raind", "temperature")
+        case "humidity": return i18nd("raind", "humidity")
+        case "pressure": return i18nd("raind", "pressure")
+        case "wind": return i18nd("raind", "wind")
+        case "gusts": return i18nd("raind", "gusts")
+        case "visibility": return i18nd("raind", "visibility")
+        case "cloudCover": return i18nd("raind", "cloud cover")
+        case "precipitation": return i18nd("raind", "precipitation")
+        case "condition": return i18nd("raind", "conditions")
+        }
+        return ""
+    }
+    function sourceLine(source) {
+        if (!source || !source.station)
+            return ""
+        var names = (source.values || []).map(valueName).filter(function (name) { return name !== "" })
+        var parts = [names.length > 0
+            ? Format.fill(i18nd("raind", "{values} from {station}"), { values: names.join(", "), station: source.station })
+            : Format.fill(i18nd("raind", "Observed at {station}"), { station: source.station })]
+        if (source.distanceMetres !== undefined)
+            parts.push(Format.fill(i18nd("raind", "{distance} km"),
+                { distance: Format.number(Math.round(Math.min(source.distanceMetres / 1000, 1e6)), 0, root.locale) }))
+        if (source.heightDifferenceMetres !== undefined) {
+            var metres = Format.number(Math.round(Math.min(Math.abs(source.heightDifferenceMetres), 1e6)), 0, root.locale)
+            parts.push(Format.fill(source.heightDifferenceMetres < 0 ? i18nd("raind", "{metres} m lower")
+                : i18nd("raind", "{metres} m higher"), { metres: metres }))
+        }
+        var line = parts.join(", ")
+        return line.charAt(0).toLocaleUpperCase() + line.slice(1)
+    }
 
     // What the view shows in words, traced for the tests (RAIND_APPLET_TRACE=1).
     readonly property string shownText: [root.placeName, problemLabel.text, callProblem].concat(
@@ -207,6 +241,12 @@ PlasmaComponents3.Page {
                                 details.push(Format.fill(i18nd("raind", "rain {chance}"), { chance: Format.percent(c.precipProbability) }))
                             if (details.length > 0)
                                 lines.push(details.join(" · "))
+                            var sources = c.sources || []
+                            for (var i = 0; i < sources.length && i < 4; ++i) {
+                                var line = full.sourceLine(sources[i])
+                                if (line !== "")
+                                    lines.push(line)
+                            }
                             return lines.join("\n")
                         }
                     }
