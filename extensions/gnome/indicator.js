@@ -79,7 +79,7 @@ function createIndicator(modules, shell, gettext) {
                 logError(error, 'raind: the weather could not be drawn');
                 view = {state: 'error', label: _('raind error'), icon: 'network-offline-symbolic', title: _('Weather'),
                     lines: {problem: [String(error.message ?? error)], alerts: [], current: [], hours: [], days: [],
-                        air: [], sky: [], nowcast: null, provider: null, updated: null}, places: []};
+                        air: [], sky: [], nowcast: null, provider: null, credit: null, updated: null}, places: []};
             }
             this.view = view;
             this._label.text = view.label;
@@ -146,6 +146,8 @@ function createIndicator(modules, shell, gettext) {
             const credits = [lines.provider, lines.updated].filter(line => line);
             if (credits.length)
                 note(credits.join(' · '), 'raind-credit');
+            if (lines.credit)
+                note(lines.credit, 'raind-credit');
 
             menu.addMenuItem(new PopupMenu.PopupSeparatorMenuItem());
             if (view.places.length > 1) {

@@ -190,7 +190,7 @@ function present(model, {now, locale, gettext, wm}) {
         : state === 'not-running' || state === 'error' ? 'network-offline-symbolic' : UNKNOWN_ICON;
 
     // The menu.
-    const lines = {problem: [], alerts: [], current: [], hours: [], days: [], air: [], sky: [], nowcast: null,
+    const lines = {problem: [], alerts: [], current: [], hours: [], days: [], air: [], sky: [], nowcast: null, credit: null,
         provider: null, updated: null};
     if (state === 'not-running')
         lines.problem.push(_('raind is not running: start it with “systemctl --user start raind”'));
@@ -290,6 +290,10 @@ function present(model, {now, locale, gettext, wm}) {
             lines.provider = fill(_('from {provider} ({other}: {reason})'), {provider, other: text(failover.provider), reason: text(failover.reason)});
         else if (provider)
             lines.provider = fill(_('from {provider}'), {provider});
+        // The provider's credit, in the reader's language where the catalogue has it.
+        const credit = forecast.attribution && typeof forecast.attribution === 'object' ? text(forecast.attribution.text) : '';
+        if (credit)
+            lines.credit = _(credit);
         if (fetchedAt !== null)
             lines.updated = `${fill(_('Updated {age}'), {age: age(fetchedAt)})}${stale ? ` ${_('(stale)')}` : ''}`;
     } else if (place && model.link === 'live' && !failure) {

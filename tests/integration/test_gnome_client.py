@@ -243,6 +243,7 @@ def test_the_view_speaks_german_with_its_conventions(weather_daemon, gjs, tmp_pa
     assert not re.search(r"\d\s?(AM|PM)", text), "German times are on a 24-hour clock"
     assert re.fullmatch(r"\d\d:\d\d", view["lines"]["hours"][0]["time"]), view["lines"]["hours"]
     assert any(re.search(r"\d,\d mm", day["rain"]) for day in view["lines"]["days"]), view["lines"]["days"]
+    assert view["lines"]["credit"] == "Wetterdaten von Open-Meteo.com (CC BY 4.0)", view["lines"]["credit"]
     english = client.present(locale="en-US")["view"]
     assert english["label"].startswith("Paris ") and "°" in english["label"]
     assert re.fullmatch(r"\d{1,2}:\d\d\s(AM|PM)", english["lines"]["hours"][0]["time"]), english["lines"]["hours"]
@@ -261,6 +262,8 @@ def test_the_view_says_which_values_came_from_another_station(daemon_factory, gj
         client.event("Snapshot")
         view = client.present(locale="en-GB")["view"]
         assert "Temperature, humidity from Nachbarstation, 21 km, 120 m higher" in view["lines"]["current"], view
+        # The provider's credit is shown where its data is.
+        assert view["lines"]["credit"] and "Bright Sky" in view["lines"]["credit"], view["lines"]
     finally:
         server.stop()
 
