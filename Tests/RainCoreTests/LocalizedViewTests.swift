@@ -183,6 +183,75 @@ final class LocalizedViewTests: XCTestCase {
             ])
     }
 
+    /// Unit symbols in the reader's script where people read them, the same
+    /// Latin ones in JSON (`unitLabels`) whatever the locale.
+    func testUnitSymbols_areTheReaders_andJSONKeepsTheLatinOnes() throws {
+        _ = Self.catalogues
+        let shown = { (locale: String) in
+            try XCTUnwrap(
+                Localization.with(locale: locale) {
+                    let si = UnitFormatter(system: .si)
+                    let ca = UnitFormatter(system: .ca)
+                    return [
+                        si.spaced(3, .windSpeed), ca.spaced(3.0556, .windSpeed), si.spaced(1013, .pressure),
+                        si.spaced(0.44, .precipitationIntensity), si.windSpeed(3), si.visibility(36.08),
+                        si.precipitationAccumulation(2.5), AirWording.concentration(12),
+                    ]
+                })
+        }
+        XCTAssertEqual(
+            try shown("ru_RU.UTF-8"),
+            ["3 м/с", "11 км/ч", "1013 гПа", "0,4 мм/ч", "3м/с", "36км", "2,5мм", "12 мкг/м³"])
+        XCTAssertEqual(
+            try shown("uk_UA.UTF-8"),
+            ["3 м/с", "11 км/год", "1013 гПа", "0,4 мм/год", "3м/с", "36км", "2,5мм", "12 мкг/м³"])
+        XCTAssertEqual(
+            try shown("ja_JP.UTF-8"), ["3 m/s", "11 km/h", "1013 hPa", "0.4 mm/h", "3m/s", "36km", "2.5mm", "12 µg/m³"])
+        let labels = try XCTUnwrap(Localization.with(locale: "ru_RU.UTF-8") { UnitSystem.si.unitLabels })
+        guard case .object(let object) = labels else { return XCTFail("unitLabels is not an object: \(labels)") }
+        XCTAssertEqual(object["windSpeed"], .string("m/s"))
+        XCTAssertEqual(object["pressure"], .string("hPa"))
+        XCTAssertEqual(labels, UnitSystem.si.unitLabels)
+    }
+
+    /// "Rain" the precipitation (a column's header, `trc("column", "Rain")`)
+    /// and "Rain" the weather are two words in Polish, Russian and Japanese.
+    func testRainColumn_isPrecipitation_andTheWeatherIsRain() throws {
+        _ = Self.catalogues
+        let words = { (locale: String) in
+            try XCTUnwrap(
+                Localization.with(locale: locale) { [trc("column", "Rain"), Localization.translate("Rain")] })
+        }
+        XCTAssertEqual(try words("pl_PL.UTF-8"), ["Opady", "Deszcz"])
+        XCTAssertEqual(try words("ru_RU.UTF-8"), ["Осадки", "Дождь"])
+        XCTAssertEqual(try words("ja_JP.UTF-8"), ["降水", "雨"])
+        XCTAssertEqual(try words("C"), ["Rain", "Rain"])
+    }
+
+    /// Under the languages' own 8-bit charsets glibc's names and separators
+    /// come in ISO-8859-2 or -9: converted, never read as UTF-8 (which
+    /// would turn Czech's no-break space into U+FFFD, shown as `?`).
+    func testEightBitCharsets_giveTheLocalesNamesAndSeparators() throws {
+        _ = Self.catalogues
+        let czech = try XCTUnwrap(
+            Localization.with(locale: "cs_CZ.ISO-8859-2") {
+                (LocaleConventions.current, trn("{count} request", "{count} requests", 1500))
+            }, "cs_CZ.ISO-8859-2 is not generated: ./scripts/test runs localedef")
+        XCTAssertFalse(czech.0.utf8)
+        XCTAssertEqual(czech.0.weekdays[4], "Čtvrtek")
+        XCTAssertEqual(czech.0.months[11], "prosince")
+        XCTAssertEqual(czech.0.integer(1500), "1\u{A0}500")
+        XCTAssertTrue(czech.1.hasPrefix("1\u{A0}500 "), czech.1)
+        XCTAssertEqual(AsciiText.degrade(czech.1).split(separator: " ").prefix(2), ["1", "500"])
+        let turkish = try XCTUnwrap(
+            Localization.with(locale: "tr_TR.ISO-8859-9") {
+                (LocaleConventions.current, trn("{count} request", "{count} requests", 1500))
+            }, "tr_TR.ISO-8859-9 is not generated: ./scripts/test runs localedef")
+        XCTAssertEqual(turkish.0.shortWeekdays[4], "Prş")
+        XCTAssertEqual(turkish.0.months[11], "Aralık")
+        XCTAssertTrue(turkish.1.hasPrefix("1.500 "), turkish.1)
+    }
+
     func testAsciiText_degradesWhatALatin1TerminalCannotShow() {
         XCTAssertEqual(AsciiText.degrade("7 °C, 3°  Überwiegend klar – 10:00…"), "7 C, 3  Uberwiegend klar - 10:00...")
         XCTAssertEqual(AsciiText.degrade("▁▂█ ━━ · 火"), "### == - ?")

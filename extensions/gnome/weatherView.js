@@ -64,7 +64,10 @@ function present(model, {now, locale, gettext, wm}) {
         const value = number(metresPerSecond);
         if (value === null)
             return null;
-        const [factor, unit] = {us: [2.236936, 'mph'], uk: [2.236936, 'mph'], ca: [3.6, 'km/h']}[status.units] ?? [1, 'm/s'];
+        // The metric symbols as the reader's language writes them (Russian м/с), as raindctl does.
+        const [factor, unit] = {
+            us: [2.236936, 'mph'], uk: [2.236936, 'mph'], ca: [3.6, gettext.pgettext('unit', 'km/h')],
+        }[status.units] ?? [1, gettext.pgettext('unit', 'm/s')];
         return `${numbers(0).format(Math.round(value * factor))} ${unit}`;
     };
     // Rain over a day: mm with one decimal (inches with two in the us system), none when dry.
@@ -72,7 +75,8 @@ function present(model, {now, locale, gettext, wm}) {
         const value = number(millimetres);
         if (value === null || value <= 0)
             return null;
-        return status.units === 'us' ? `${numbers(2).format(value / 25.4)} in` : `${numbers(1).format(value)} mm`;
+        return status.units === 'us' ? `${numbers(2).format(value / 25.4)} in`
+            : `${numbers(1).format(value)} ${gettext.pgettext('unit', 'mm')}`;
     };
     const percent = fraction => {
         const value = number(fraction);
@@ -228,7 +232,7 @@ function present(model, {now, locale, gettext, wm}) {
                 details.push(`${_('Humidity')} ${humidity}`);
             const rain = percent(current.precipProbability);
             if (rain !== null)
-                details.push(`${_('Rain')} ${rain}`);
+                details.push(`${gettext.pgettext('column', 'Rain')} ${rain}`);
             if (details.length)
                 lines.current.push(details.join(' · '));
             // Values a provider took from another station than the place's own: which, from where.

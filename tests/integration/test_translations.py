@@ -172,12 +172,13 @@ def bypassing(path):
                 accepted_end = match.end()
                 continue
             accepted_end = None
-            if not WORDS.search(re.sub(r"\\\(.*?\)|\{[a-z]+\}", "", text)):
-                continue
             before = code[:match.start()]
             previous = lines[number - 2] if number > 1 else ""
+            # A call's first literal, words or not: trc's context ("column") accepts the message after it.
             if WRAPPED.search(before) or (not before.strip() and WRAPPED.search(previous.rstrip())):
                 accepted_end = match.end()
+                continue
+            if not WORDS.search(re.sub(r"\\\(.*?\)|\{[a-z]+\}", "", text)):
                 continue
             found.append(f"{path}:{number}: {text}")
         carried = accepted_end is not None and code[accepted_end:].strip() == ","
@@ -193,9 +194,10 @@ def test_the_scan_finds_an_unwrapped_sentence(tmp_path):
     """The check above can fail: a bare sentence is caught, a wrapped one is not."""
     sample = ROOT / ".build" / "l10n-scan-sample.swift"
     sample.parent.mkdir(exist_ok=True)
-    sample.write_text('let a = "Chance of rain"\nlet b = tr("Chance of rain")\nlet c = "clear-day"\n')
+    sample.write_text('let a = "Chance of rain"\nlet b = tr("Chance of rain")\nlet c = "clear-day"\n'
+                      'let d = trc("column", "Rain")\nlet e = ["column", "Rain"]\n')
     try:
-        assert [p.split(": ", 1)[1] for p in bypassing(sample.relative_to(ROOT))] == ["Chance of rain"]
+        assert [p.split(": ", 1)[1] for p in bypassing(sample.relative_to(ROOT))] == ["Chance of rain", "Rain"]
     finally:
         sample.unlink()
 

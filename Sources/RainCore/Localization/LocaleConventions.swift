@@ -65,13 +65,7 @@ public struct LocaleConventions: Sendable, Equatable {
         // Trimmed: Japanese abbreviated months come padded (` 1月`). In
         // another character set (EUC-JP, Latin-1) the names are converted
         // to UTF-8, to be shown in ASCII (`AsciiText`).
-        func item(_ value: Int32) -> String {
-            if !utf8, let converted = raind_langinfo_utf8(nl_item(value)) {
-                defer { free(converted) }
-                return String(cString: converted).trimmingSpaces()
-            }
-            return String(cString: nl_langinfo(nl_item(value))).trimmingSpaces()
-        }
+        func item(_ value: Int32) -> String { langinfo(value, utf8: utf8).trimmingSpaces() }
         // Names with no ASCII form (土曜日, 星期六) where the terminal is not
         // UTF-8 are C's English ones, as the sentences around them are.
         func names(_ first: Int32, _ count: Int) -> [String] {
@@ -102,6 +96,17 @@ public struct LocaleConventions: Sendable, Equatable {
             months: months, shortMonths: shortMonths, decimalSeparator: radix.isEmpty ? "." : radix,
             groupSeparator: group, groupSize: size, usMeasurement: raind_measurement() == 2,
             utf8: utf8)
+    }
+
+    /// `nl_langinfo(item)` in UTF-8: in another character set (Czech's
+    /// ISO-8859-2, whose no-break space is the byte A0) converted, never
+    /// read as UTF-8, which would make it U+FFFD (`?`).
+    private static func langinfo(_ item: Int32, utf8: Bool) -> String {
+        if !utf8, let converted = raind_langinfo_utf8(nl_item(item)) {
+            defer { free(converted) }
+            return String(cString: converted)
+        }
+        return String(cString: nl_langinfo(nl_item(item)))
     }
 
     /// `9:05 AM` or `09:05`; a whole hour on a 12-hour clock is `8 PM`.
@@ -141,9 +146,10 @@ public struct LocaleConventions: Sendable, Equatable {
     /// the calling thread's locale groups, read without the rest of `current`.
     static func count(_ number: Int) -> String {
         guard number.magnitude >= 1000 else { return String(number) }
-        var separator = String(cString: nl_langinfo(nl_item(Int32(THOUSEP))))
+        let utf8 = String(cString: nl_langinfo(nl_item(Int32(CODESET)))) == "UTF-8"
+        var separator = langinfo(Int32(THOUSEP), utf8: utf8)
         var size = Int(raind_group_size())
-        if separator.isEmpty && String(cString: nl_langinfo(nl_item(Int32(RADIXCHAR)))) == "." && size == 0 {
+        if separator.isEmpty && langinfo(Int32(RADIXCHAR), utf8: utf8) == "." && size == 0 {
             (separator, size) = (",", 3)
         }
         if separator.isEmpty { size = 0 }

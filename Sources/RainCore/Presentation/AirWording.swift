@@ -96,7 +96,8 @@ public enum AirWording {
     /// A concentration: `12 µg/m³`.
     public static func concentration(_ value: Double?, bare: Bool = false) -> String {
         guard let value, let number = DecimalText.format(value, fractionDigits: 0) else { return UnitFormatter.missing }
-        return bare ? number : "\(number) µg/m³"  // l10n: a unit symbol
+        // Translators: a unit symbol after a number ("12 µg/m³", micrograms per cubic metre), as your readers write it.
+        return bare ? number : number + " " + trc("unit", "µg/m³")
     }
 
     /// The line under `now` when the last fetch failed:

@@ -135,7 +135,9 @@ public struct ForecastPresenter: Sendable {
             if let uv = uvText(current) { table.append([tr("UV index"), uv]) }
             table.append([tr("Chance of rain"), UnitFormatter.percent(current.precipProbability)])
             if let rain = current.precipIntensity {
-                table.append([tr("Rain"), formatter.spaced(rain, .precipitationIntensity)])
+                // Translators: the label of the precipitation (the amount or the chance, a column header in hourly and daily),
+                // not the weather "Rain": the word your weather service uses for precipitation (Polish "Opady").
+                table.append([trc("column", "Rain"), formatter.spaced(rain, .precipitationIntensity)])
             }
         } else {
             lines.append(tr("Nothing in this forecast is for now."))
@@ -290,7 +292,9 @@ public struct ForecastPresenter: Sendable {
             // The air quality index, when the air has these hours.
             let air = airColumn(Array(rows))
             var table = TextTable([.left, .left, .right, .right, .right] + (air == nil ? [] : [.right]))
-            table.append([tr("Day"), tr("Time"), tr("Temp"), tr("Wind"), tr("Rain")] + (air == nil ? [] : [tr("AQI")]))
+            table.append(
+                [tr("Day"), tr("Time"), tr("Temp"), tr("Wind"), trc("column", "Rain")] + (air == nil ? [] : [tr("AQI")])
+            )
             var previousDay: Int?
             for (position, hour) in rows.enumerated() {
                 let time = local(hour.time)
@@ -336,7 +340,8 @@ public struct ForecastPresenter: Sendable {
         if let most = chances.compactMap({ $0 }).max() {
             let bars = BlockDrawing.sparkline(chances, lower: 0, upper: 1)
             lines.append([
-                tr("Rain"), graphics.paint(bars, .blue), tr("up to {chance}", ["chance": UnitFormatter.percent(most)]),
+                trc("column", "Rain"), graphics.paint(bars, .blue),
+                tr("up to {chance}", ["chance": UnitFormatter.percent(most)]),
             ])
         }
         // The labels in one column, however wide their translations.
@@ -390,8 +395,8 @@ public struct ForecastPresenter: Sendable {
                 : [.left, .left, .right, .right, .right, .right, .left])
         table.append(
             bars
-                ? [tr("Day"), tr("Date"), tr("Low"), "", tr("High"), tr("Wind"), tr("Rain"), tr("Summary")]
-                : [tr("Day"), tr("Date"), tr("Low"), tr("High"), tr("Wind"), tr("Rain"), tr("Summary")])
+                ? [tr("Day"), tr("Date"), tr("Low"), "", tr("High"), tr("Wind"), trc("column", "Rain"), tr("Summary")]
+                : [tr("Day"), tr("Date"), tr("Low"), tr("High"), tr("Wind"), trc("column", "Rain"), tr("Summary")])
         for day in rows {
             let shown = date(of: day)
             var row = [

@@ -23,8 +23,9 @@ public enum MeasurementUnit: String, CaseIterable, Sendable {
         }
     }
 
-    /// The short label people read after a number (`mph`, `km/h`, `°F`).
-    /// Also the unit names in raind's JSON output.
+    /// The short label after a number (`mph`, `km/h`, `°F`), the same in
+    /// every language: the unit names in raind's JSON output. Text for
+    /// people takes `shownSymbol`.
     public var symbol: String {
         switch self {
         case .celsius: return "°C"
@@ -44,6 +45,29 @@ public enum MeasurementUnit: String, CaseIterable, Sendable {
         case .metres: return "m"
         case .miles: return "mi"
         case .feet: return "ft"
+        }
+    }
+
+    /// `symbol` as the reader's language writes it after a number (Russian
+    /// `5 м/с`, `1013 гПа`), for text people read. Only the units the metric
+    /// systems show are in the catalogue (`trc("unit", ...)`); the imperial
+    /// ones and `°C` are the same in every catalogue's script. JSON, Varlink
+    /// and templates' field names keep `symbol`.
+    public var shownSymbol: String {
+        switch self {
+        // Translators: a unit symbol after a number ("5 m/s"), as your national weather service writes it.
+        case .metresPerSecond: return trc("unit", "m/s")
+        // Translators: a unit symbol after a number ("11 km/h"), as your national weather service writes it.
+        case .kilometresPerHour: return trc("unit", "km/h")
+        // Translators: a unit symbol after a number ("0.4 mm/h", rain per hour), as your national weather service writes it.
+        case .millimetresPerHour: return trc("unit", "mm/h")
+        // Translators: a unit symbol after a number ("2.5 mm" of rain), as your national weather service writes it.
+        case .millimetres: return trc("unit", "mm")
+        // Translators: a unit symbol after a number ("1013 hPa"), as your national weather service writes it.
+        case .hectopascals: return trc("unit", "hPa")
+        // Translators: a unit symbol after a number ("16 km" of visibility), as your national weather service writes it.
+        case .kilometres: return trc("unit", "km")
+        default: return symbol
         }
     }
 

@@ -24,11 +24,13 @@ public struct UnitFormatter: Sendable {
         system.unit(for: quantity)
     }
 
-    /// The label for `quantity` in this system (`°F`, `mph`, `hPa`), for
-    /// JSON output and column headers. Temperature labels carry the letter
-    /// even though `temperature(_:)` writes only the degree sign.
+    /// The label for `quantity` in this system (`°F`, `mph`, `hPa`) as the
+    /// reader's language writes it (`MeasurementUnit.shownSymbol`: Russian
+    /// `гПа`), for text people read; JSON output takes `UnitSystem.unitLabels`.
+    /// Temperature labels carry the letter even though `temperature(_:)`
+    /// writes only the degree sign.
     public func label(for quantity: Quantity) -> String {
-        unit(for: quantity).symbol
+        unit(for: quantity).shownSymbol
     }
 
     /// `value` (in the model's base unit for `quantity`) in this system's unit, unrounded.
@@ -45,7 +47,7 @@ public struct UnitFormatter: Sendable {
         guard let plain = DecimalText.format(converted, fractionDigits: digits) else { return Self.missing }
         // The reader's decimal separator (`0,1`); the C locale's is `.`.
         let number = LocaleConventions.current.decimal(plain)
-        return quantity == .temperature ? number + "°" : number + unit.symbol
+        return quantity == .temperature ? number + "°" : number + unit.shownSymbol
     }
 
     /// The number alone, converted and rounded as `format` does (`7`, `0.4`).
