@@ -125,7 +125,8 @@ final class ResumeWatchersTests: XCTestCase {
         }
         XCTAssertTrue(try harness.run(timeout: 60), "never answered")
         XCTAssertEqual(first, ["nws": 1, "meteoalarm": 1, "dwd": 1])
-        XCTAssertEqual(resumed, ["nws": 1, "meteoalarm": 2, "dwd": 2], "Paris (selected) and Berlin (asked for) at once")
+        XCTAssertEqual(
+            resumed, ["nws": 1, "meteoalarm": 2, "dwd": 2], "Paris (selected) and Berlin (asked for) at once")
         XCTAssertGreaterThan(portlandDue, wokeAt, "Portland's poll is spread, not at once")
         XCTAssertEqual(portlandPace?.reason, .calm)
         XCTAssertLessThanOrEqual(portlandDue, wokeAt + (portlandPace?.pollingSeconds ?? 0), "within its calm interval")
