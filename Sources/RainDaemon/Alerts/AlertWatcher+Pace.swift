@@ -54,7 +54,10 @@ extension AlertWatcher {
     func catchUp(at time: Double) {
         guard let lookedAt = attention().map(Set.init) else { return }
         for id in watches.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            guard let watch = watches[id], watch.transfers.isEmpty, let pace = pace(of: id, at: time) else { continue }
+            // Only a late poll draws from the jitter: the polls on time keep their draws.
+            guard let watch = watches[id], watch.transfers.isEmpty, time - watch.nextPoll > PlaceAttention.lateAfter,
+                let pace = pace(of: id, at: time)
+            else { continue }
             let next = PlaceAttention.catchUp(
                 due: watch.nextPoll, now: time, interval: pace.pollingSeconds,
                 lookedAt: lookedAt.contains(id) || pace.fast, draw: timer.jitter.unit())

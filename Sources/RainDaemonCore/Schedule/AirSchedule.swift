@@ -85,7 +85,9 @@ public struct AirSchedule: Sendable {
     /// nil: every place is looked at.
     public mutating func catchUp(now: Double, lookedAt: Set<LocationID>?) {
         guard let lookedAt else { return }
-        for (id, entry) in places.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where !entry.inFlight {
+        // Only a late place draws from the random numbers: the others keep theirs.
+        for (id, entry) in places.sorted(by: { $0.key.rawValue < $1.key.rawValue })
+        where !entry.inFlight && now - entry.due > PlaceAttention.lateAfter {
             let wait = interval(selected: id == selected)
             let draw = random.nextUnit()
             places[id]?.due = PlaceAttention.catchUp(
