@@ -127,6 +127,10 @@ public final class Daemon {
         refresher.restore(othersLater: true)
         // The NWS's /points the station search keeps gives the place's alert zones too (docs/ALERTS.md).
         alerts.moreLookups = { [weak observations] id in observations?.lookup(of: id).map { [$0] } ?? [] }
+        // Of what fell due while asleep or offline, the places a person looks
+        // at are asked at once, the others spread: one rule (`PlaceAttention`).
+        alerts.attention = { [weak refresher = self.refresher] in refresher?.placesLookedAt() }
+        air.attention = { [weak refresher = self.refresher] in refresher?.placesLookedAt() }
         alerts.restore(state.places.locations)
         if options.mode == .user {
             let session = SessionLanguages(

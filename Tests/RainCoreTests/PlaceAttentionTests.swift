@@ -22,4 +22,15 @@ import Testing
         attention.keep(only: [paris])
         #expect(attention.lookedAt(ids, selected: nil, now: t0 + 60).isEmpty, "a place removed is forgotten")
     }
+
+    @Test func whatFellDueWhileAsleep_atOnceWhenLookedAt_spreadOverTheIntervalOtherwise() {
+        let due = t0 - 7200
+        // On time (the timer's slack): when it was due, whoever looks.
+        #expect(PlaceAttention.catchUp(due: t0 - 30, now: t0, interval: 1800, lookedAt: false, draw: 0.5) == t0 - 30)
+        // Fell due while asleep, looked at: when it was due, that is at once.
+        #expect(PlaceAttention.catchUp(due: due, now: t0, interval: 1800, lookedAt: true, draw: 0.5) == due)
+        // Nobody looks: at its draw of the interval from now.
+        #expect(PlaceAttention.catchUp(due: due, now: t0, interval: 1800, lookedAt: false, draw: 0.5) == t0 + 900)
+        #expect(PlaceAttention.catchUp(due: due, now: t0, interval: 1800, lookedAt: false, draw: 7) == t0 + 1800)
+    }
 }

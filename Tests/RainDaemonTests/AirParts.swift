@@ -10,9 +10,10 @@ struct AirParts {
     let store: ForecastStore
     let refresher: Refresher
     let air: AirWatcher
+    /// What the refresher and the watcher tell.
+    let events = DaemonEvents()
 
     init(context: DaemonContext, http: any HTTPFetching, places: LocationList) throws {
-        let events = DaemonEvents()
         store = ForecastStore(cache: ForecastCache(directory: context.paths.cacheDirectory, logger: context.logger))
         refresher = try Refresher(
             context: context, http: http, store: store, events: events, places: places,

@@ -3,12 +3,14 @@
 raind writes it, a second machine served from the cache, a copy kept as long
 as the provider says and revalidated past its Expires, requests outside the
 allowed set refused, the User-Agent naming the site, and `Name=auto` sending
-each place to its own service through one proxy. The real nginx with its njs
+each place to its own service through one proxy; two machines asking for the
+alerts of places in one NWS zone cost one upstream request. The real nginx with its njs
 module and raind against the fixture server, as in test_proxy.py, whose proxy
 and fleet this file shares."""
 import gzip
 import json
 import re
+import signal
 import time
 from urllib.parse import urlsplit
 
@@ -270,6 +272,34 @@ def test_name_auto_sends_each_place_to_its_national_service_through_one_proxy(pr
     paths = upstream.stats()["paths"]
     assert paths[METNO_PATH] >= 1 and paths["/points/30,-85"] == 1 and paths["/weather"] == 1, paths
     assert all(entry[0] == "200" for entry in site.access_log()), site.access_log()
+
+
+def test_two_machines_asking_the_alerts_of_one_nws_zone_cause_one_upstream_request(proxy, upstream, fleet):
+    """Places in one NWS zone ask `/alerts/active?zone=...` (docs/ALERTS.md),
+    the same URL on every machine once raind knows the zones from the place's
+    /points: the proxy keeps the answer 2 minutes under the key
+    "nws /alerts/active?zone=...", so the second machine is answered from it."""
+    site = proxy()
+    machines = fleet(2, site, "nws", extra=f"Contact={MACHINE_CONTACT}\n[Alerts]\nEnabled=yes\nBaseURL={site.url}\n")
+    zone_query = "/alerts/active?zone=FLC037,FLZ015"
+    for index, daemon in enumerate(machines):
+        client = daemon.client()
+        latitude, longitude = jittered(NATIONAL["nws"]["cell"], index)
+        place = client.call("AddLocation", {"latitude": latitude, "longitude": longitude, "name": f"Place {index}"})
+        place_id = place["parameters"]["location"]["id"]
+        # The forecast brings the place's /points, which names its zones (FLZ015, county FLC037).
+        assert "error" not in client.call("Refresh", {"id": place_id}), daemon.read_log()
+        client.close()
+        # A reload asks the alerts again at once, now by zone.
+        daemon.process.send_signal(signal.SIGHUP)
+        wait_for(lambda: sum(entry[2] == zone_query for entry in site.access_log()) == index + 1, timeout=20,
+                 what=f"machine {index}'s zone query through the proxy ({daemon.read_log()})")
+    asked = [entry for entry in site.access_log() if entry[2] == zone_query]
+    assert [entry[1] for entry in asked] == ["MISS", "HIT"], asked
+    assert upstream.stats()["targets"].get(zone_query) == 1, upstream.stats()["targets"]
+    # Before raind knew the zones, each machine asked by the place's point, cut to the 0.01° cell.
+    assert [target for target in upstream.stats()["targets"] if target.startswith("/alerts/active?point=")] == [
+        "/alerts/active?point=30,-85"], upstream.stats()["targets"]
 
 
 # What a provider can send back that must never reach a machine: the key

@@ -30,6 +30,10 @@ final class AirWatcher {
     private let timer: PollTimer
     /// Problems logged once each, until the place answers again.
     private var loggedProblems: [LocationID: String] = [:]
+    /// The saved places a person looks at now (`Refresher.placesLookedAt`):
+    /// of what fell due while the machine slept or was offline, theirs is
+    /// asked at once, the others' spread over their interval. nil: every place.
+    var attention: () -> [LocationID]? = { nil }
     /// For tests: called when a request has been answered (or failed) and its outcome kept.
     var settled: () -> Void = {}
 
@@ -195,6 +199,7 @@ final class AirWatcher {
     func timerFired() {
         let time = now
         if budget.networkUp {
+            schedule.catchUp(now: time, lookedAt: attention().map(Set.init))
             for id in schedule.due(now: time) { ask(id, at: time) }
         }
         reschedule(at: time)

@@ -36,11 +36,35 @@ extension AlertWatcher {
         // Backing off or out of budget: the ledger decides when, not the pace.
         let opens = books.opens(.alerts(watch.source.name), after: time) ?? .infinity
         guard opens <= time else { return false }
+        // A poll spread after a sleep waits for its time unless the pace quickened.
+        if shortenOnly, watch.spread, !pace.fast { return false }
         let next = max(time, Self.next(after: last, interval: pace, watch: watch))
         guard next != watch.nextPoll, !shortenOnly || next < watch.nextPoll else { return false }
         watch.nextPoll = next
         watches[id] = watch
         changes += 1
         return true
+    }
+
+    /// The polls that fell due while the machine slept or was offline
+    /// (`PlaceAttention.catchUp`): those of the places a person looks at, and
+    /// of places at the fast pace (an alert or a severe forecast: their
+    /// worst delay holds), go out at once; each other one at a random point
+    /// of its interval from now, so they do not all go out together.
+    func catchUp(at time: Double) {
+        guard let lookedAt = attention().map(Set.init) else { return }
+        for id in watches.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            // Only a late poll draws from the jitter: the polls on time keep their draws.
+            guard let watch = watches[id], watch.transfers.isEmpty, time - watch.nextPoll > PlaceAttention.lateAfter,
+                let pace = pace(of: id, at: time)
+            else { continue }
+            let next = PlaceAttention.catchUp(
+                due: watch.nextPoll, now: time, interval: pace.pollingSeconds,
+                lookedAt: lookedAt.contains(id) || pace.fast, draw: timer.jitter.unit())
+            guard next != watch.nextPoll else { continue }
+            watches[id]?.nextPoll = next
+            watches[id]?.spread = true
+            changes += 1
+        }
     }
 }

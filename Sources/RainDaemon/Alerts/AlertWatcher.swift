@@ -29,7 +29,7 @@ final class AlertWatcher {
     var watches: [LocationID: Watch] = [:]
     /// The poll timer, with the polls' seeded jitter; reading the time
     /// through it follows wall-clock jumps.
-    private let timer: PollTimer
+    let timer: PollTimer
     /// Sends the requests as every poller does.
     private var client: UpstreamClient { UpstreamClient(configuration: context.configuration) }
 
@@ -41,6 +41,10 @@ final class AlertWatcher {
         /// the source's fraction): a change of pace moves the next poll from it.
         var lastPoll: Double?
         var jitterDraw = 0.0
+        /// The next poll fell due while the machine slept or was offline and
+        /// was spread over the interval (`catchUp`): a forecast at the same
+        /// calm pace does not bring it back to now.
+        var spread = false
         var transfers: [any HTTPCancellable] = []
         /// The last feed's alerts.
         var feedAlerts: [WeatherAlert] = []
@@ -64,6 +68,10 @@ final class AlertWatcher {
     var usage: [String: Usage] = [:]
     /// Whether no poll or document is being fetched.
     var isIdle: Bool { watches.values.allSatisfy { $0.transfers.isEmpty } }
+    /// The saved places a person looks at now (`Refresher.placesLookedAt`):
+    /// of the polls that fell due while the machine slept or was offline,
+    /// theirs go out at once, the others are spread (`catchUp`). nil: every place.
+    var attention: () -> [LocationID]? = { nil }
     /// For tests: called when a poll's outcome has been kept and published.
     var recorded: (LocationID) -> Void = { _ in }
     /// Moves whenever a count or a place's service changes (`StatusVersion`).
@@ -249,6 +257,7 @@ final class AlertWatcher {
     /// arms the timer for the next of either.
     func timerFired() {
         let time = now
+        catchUp(at: time)
         // May give new languages at once, and poll in them (`languagesChanged`).
         if watches.values.contains(where: { $0.nextPoll <= time && $0.transfers.isEmpty }) { willPoll() }
         for (id, watch) in watches where readerLanguages != nil && watch.nextPoll <= time && watch.transfers.isEmpty {
@@ -337,6 +346,7 @@ final class AlertWatcher {
             return
         }
         watch.lastPoll = time
+        watch.spread = false
         watch.jitterDraw = timer.jitter.unit()
         watch.nextPoll = Self.next(after: time, interval: pace(of: place, source: source, at: time), watch: watch)
         let asked: [ProviderRequest]

@@ -79,6 +79,22 @@ public struct AirSchedule: Sendable {
         places.filter { !$0.value.inFlight && $0.value.due <= now }.map(\.key).sorted { $0.rawValue < $1.rawValue }
     }
 
+    /// What fell due while the machine slept or was offline
+    /// (`PlaceAttention.catchUp`): the places in `lookedAt` stay due now;
+    /// each other one is moved to a random point of its interval from now.
+    /// nil: every place is looked at.
+    public mutating func catchUp(now: Double, lookedAt: Set<LocationID>?) {
+        guard let lookedAt else { return }
+        // Only a late place draws from the random numbers: the others keep theirs.
+        for (id, entry) in places.sorted(by: { $0.key.rawValue < $1.key.rawValue })
+        where !entry.inFlight && now - entry.due > PlaceAttention.lateAfter {
+            let wait = interval(selected: id == selected)
+            let draw = random.nextUnit()
+            places[id]?.due = PlaceAttention.catchUp(
+                due: entry.due, now: now, interval: wait, lookedAt: lookedAt.contains(id) || id == selected, draw: draw)
+        }
+    }
+
     public mutating func started(_ id: LocationID) { places[id]?.inFlight = true }
 
     /// An answer arrived: the next one a whole interval later, plus jitter.
