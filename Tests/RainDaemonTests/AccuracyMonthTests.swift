@@ -63,7 +63,7 @@ final class AccuracyMonthTests: XCTestCase {
     /// `userOrder` nil: `Name=auto`, whose list follows the scores.
     private func rig(
         latitude: Double = 33.96, longitude: Double = -118.35, countryCode: String = "US",
-        userOrder: [ProviderName]? = [.openMeteo, .metNorway], openMeteoBias: Double = 2
+        userOrder: [ProviderName]? = [.openMeteo, .metNorway], openMeteoBias: Double = 2, at time: Double = start
     ) throws -> Rig {
         let harness = try ClientHarness()
         let server = try FixtureServer(
@@ -82,7 +82,7 @@ final class AccuracyMonthTests: XCTestCase {
         configuration.observationsBaseURL = server.url("")
         let paths = DaemonPaths.userInstance(under: directory.path)
         let logger = Logger(subsystem: "accuracy-test", threshold: .error)
-        let clock = FakeClock(wall: Self.start)
+        let clock = FakeClock(wall: time)
         let context = DaemonContext(
             loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
         var list = LocationList()
@@ -324,6 +324,15 @@ final class AccuracyMonthTests: XCTestCase {
             return XCTFail("the accuracy file does not read back")
         }
         XCTAssertEqual(record.ranking?.leader, "metno")
+
+        // raind starts again: the place is MET Norway's at once, and says why.
+        rig.server.stop()
+        let again = try self.rig(countryCode: "MX", userOrder: nil, openMeteoBias: 3, at: end)
+        XCTAssertEqual(again.id, rig.id)
+        XCTAssertEqual(again.refresher.chain(for: again.location), [.metNorway, .openMeteo])
+        XCTAssertEqual(again.refresher.choices[again.id]?.provider, "metno")
+        XCTAssertEqual(again.refresher.choices[again.id]?.otherError ?? 0, 3, accuracy: 1e-9)
+        XCTAssertEqual(again.refresher.choices[again.id]?.station, "KLAX", "the station as the record keeps it")
     }
 
     /// The same month with the user's `Providers=open-meteo metno`: their

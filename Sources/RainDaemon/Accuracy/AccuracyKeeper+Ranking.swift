@@ -8,8 +8,16 @@ import RainDaemonCore
 extension AccuracyKeeper {
     /// `listed` (the place's configured list) with the provider its scores put first moved up.
     func order(of place: Location, _ listed: [ProviderName]) -> [ProviderName] {
-        guard let ranking = record(place.id)?.ranking else { return listed }
-        return ranking.order(listed)
+        guard let record = record(place.id), let ranking = record.ranking else { return listed }
+        let order = ranking.order(listed)
+        // After a start, why the kept leader serves is said at once, not at the next decision.
+        if let leader = ranking.leader, refresher?.choices[place.id] == nil, !explained.contains(place.id) {
+            explained.insert(place.id)
+            let scores = AccuracyScorer.scores(record, now: now)
+            refresher?.setChoice(
+                choice(of: place, serving: leader, listed: listed, scores: scores), for: place.id)
+        }
+        return order
     }
 
     /// The day's decision for `place`, when due: the ranking kept, the
@@ -34,7 +42,9 @@ extension AccuracyKeeper {
         if serving[place.id]?.provider != first { refresher.refresh([place.id]) { _ in } }
     }
 
-    /// Why `serving` serves `place` by `scores`, at its verifying station; nil when they do not say.
+    /// Why `serving` serves `place` by `scores`, at its verifying station
+    /// (its id as the record keeps it until the station is found again after
+    /// a start); nil when they do not say.
     func choice(
         of place: Location, serving: String, listed: [ProviderName], scores: [AccuracyScore]
     ) -> ProviderChoice? {
@@ -44,7 +54,8 @@ extension AccuracyKeeper {
         let station = observations?.observed(at: place.id)?.station
         return ProviderChoice(
             place: place.id.rawValue, provider: verdict.provider, error: verdict.error, other: verdict.other,
-            otherError: verdict.otherError, hours: verdict.pairs, station: station?.name ?? station?.id ?? "")
+            otherError: verdict.otherError, hours: verdict.pairs,
+            station: station?.name ?? records[place.id]?.station ?? "")
     }
 
     /// The move the scores made for `id` and not yet served, taken.

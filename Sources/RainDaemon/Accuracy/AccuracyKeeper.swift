@@ -31,6 +31,8 @@ final class AccuracyKeeper {
     var serving: [LocationID: (provider: String, since: Double?)] = [:]
     /// The moves the scores made (`rank`), until the refresh that makes them says so.
     var moves: [LocationID: ProviderChoice] = [:]
+    /// Places whose kept leader's reason was worked out since raind started.
+    var explained: Set<LocationID> = []
     /// When each place's other providers are asked next, and the transfers under way.
     var nextComparison: [LocationID: Double] = [:]
     var comparing: [LocationID: [any HTTPCancellable]] = [:]
@@ -95,6 +97,7 @@ final class AccuracyKeeper {
             refused[place.id] = nil
             serving[place.id] = nil
             moves[place.id] = nil
+            explained.remove(place.id)
             refresher?.setChoice(nil, for: place.id)
             nextComparison[place.id] = nil
         }
