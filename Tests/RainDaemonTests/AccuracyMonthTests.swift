@@ -333,6 +333,12 @@ final class AccuracyMonthTests: XCTestCase {
         XCTAssertEqual(again.refresher.choices[again.id]?.provider, "metno")
         XCTAssertEqual(again.refresher.choices[again.id]?.otherError ?? 0, 3, accuracy: 1e-9)
         XCTAssertEqual(again.refresher.choices[again.id]?.station, "KLAX", "the station as the record keeps it")
+
+        // The user sets their own order and reloads: theirs is kept, and nothing says the scores chose.
+        again.refresher.context.configuration.providerOrder = [.openMeteo, .metNorway]
+        again.refresher.configurationReloaded()
+        XCTAssertEqual(again.refresher.chain(for: again.location), [.openMeteo, .metNorway])
+        XCTAssertEqual(again.refresher.choices, [:])
     }
 
     /// The same month with the user's `Providers=open-meteo metno`: their
