@@ -129,9 +129,19 @@ final class AccuracyRecordTests: XCTestCase {
         record.record(Self.forecast("open-meteo", issued: Self.start), now: Self.start)
         record.record(
             Observation(source: "metar", station: Self.station, time: Self.start, temperature: 3), now: Self.start)
+        record.ranking = ProviderRanking(leader: "metno")
+        record.ranking?.challenger = "open-meteo"
+        record.ranking?.streak = 2
+        record.ranking?.decidedAt = Self.start
         let read = try AccuracyRecord(json: try JSON(parsing: record.jsonBytes))
         XCTAssertEqual(read, record)
         XCTAssertNil(read.validationProblem())
+    }
+
+    static func ranking(_ change: (inout ProviderRanking) -> Void) -> ProviderRanking {
+        var ranking = ProviderRanking()
+        change(&ranking)
+        return ranking
     }
 
     func testDamagedValues_areRefused_namingTheField() {
@@ -151,6 +161,10 @@ final class AccuracyRecordTests: XCTestCase {
             ("observed[0].observedAt", { $0.observed[0].observedAt += 7200 }),
             ("station", { $0.station = "" }),
             ("version", { $0.version = 2 }),
+            ("ranking.leader", { $0.ranking = ProviderRanking(leader: "Met Norway") }),
+            ("ranking.challenger", { $0.ranking = Self.ranking { $0.challenger = "" } }),
+            ("ranking.streak", { $0.ranking = Self.ranking { $0.streak = 3 } }),
+            ("ranking.decidedAt", { $0.ranking = Self.ranking { $0.decidedAt = .infinity } }),
         ]
         for (field, damage) in cases {
             var record = base

@@ -96,4 +96,32 @@ final class ProviderFailoverTests: XCTestCase {
             wording: Self.webPage.wording)
         XCTAssertEqual(try german { other.localizedReason }, "open-meteo: the upstream is on fire", "as sent")
     }
+
+    /// A move by the scores: English on the wire whatever the daemon's
+    /// locale, in the reader's language and units in every view.
+    func testAMoveByTheScores_saysWhyInEnglish_andInTheReadersLanguageAndUnits() throws {
+        let choice = ProviderChoice(
+            place: "oslo-no", provider: "metno", error: 1.1, other: "open-meteo", otherError: 1.9, hours: 212,
+            station: "Oslo-Blindern")
+        let moved = try german { ProviderChange(previous: "open-meteo", choice: choice) }
+        XCTAssertEqual(moved.provider, "metno")
+        XCTAssertEqual(
+            moved.reason, "metno: 24 h temperature error 1.1 °C against open-meteo's 1.9 °C over 212 h at Oslo-Blindern"
+        )
+        XCTAssertEqual(
+            try german { moved.localizedReason },
+            "metno: 24-h-Temperaturfehler 1,1 °C gegenüber 1,9 °C bei open-meteo über 212 h an Oslo-Blindern")
+        XCTAssertEqual(
+            Localization.with(locale: "C") { choice.text(units: .us) },
+            "metno: 24 h temperature error 2.0 °F against open-meteo's 3.4 °F over 212 h at Oslo-Blindern")
+        var forecast = Forecast(provider: "metno", attribution: Attribution(text: "Data", url: ""), fetchedAt: 0)
+        forecast.choice = choice
+        let view = Localization.with(locale: "C") {
+            ForecastPresenter(forecast: forecast, placeName: "Oslo", units: .si, now: 60).tooltipView()
+        }
+        XCTAssertTrue(
+            view?.contains(
+                "metno: 24 h temperature error 1.1 °C against open-meteo's 1.9 °C over 212 h at Oslo-Blindern · Data")
+                == true, view ?? "")
+    }
 }

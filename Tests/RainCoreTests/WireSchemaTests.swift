@@ -22,7 +22,7 @@ final class WireSchemaTests: XCTestCase {
         ("ObservationSourceStatus", ObservationSourceStatus.self), ("ObservationStation", ObservationStation.self),
         ("ObservedWeather", ObservedWeather.self), ("Observation", Observation.self),
         ("PlaceObservation", PlaceObservation.self), ("PlaceAccuracy", PlaceAccuracy.self),
-        ("AccuracyScore", AccuracyScore.self),
+        ("AccuracyScore", AccuracyScore.self), ("ProviderChoice", ProviderChoice.self),
     ]
 
     var idl: VarlinkIDL!

@@ -30,7 +30,7 @@ final class AccuracyMonthTests: XCTestCase {
     static func noise(_ hour: Double) -> Double { Double(Int(hour / 3600) * 7919 % 7) - 3 }
     static func rains(_ hour: Double) -> Bool { Int(hour / 3600) % 5 == 0 }
     static func wind(_ hour: Double) -> Double { 3 + Double(Int(hour / 3600) % 4) }
-    static func openMeteo(_ hour: Double) -> Double { truth(hour) + 2 }
+    static func openMeteo(_ hour: Double, bias: Double = 2) -> Double { truth(hour) + bias }
     static func metNorway(_ hour: Double) -> Double { truth(hour) + noise(hour) }
 
     private var directory: URL!
@@ -60,30 +60,35 @@ final class AccuracyMonthTests: XCTestCase {
         let location: Location
     }
 
-    private func rig(latitude: Double = 33.96, longitude: Double = -118.35) throws -> Rig {
+    /// `userOrder` nil: `Name=auto`, whose list follows the scores.
+    private func rig(
+        latitude: Double = 33.96, longitude: Double = -118.35, countryCode: String = "US",
+        userOrder: [ProviderName]? = [.openMeteo, .metNorway], openMeteoBias: Double = 2, at time: Double = start
+    ) throws -> Rig {
         let harness = try ClientHarness()
         let server = try FixtureServer(
             files: [
                 "metar.json": try Fixtures.bytes("observations/aviationweather-metar-json-klax-kjfk-kord.json"),
-                "om.json": Self.openMeteoBody(at: Self.start), "metno.json": Self.metNorwayBody(at: Self.start),
+                "om.json": Self.openMeteoBody(at: Self.start, bias: openMeteoBias),
+                "metno.json": Self.metNorwayBody(at: Self.start),
             ],
             routes: [
                 "/api/data/metar": "metar.json", "/v1/forecast": "om.json", "/weatherapi/": "metno.json",
             ])
         self.server = server
         var configuration = Configuration()
-        configuration.providerOrder = [.openMeteo, .metNorway]
+        configuration.providerOrder = userOrder
         configuration.baseURL = server.url("")
         configuration.observationsBaseURL = server.url("")
         let paths = DaemonPaths.userInstance(under: directory.path)
         let logger = Logger(subsystem: "accuracy-test", threshold: .error)
-        let clock = FakeClock(wall: Self.start)
+        let clock = FakeClock(wall: time)
         let context = DaemonContext(
             loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
         var list = LocationList()
         let added = list.add(
             PlaceCandidate(
-                name: "Inglewood", region: "California", country: "United States", countryCode: "US",
+                name: "Inglewood", region: "California", country: "United States", countryCode: countryCode,
                 latitude: latitude, longitude: longitude, timeZone: "America/Los_Angeles", source: .coordinates))
         let events = DaemonEvents()
         let store = ForecastStore(cache: ForecastCache(directory: paths.cacheDirectory, logger: logger))
@@ -105,7 +110,7 @@ final class AccuracyMonthTests: XCTestCase {
     /// Open-Meteo's answer at `time`: 60 hours from its hour, 2 °C too warm,
     /// rain forecast exactly when it rains, with its chance (Open-Meteo
     /// reports an hour's rain at the end of the hour), the wind 1 m/s too strong.
-    static func openMeteoBody(at time: Double) -> [UInt8] {
+    static func openMeteoBody(at time: Double, bias: Double = 2) -> [UInt8] {
         let hours = (0..<60).map { time + Double($0) * 3600 }
         func list(_ value: (Double) -> String) -> String { hours.map(value).joined(separator: ",") }
         return Array(
@@ -113,7 +118,7 @@ final class AccuracyMonthTests: XCTestCase {
             {"utc_offset_seconds":0,"timezone":"GMT","hourly_units":{"time":"unixtime","temperature_2m":"°C",
             "precipitation":"mm","precipitation_probability":"%","wind_speed_10m":"m/s"},
             "hourly":{"time":[\(list { String(Int($0)) })],
-            "temperature_2m":[\(list { String(openMeteo($0)) })],
+            "temperature_2m":[\(list { String(openMeteo($0, bias: bias)) })],
             "precipitation":[\(list { rains($0 - 3600) ? "0.6" : "0" })],
             "precipitation_probability":[\(list { rains($0 - 3600) ? "80" : "10" })],
             "wind_speed_10m":[\(list { String(wind($0) + 1) })]}}
@@ -155,7 +160,7 @@ final class AccuracyMonthTests: XCTestCase {
     /// Runs the month: the station found, then every six hours the
     /// forecasts rewritten, the serving provider refreshed, the other one
     /// compared, and the station's hours reported.
-    private func runMonth(_ rig: Rig) throws {
+    private func runMonth(_ rig: Rig, openMeteoBias bias: Double = 2) throws {
         var index = 0
         func next() {
             guard index < Self.steps else { return rig.harness.finish() }
@@ -163,7 +168,8 @@ final class AccuracyMonthTests: XCTestCase {
             let time = rig.clock.wallNow
             index += 1
             do {
-                try Data(Self.openMeteoBody(at: time)).write(to: rig.server.directory.appendingPathComponent("om.json"))
+                try Data(Self.openMeteoBody(at: time, bias: bias)).write(
+                    to: rig.server.directory.appendingPathComponent("om.json"))
                 try Data(Self.metNorwayBody(at: time)).write(
                     to: rig.server.directory.appendingPathComponent("metno.json"))
             } catch {
@@ -222,7 +228,7 @@ final class AccuracyMonthTests: XCTestCase {
         XCTAssertEqual(Set(accuracy.scores.map(\.provider)), ["open-meteo", "metno"])
         for lead in AccuracyRecord.leadHours {
             let biased = try XCTUnwrap(accuracy.scores.first { $0.provider == "open-meteo" && $0.leadHours == lead })
-            let want = expected(Self.openMeteo, lead: lead, end: end)
+            let want = expected({ Self.openMeteo($0) }, lead: lead, end: end)
             XCTAssertEqual(biased.temperaturePairs, want.pairs, "lead \(lead)")
             XCTAssertGreaterThan(want.pairs, 300)
             XCTAssertEqual(try XCTUnwrap(biased.temperatureError), 2, accuracy: 1e-9)
@@ -262,6 +268,97 @@ final class AccuracyMonthTests: XCTestCase {
         let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
         XCTAssertLessThan(size, record.samples.count * 190 + record.observed.count * 130 + 100)
         XCTAssertLessThanOrEqual(record.observed.count, AccuracyRecord.maximumObservedHours)
+    }
+
+    /// A month with Open-Meteo 3 °C too warm under `Name=auto` (the place
+    /// given as Mexican, so that its list is the rest of the world's:
+    /// Open-Meteo, then MET Norway): once both have 72 pairs at +24 h and
+    /// MET Norway's error is lower by the margin on three daily decisions
+    /// in a row, MET Norway serves, with one `ProviderChanged` saying why,
+    /// and stays for the rest of the month; the forecast and the status say why it serves.
+    func testBetterProvider_takesOver_afterThreeDaysOfEnoughPairs_andDoesNotFlapBack() throws {
+        let rig = try rig(countryCode: "MX", userOrder: nil, openMeteoBias: 3)
+        var changes: [(time: Double, change: ProviderChange)] = []
+        let recorder = EventRecorder(rig.events) { event in
+            if case .providerChanged(_, let change) = event { changes.append((rig.clock.wallNow, change)) }
+        }
+        try runMonth(rig, openMeteoBias: 3)
+        withExtendedLifetime(recorder) {}
+        let end = rig.clock.wallNow
+
+        XCTAssertEqual(changes.count, 1, "one move, no flapping: \(changes.map(\.change.reason))")
+        let (movedAt, change) = try XCTUnwrap(changes.first)
+        XCTAssertEqual(change.provider, "metno")
+        XCTAssertEqual(change.previous, "open-meteo")
+        let choice = try XCTUnwrap(change.choice)
+        XCTAssertEqual(choice.other, "open-meteo")
+        XCTAssertEqual(choice.station, "Los Angeles Intl, CA, US")
+        XCTAssertEqual(choice.otherError, 3, accuracy: 1e-9)
+        XCTAssertGreaterThanOrEqual(choice.hours, ProviderRanking.minimumPairs)
+        XCTAssertLessThanOrEqual(choice.error, 3 - ProviderRanking.marginDegrees)
+        XCTAssertEqual(change.reason, Localization.english { choice.text(units: .si) })
+        XCTAssertTrue(change.reason.hasPrefix("metno: 24 h temperature error "), change.reason)
+        // 72 pairs at +24 h take six days (twelve a day from each), then three decisions a day apart.
+        XCTAssertGreaterThan(movedAt, Self.start + 6 * 86_400 + 2 * ProviderRanking.decisionSpacing)
+        XCTAssertLessThan(movedAt, Self.start + 12 * 86_400)
+
+        let accuracy = rig.keeper.accuracy(of: rig.location)
+        XCTAssertEqual(accuracy.serving, "metno")
+        XCTAssertEqual(rig.refresher.chain(for: rig.location), [.metNorway, .openMeteo])
+        let served = try XCTUnwrap(rig.refresher.store.served(rig.id, at: end))
+        XCTAssertEqual(served.provider, "metno")
+        XCTAssertEqual(served.choice?.provider, "metno")
+        let line = ForecastPresenter(forecast: served, placeName: "Inglewood", units: .si, now: end).nowView()
+        XCTAssertTrue(line.contains("metno: 24 h temperature error "), line)
+        let status = try XCTUnwrap(rig.refresher.providerStatuses.first { $0.name == "metno" })
+        XCTAssertEqual(status.chosen?.map(\.place), [rig.id.rawValue])
+        XCTAssertNil(rig.refresher.providerStatuses.first { $0.name == "open-meteo" }?.chosen)
+        // Open-Meteo is still compared, and still judged worse.
+        let compared = try XCTUnwrap(accuracy.scores.first { $0.provider == "open-meteo" && $0.leadHours == 24 })
+        XCTAssertEqual(try XCTUnwrap(compared.temperatureError), 3, accuracy: 1e-9)
+
+        // The order is kept with the record, and read back when raind starts again.
+        rig.keeper.cancelAll()
+        let files = AccuracyFiles(stateDirectory: rig.paths.stateDirectory)
+        guard case .loaded(let record) = files.load(rig.id, now: end) else {
+            return XCTFail("the accuracy file does not read back")
+        }
+        XCTAssertEqual(record.ranking?.leader, "metno")
+
+        // raind starts again: the place is MET Norway's at once, and says why.
+        rig.server.stop()
+        let again = try self.rig(countryCode: "MX", userOrder: nil, openMeteoBias: 3, at: end)
+        XCTAssertEqual(again.id, rig.id)
+        XCTAssertEqual(again.refresher.chain(for: again.location), [.metNorway, .openMeteo])
+        XCTAssertEqual(again.refresher.choices[again.id]?.provider, "metno")
+        XCTAssertEqual(again.refresher.choices[again.id]?.otherError ?? 0, 3, accuracy: 1e-9)
+        XCTAssertEqual(again.refresher.choices[again.id]?.station, "KLAX", "the station as the record keeps it")
+
+        // The user sets their own order and reloads: theirs is kept, and nothing says the scores chose.
+        again.refresher.context.configuration.providerOrder = [.openMeteo, .metNorway]
+        again.refresher.configurationReloaded()
+        XCTAssertEqual(again.refresher.chain(for: again.location), [.openMeteo, .metNorway])
+        XCTAssertEqual(again.refresher.choices, [:])
+    }
+
+    /// The same month with the user's `Providers=open-meteo metno`: their
+    /// order is kept, and the scores are still there to see.
+    func testUserOrder_isKept_whateverTheScores() throws {
+        let rig = try rig(countryCode: "MX", openMeteoBias: 3)
+        var changes: [ProviderChange] = []
+        let recorder = EventRecorder(rig.events) { event in
+            if case .providerChanged(_, let change) = event { changes.append(change) }
+        }
+        try runMonth(rig, openMeteoBias: 3)
+        withExtendedLifetime(recorder) {}
+        XCTAssertEqual(changes, [])
+        let accuracy = rig.keeper.accuracy(of: rig.location)
+        XCTAssertEqual(accuracy.serving, "open-meteo")
+        XCTAssertEqual(rig.refresher.chain(for: rig.location), [.openMeteo, .metNorway])
+        XCTAssertNil(rig.refresher.store.served(rig.id, at: rig.clock.wallNow)?.choice)
+        let better = try XCTUnwrap(accuracy.scores.first { $0.provider == "metno" && $0.leadHours == 24 })
+        XCTAssertLessThan(try XCTUnwrap(better.temperatureError), 2)
+        XCTAssertNil(rig.keeper.records[rig.id]?.ranking, "no decisions under the user's order")
     }
 
     /// Finds the place's station (or not) and ends.

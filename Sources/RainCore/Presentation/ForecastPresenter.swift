@@ -44,12 +44,17 @@ public struct ForecastPresenter: Sendable {
 
     /// The provider's credit, one quiet line under every view; when another
     /// provider than the place's first choice answered, which one and why
-    /// first: `from metno (open-meteo: HTTP 503) · Data from MET Norway …`.
+    /// first: `from metno (open-meteo: HTTP 503) · Data from MET Norway …`;
+    /// when the scores chose it, why: `metno: 24 h temperature error 1.1 °C
+    /// against open-meteo's 1.9 °C over 212 h at Oslo-Blindern · Data from …`.
     private var attributionLine: String {
         let credit = forecast.attribution
         let text = Localization.translate(credit.text)
         let line = credit.url.isEmpty ? text : "\(text) \(credit.url)"
-        guard let failover = forecast.failover else { return line }
+        guard let failover = forecast.failover else {
+            guard let choice = forecast.choice, choice.provider == forecast.provider else { return line }
+            return choice.text(units: units) + " · " + line
+        }
         return tr(
             "from {provider} ({other}: {reason})",
             ["provider": forecast.provider, "other": failover.provider, "reason": failover.localizedReason]) + " · "

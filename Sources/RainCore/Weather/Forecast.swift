@@ -44,6 +44,10 @@ public struct Forecast: Equatable, Sendable, Codable {
     /// its own schedule; nil when it is off or not fetched yet. Set by the
     /// daemon when it sends the forecast.
     public var air: AirQuality?
+    /// Why the scores put this provider first for the place under
+    /// `Name=auto` (docs/ACCURACY.md); nil when the region's order or the
+    /// user's chose it. Set by the daemon when it sends the forecast.
+    public var choice: ProviderChoice?
 
     /// Times raind accepts, in Unix seconds: 1970 to the year 3000. The
     /// daemon's checks (`validationProblem`) and the nowcast's both hold to it.

@@ -75,12 +75,25 @@ public struct ProviderChange: Equatable, Sendable, Codable {
     /// The wording of the failure `reason` names, so raindctl can word it in
     /// the reader's language (`localizedReason`); nil when it names none.
     public var wording: FailureWording?
+    /// When the scores moved the place to `provider` (docs/ACCURACY.md), why;
+    /// `reason` then says it in English.
+    public var choice: ProviderChoice?
 
-    public init(provider: String, previous: String?, reason: String, wording: FailureWording? = nil) {
+    public init(
+        provider: String, previous: String?, reason: String, wording: FailureWording? = nil,
+        choice: ProviderChoice? = nil
+    ) {
         self.provider = provider
         self.previous = previous
         self.reason = reason
         self.wording = wording
+        self.choice = choice
+    }
+
+    /// The scores moved the place from `previous` to `choice.provider`: the reason in English.
+    public init(previous: String?, choice: ProviderChoice) {
+        let reason = Localization.english { choice.text(units: .si) }
+        self.init(provider: choice.provider, previous: previous, reason: reason, choice: choice)
     }
 
     /// `provider` serves the place now, and `previous` did: because `failed`
@@ -110,6 +123,7 @@ public struct ProviderChange: Equatable, Sendable, Codable {
     /// raind writes (the provider that failed and its failure's `wording`,
     /// or the first choice answering again), else as sent.
     public var localizedReason: String {
+        if let choice, Localization.english({ choice.text(units: .si) }) == reason { return choice.text(units: .si) }
         var renderings: [() -> String] = [{ Self.answersAgain(provider) }]
         // A provider's name holds no colon: what comes before the first is the one that failed.
         if let colon = reason.firstIndex(of: ":") {

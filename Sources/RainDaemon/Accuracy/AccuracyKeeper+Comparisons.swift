@@ -13,6 +13,7 @@ extension AccuracyKeeper {
         let time = now
         for place in places where (nextComparison[place.id] ?? .infinity) <= time {
             nextComparison[place.id] = time + Self.spacing
+            rank(place, at: time)
             compare(place, at: time)
         }
         reschedule()

@@ -29,6 +29,10 @@ final class AccuracyKeeper {
     var refused: [LocationID: String] = [:]
     /// The provider serving each place and since when (nil: since before raind started).
     var serving: [LocationID: (provider: String, since: Double?)] = [:]
+    /// The moves the scores made (`rank`), until the refresh that makes them says so.
+    var moves: [LocationID: ProviderChoice] = [:]
+    /// Places whose kept leader's reason was worked out since raind started.
+    var explained: Set<LocationID> = []
     /// When each place's other providers are asked next, and the transfers under way.
     var nextComparison: [LocationID: Double] = [:]
     var comparing: [LocationID: [any HTTPCancellable]] = [:]
@@ -60,6 +64,7 @@ final class AccuracyKeeper {
             loop: context.loop, clock: context.clock,
             seed: UInt64(truncatingIfNeeded: Int(context.clock.wallNow * 983)))
         timer.fired = { [weak self] in self?.timerFired() }
+        refresher.accuracy = self
         timer.clockJumped = { [weak self] jump in
             guard let self else { return }
             for id in Array(self.nextComparison.keys) { self.nextComparison[id]? += jump }
@@ -91,6 +96,9 @@ final class AccuracyKeeper {
             written[place.id] = nil
             refused[place.id] = nil
             serving[place.id] = nil
+            moves[place.id] = nil
+            explained.remove(place.id)
+            refresher?.setChoice(nil, for: place.id)
             nextComparison[place.id] = nil
         }
         takeUp(new.places.locations)

@@ -38,7 +38,24 @@ public final class ForecastStore {
         }
     }
 
+    /// Why the scores put each place's serving provider first (`AccuracyKeeper`), served with its forecast.
+    private var choices: [LocationID: ProviderChoice] = [:] {
+        didSet {
+            guard oldValue != choices else { return }
+            revision &+= 1
+            served.removeAll(keepingCapacity: true)
+        }
+    }
+
     init(cache: ForecastCache) { self.cache = cache }
+
+    /// Keeps why the scores put the place's provider first (nil: they did not).
+    func setChoice(_ value: ProviderChoice?, for id: LocationID) {
+        choices[id] = value
+    }
+
+    /// Every place's choice by the scores, by place.
+    var allChoices: [LocationID: ProviderChoice] { choices }
 
     /// Keeps the place's air quality (nil: forget it).
     func setAir(_ value: AirQuality?, for id: LocationID) {
@@ -115,6 +132,7 @@ public final class ForecastStore {
         lookups[id] = nil
         official[id] = nil
         air[id] = nil
+        choices[id] = nil
         cache.remove(id)
     }
 
@@ -169,6 +187,7 @@ public final class ForecastStore {
         if let reuse = served[id], reuse.minute == minute { return reuse.forecast }
         var forecast = Self.withAlerts(Self.withNowcast(cached.forecast, at: time), official[id], at: time)
         forecast.air = air[id]
+        if let choice = choices[id], choice.provider == forecast.provider { forecast.choice = choice }
         served[id] = (minute, forecast)
         return forecast
     }

@@ -44,6 +44,11 @@ extension Refresher {
     func configurationReloaded() {
         let sources = Self.sources(context.configuration, credentialsDirectory: context.paths.credentialsDirectory)
         reconfigure(refreshMinutes: settings.refreshMinutes, retryRefused: true, sources: sources)
+        // The user's order (or one provider) now: the scores no longer say why a provider serves.
+        if !context.configuration.followsScores {
+            for id in Array(choices.keys) { setChoice(nil, for: id) }
+        }
+        accuracy?.explained = []
         for problem in configurationProblems { logger.warning(problem.message) }
         for warning in configurationWarnings { logger.warning(warning) }
         refreshIfStale(reason: "reload")

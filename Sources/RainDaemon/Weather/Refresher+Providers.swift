@@ -30,10 +30,23 @@ extension Refresher {
         Array(Set(sources.values.compactMap(\.configurationWarning))).sorted()
     }
 
-    /// The providers that may answer for `location`, best first.
+    /// The providers that may answer for `location`, best first: the
+    /// configuration's list, under `Name=auto` ordered by the scores.
     func chain(for location: Location) -> [ProviderName] {
-        context.configuration.providers(for: location)
+        let listed = context.configuration.providers(for: location)
+        guard context.configuration.followsScores, let accuracy else { return listed }
+        return accuracy.order(of: location, listed)
     }
+
+    /// Keeps why the scores put `id`'s provider first (nil: they did not), served with its forecast.
+    func setChoice(_ choice: ProviderChoice?, for id: LocationID) {
+        guard store.allChoices[id] != choice else { return }
+        store.setChoice(choice, for: id)
+        changes &+= 1
+    }
+
+    /// Each place's choice by the scores.
+    var choices: [LocationID: ProviderChoice] { store.allChoices }
 
     /// The source of `name`.
     func source(_ name: ProviderName) -> WeatherSource {

@@ -17,13 +17,16 @@ extension Refresher {
         return WeatherProviders.all.map(\.name).filter(used.contains).map { name in
             let record = ledger.health[name]
             let budget = ledger.budgets[name]
-            return ProviderStatus(
-                name: name.rawValue,
-                places: list.locations.map(\.id).filter { serving[$0] == name },
+            let places = list.locations.map(\.id).filter { serving[$0] == name }
+            var status = ProviderStatus(
+                name: name.rawValue, places: places,
                 available: ledger.health.isAvailable(name, now: time), failures: record.consecutiveFailures,
                 backoffUntil: record.backoffUntil.flatMap { $0 > time ? $0 : nil }, lastSuccess: record.lastSuccess,
                 lastError: record.lastFailure, usage: ledger.usage(name, now: time),
                 dailyBudget: budget?.daily ?? 0, monthlyBudget: budget?.monthly)
+            let chosen = places.compactMap { choices[$0] }.filter { $0.provider == name.rawValue }
+            status.chosen = chosen.isEmpty ? nil : chosen
+            return status
         }
     }
 

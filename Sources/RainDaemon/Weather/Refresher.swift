@@ -28,6 +28,8 @@ public final class Refresher {
     var serving: [LocationID: ProviderName] = [:] {
         didSet { changes &+= 1 }
     }
+    /// Whose scores order each place's list under `Name=auto` (`AccuracyKeeper.order`).
+    weak var accuracy: AccuracyKeeper?
     let http: any HTTPFetching
     let store: ForecastStore
     let events: DaemonEvents
@@ -436,9 +438,12 @@ public final class Refresher {
         let previous = serving[id]
         serving[id] = provider
         guard let previous, previous != provider else { return }
-        let change = ProviderChange(
+        var change = ProviderChange(
             provider: provider.rawValue, previous: previous.rawValue, failed: takeover?.firstChoice.rawValue,
             failure: takeover?.failure)
+        if takeover == nil, let choice = accuracy?.takeMove(of: id), choice.provider == provider.rawValue {
+            change = ProviderChange(previous: previous.rawValue, choice: choice)
+        }
         logger.notice("\(id): now served by \(provider) (\(change.reason))")
         events.emit(.published(.providerChanged(id, change)))
     }

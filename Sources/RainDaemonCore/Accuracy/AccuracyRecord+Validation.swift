@@ -39,15 +39,35 @@ extension AccuracyRecord {
                 return WireDecodingError(field: "observed[\(index)].hour", reason: "is kept twice")
             }
         }
+        if let ranking, let problem = Self.problem(of: ranking) {
+            return WireDecodingError(field: "ranking.\(problem.field)", reason: problem.reason)
+        }
         return nil
     }
 
+    private static func problem(of ranking: ProviderRanking) -> WireDecodingError? {
+        for (field, name) in [("leader", ranking.leader), ("challenger", ranking.challenger)] {
+            if let name, !isProviderName(name) {
+                return WireDecodingError(field: field, reason: "is no provider name")
+            }
+        }
+        if !(0..<ProviderRanking.decisionsToMove).contains(ranking.streak) {
+            return WireDecodingError(
+                field: "streak", reason: "\(ranking.streak) is not 0 to \(ProviderRanking.decisionsToMove - 1)")
+        }
+        if let time = ranking.decidedAt, !Forecast.plausibleTimes.contains(time) {
+            return WireDecodingError(field: "decidedAt", reason: "\(time) is no time raind accepts")
+        }
+        return nil
+    }
+
+    private static func isProviderName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 32
+            && name.utf8.allSatisfy({ $0 == 0x2D || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) })
+    }
+
     private static func problem(of sample: ForecastSample) -> WireDecodingError? {
-        if sample.provider.isEmpty || sample.provider.utf8.count > 32
-            || !sample.provider.utf8.allSatisfy({
-                $0 == 0x2D || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0)
-            })
-        {
+        if !isProviderName(sample.provider) {
             return WireDecodingError(field: "provider", reason: "is no provider name")
         }
         if !leadHours.contains(sample.lead) {

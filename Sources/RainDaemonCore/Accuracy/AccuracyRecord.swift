@@ -15,6 +15,8 @@ public struct AccuracyRecord: Codable, Sendable, Equatable {
     public var samples: [ForecastSample] = []
     /// Ordered by hour.
     public var observed: [ObservedHour] = []
+    /// Which provider the scores put first under `Name=auto`, and the days towards a change.
+    public var ranking: ProviderRanking?
 
     public static let currentVersion = 1
     /// The lead times judged, hours: a forecast's sample for an hour at lead

@@ -17,6 +17,10 @@ extension Configuration {
     /// The provider a place falls back on last, and whose rules apply where one provider's must.
     var standardProvider: ProviderName { providerOrder?.first ?? WeatherProviders.standard.name }
 
+    /// Whether each place's order follows the providers' scores
+    /// (docs/ACCURACY.md): `Name=auto` with no `Providers=` of the user's.
+    public var followsScores: Bool { provider == nil && providerOrder == nil }
+
     /// The providers that may answer for `place`, best first: `Name=`'s
     /// alone; else `Providers=`'s, or the region's (`ProviderRegions`), each
     /// only where it has data (`ProviderCoverage`; a place of unknown country

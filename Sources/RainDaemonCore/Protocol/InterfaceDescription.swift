@@ -199,7 +199,10 @@ extension WeatherInterface {
           # wording of the failure reason shortens.
           failover: ?(provider: string, reason: string, wording: ?FailureWording),
           alertService: ?AlertService,
-          air: ?AirQuality
+          air: ?AirQuality,
+          # Set when the scores put this provider first for the place under
+          # Name=auto (docs/ACCURACY.md): why.
+          choice: ?ProviderChoice
         )
 
         # The air at a place, from the provider's air-quality service, fetched on
@@ -274,12 +277,29 @@ extension WeatherInterface {
 
         # Which provider serves a place now (provider), the one that did before
         # (previous), and why it changed (reason), with the wording of the failure
-        # reason names.
+        # reason names; when the scores moved it (docs/ACCURACY.md), choice says
+        # why and reason says it in English.
         type ProviderChange (
           provider: string,
           previous: ?string,
           reason: string,
-          wording: ?FailureWording
+          wording: ?FailureWording,
+          choice: ?ProviderChoice
+        )
+
+        # Why the scores put a provider first for a place under Name=auto
+        # (docs/ACCURACY.md): its mean absolute 24 h temperature error (error, °C)
+        # against the best-scored other provider of the place's list (other,
+        # otherError), over hours compared (the fewer of the two's pairs) at the
+        # place's verifying station (its name).
+        type ProviderChoice (
+          place: string,
+          provider: string,
+          error: float,
+          other: string,
+          otherError: float,
+          hours: int,
+          station: string
         )
 
         # A failed refresh: the error it maps to, what happened, and when (time).
@@ -501,7 +521,9 @@ extension WeatherInterface {
           dailyBudget: float,
           requestsThisMonth: int,
           callsThisMonth: float,
-          monthlyBudget: ?float
+          monthlyBudget: ?float,
+          # Of places, those it serves because the scores put it first, and why.
+          chosen: ?[]ProviderChoice
         )
 
         # One official alert service in GetStatus: the places it is polled for, every

@@ -13,6 +13,14 @@ extension Forecast {
             ProviderFailover(
                 provider: plain($0.provider), reason: plain($0.reason), wording: $0.wording?.mapping(plain))
         }
+        copy.choice = choice.map {
+            var choice = $0
+            choice.place = plain(choice.place)
+            choice.provider = plain(choice.provider)
+            choice.other = plain(choice.other)
+            choice.station = plain(choice.station)
+            return choice
+        }
         if var current = copy.current {
             current.summary = plain(current.summary)
             current.icon = plain(current.icon)

@@ -268,6 +268,13 @@ struct StatusCommand: ClientCommand {
         }
         for (index, provider) in (status.providers ?? []).enumerated() {
             rows.append([index == 0 ? tr("Providers:") : "", Self.describe(provider, now: now)])
+            // Why the scores put it first for a place: one row each, under it.
+            for choice in provider.chosen ?? [] {
+                rows.append([
+                    "",
+                    tr("{name}: {text}", ["name": choice.place, "text": choice.text(units: status.units)]),
+                ])
+            }
         }
         for (index, (id, service)) in alertServices.enumerated() {
             rows.append([

@@ -20,6 +20,8 @@ public struct ProviderStatus: Codable, Sendable, Equatable {
     public var callsThisMonth: Double
     /// nil when its quota is not monthly and none is configured.
     public var monthlyBudget: Double?
+    /// Of `places`, those it serves because the scores put it first, and why (docs/ACCURACY.md); nil when none.
+    public var chosen: [ProviderChoice]?
 
     public init(
         name: String, places: [LocationID], available: Bool, failures: Int, backoffUntil: Double?,
