@@ -13,7 +13,8 @@ import re
 import shutil
 import signal
 import subprocess
-import time
+
+from raindtest import wait_for
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -155,14 +156,11 @@ class GnomeShell:
                          f"lastDraw: i.lastDraw, view: i.view}} : null; }})()")
 
     def wait_for(self, predicate, timeout=20, what="a condition"):
-        deadline = time.monotonic() + timeout
-        last = None
-        while time.monotonic() < deadline:
-            last = predicate()
-            if last:
-                return last
-            time.sleep(0.05)
-        raise AssertionError(f"timed out after {timeout}s waiting for {what}; log: {self.read_log()[-2000:]}")
+        """raindtest.wait_for, with the shell's log when it times out."""
+        try:
+            return wait_for(predicate, timeout=timeout, interval=0.05, what=what)
+        except AssertionError as error:
+            raise AssertionError(f"{error}; log: {self.read_log()[-2000:]}") from None
 
     def wait_label(self, predicate, timeout=20, what="a label"):
         seen = []

@@ -93,9 +93,15 @@ def brief(report):
     return json.dumps(report)[:300]
 
 
+# What a FakeSocket behaviour returns to keep its connection open and say
+# nothing more until the fake stops: a peer that accepts and never answers.
+HOLD = object()
+
+
 class FakeSocket:
     """A Unix socket at `path` that misbehaves as raind never should: `behaviour(connection, received)`
-    is called for every connection after its first call arrived (or at once with `at_accept`)."""
+    is called for every connection after its first call arrived (or at once with `at_accept`);
+    a behaviour returning HOLD keeps the connection silent until `stop`."""
 
     def __init__(self, path, behaviour, at_accept=False):
         self.path = str(path)
@@ -108,6 +114,7 @@ class FakeSocket:
         self.listener.listen(16)
         self.accepted = 0
         self.running = True
+        self.stopped = threading.Event()
         threading.Thread(target=self._serve, daemon=True).start()
 
     def _serve(self):
@@ -129,12 +136,14 @@ class FakeSocket:
                     if not chunk:
                         return
                     received += chunk
-            self.behaviour(connection, received)
+            if self.behaviour(connection, received) is HOLD:
+                self.stopped.wait()
         except OSError:
             pass
 
     def stop(self):
         self.running = False
+        self.stopped.set()
         self.listener.close()
         for connection in self.connections:
             try:
