@@ -4,36 +4,11 @@ of test_observations.py): a place with a verifying station names it, its
 distance and the serving provider, and keeps its samples in the state
 directory; a place without one says why; --json is raind's reply."""
 import json
-import shutil
 
-import pytest
+# The recorded Open-Meteo and NWS answers the observation tests serve, and their raind.
+from test_observations import service, start  # noqa: F401 (service is a fixture)
 
-from raindtest import FIXTURES, RECORDED_AT, FixtureServer, wait_for
-
-FORECAST = "openmeteo-forecast-paris-unixtime.json"
-OBSERVATIONS = FIXTURES / "observations"
-
-
-@pytest.fixture
-def service(tmp_path):
-    directory = tmp_path / "answers"
-    directory.mkdir()
-    shutil.copy(FIXTURES / FORECAST, directory / FORECAST)
-    shutil.copy(FIXTURES / "nws-lookup-sumatra-fl.json", directory / "points.json")
-    shutil.copy(OBSERVATIONS / "nws-gridpoints-stations-lwx-97-71.json", directory / "stations.json")
-    shutil.copy(OBSERVATIONS / "nws-station-observations-latest-kdca.json", directory / "kdca.json")
-    server = FixtureServer(
-        routes=[("/v1/forecast", FORECAST), ("/points/", "points.json"), ("/gridpoints/", "stations.json"),
-                ("/stations/KDCA/observations/latest", "kdca.json")],
-        directory=directory, present={FORECAST: RECORDED_AT[FORECAST]})
-    yield server
-    server.stop()
-
-
-def start(daemon_factory, server):
-    return daemon_factory(config=(
-        f"[Provider]\nName=open-meteo\nBaseURL={server.url}\nTimeoutSec=3\n"
-        f"[Observations]\nBaseURL={server.url}\n"))
+from raindtest import wait_for
 
 
 def accuracy(daemon, place_id=None):
