@@ -319,6 +319,16 @@ final class AlertWatcher {
         context.configuration.alertsBaseURL ?? source.defaultBaseURL
     }
 
+    /// Where a document a feed names is asked: a document on the source's
+    /// own server goes where `[Alerts] BaseURL=` sends the source's requests
+    /// (a site proxy, a test server), with its own path; one elsewhere, at
+    /// the address the feed gives. It stays known by that address.
+    func documentAddress(_ url: String, _ source: any AlertSource) -> String {
+        let origin = source.defaultBaseURL + "/"
+        guard let base = context.configuration.alertsBaseURL, url.hasPrefix(origin) else { return url }
+        return base + url.dropFirst(origin.count - 1)
+    }
+
     private func httpRequest(_ url: String, headers: [String: String]) -> HTTPRequest {
         client.request(url, headers: headers)
     }
@@ -428,9 +438,10 @@ final class AlertWatcher {
         var left = urls.count
         let source = watch.source
         for url in urls {
+            let address = documentAddress(url, source)
             // A message does not change (an update is a new one): kept as long as the answers are.
             let transfer = answers.fetch(
-                httpRequest(url, headers: [:]), conditional: false, freshFor: .infinity,
+                httpRequest(address, headers: [:]), conditional: false, freshFor: .infinity,
                 counted: { [weak self] _ in self?.count(source, document: true) }
             ) { [weak self] result in
                 guard let self, var watch = self.watches[id] else { return }
@@ -449,7 +460,7 @@ final class AlertWatcher {
                         self.logger.warning("\(id): \(url): \(error)")
                         watch.unreadable[url] = "\(error)"
                         // Kept, it would be given again at the next poll: asked anew instead.
-                        self.answers.forget(url)
+                        self.answers.forget(address)
                     }
                 case .success(let response):
                     self.logger.warning("\(id): \(url): HTTP \(response.status)")
