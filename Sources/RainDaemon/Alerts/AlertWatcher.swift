@@ -133,9 +133,10 @@ final class AlertWatcher {
     /// The place's lookups kept elsewhere than with its forecast (the
     /// observation watcher's `/points`), for services that answer by area.
     var moreLookups: (LocationID) -> [ProviderLookup] = { _ in [] }
-    /// Called before each round of polls, so the reader's languages can be
-    /// asked again (`languagesChanged` when they changed).
-    var willPoll: () -> Void = {}
+    /// The session's languages (the user instance), asked again before each
+    /// round of polls (`languagesChanged` when they changed); nil in the
+    /// system instance, whose languages are its own environment's.
+    var sessionLanguages: SessionLanguages?
 
     /// The reader's languages are now `languages`: when they changed, every
     /// place is asked again (a service answering in one language is asked
@@ -259,7 +260,9 @@ final class AlertWatcher {
         let time = now
         catchUp(at: time)
         // May give new languages at once, and poll in them (`languagesChanged`).
-        if watches.values.contains(where: { $0.nextPoll <= time && $0.transfers.isEmpty }) { willPoll() }
+        if let sessionLanguages, watches.values.contains(where: { $0.nextPoll <= time && $0.transfers.isEmpty }) {
+            sessionLanguages.read { [weak self] in self?.languagesChanged($0) }
+        }
         for (id, watch) in watches where readerLanguages != nil && watch.nextPoll <= time && watch.transfers.isEmpty {
             poll(id, time: time)
         }
