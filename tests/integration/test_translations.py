@@ -142,6 +142,20 @@ def test_czech_and_turkish_have_glibcs_plural_forms(language, header):
             assert len(strs) == forms, ids
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_catalogue_says_how_its_short_dates_write_the_month(language):
+    """`msgctxt "month in a short date"`: the month's name ("Jan") or its
+    number ("1", "01", CivilDateTime.shortMonthForm); a catalogue in figures
+    writes its short date patterns with a separator between day and month."""
+    text = (PO / f"{language}.po").read_text()
+    form = re.search(r'^msgctxt "month in a short date"\nmsgid "Jan"\nmsgstr "(.*)"$', text, re.M)
+    assert form and form.group(1) in {"Jan", "1", "01"}, (language, form and form.group(1))
+    if form.group(1) != "Jan":
+        for ids, strs in entries(PO / f"{language}.po"):
+            if ids[0] in ("{day} {month}", "{weekday} {day} {month} {time}"):
+                assert re.search(r"\{day\}[.\u00a0 ]+\{month\}", strs[0]), (language, strs[0])
+
+
 def bypassing(path):
     """Literals with words in them that are not a tr()/trn()/marked() argument."""
     found = []
