@@ -1,13 +1,16 @@
 // The panel button and its menu. It lays out what weatherView.present()
 // says and sends the menu's actions to raind; it decides no word or number
 // itself. GNOME Shell's own modules come in through `shell` ({Main,
-// PanelMenu, PopupMenu}) rather than through imports.ui, so an entry point of
-// another extension API (GNOME 45's modules) can hand them in unchanged
-// (docs/DESKTOP.md, "One source for GNOME 43 and 45").
-/* exported createIndicator */
-'use strict';
+// PanelMenu, PopupMenu}) rather than from GNOME Shell's own paths, which
+// differ between the extension APIs: GNOME 43/44's entry point (extension.js)
+// and GNOME 45's (gnome45/extension.js) each hand them in (docs/DESKTOP.md,
+// "One source for GNOME 43 and 45").
 
-const {Clutter, GLib, GObject, Gio, St} = imports.gi;
+import Clutter from 'gi://Clutter';
+import GLib from 'gi://GLib';
+import GObject from 'gi://GObject';
+import Gio from 'gi://Gio';
+import St from 'gi://St';
 
 // The view is presented again this often so that ages and staleness stay
 // true while raind has nothing to say; it reads only the model, never raind.
@@ -19,7 +22,7 @@ const CLOCK_SECONDS = 30;
  * @param {object} gettext - {gettext, ngettext, pgettext} of text domain raind
  * @returns {PanelMenu.Button} the indicator, to add to the panel
  */
-function createIndicator(modules, shell, gettext) {
+export function createIndicator(modules, shell, gettext) {
     const {Client, Model, View} = modules;
     const {PanelMenu, PopupMenu} = shell;
     const _ = gettext.gettext;
