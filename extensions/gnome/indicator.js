@@ -16,6 +16,13 @@ import St from 'gi://St';
 // true while raind has nothing to say; it reads only the model, never raind.
 const CLOCK_SECONDS = 30;
 
+// The button's class. GObject keeps a registered type, and GJS a loaded
+// module, as long as GNOME Shell runs, and a type cannot be registered twice:
+// the class is made at the first enable and made use of again after a disable
+// (GNOME Shell disables extensions while the screen is locked). What an entry
+// point hands in is the same at every enable.
+let Indicator = null;
+
 /**
  * @param {object} modules - {Client, Model, View}: varlinkClient, weatherModel, weatherView
  * @param {object} shell - {Main, PanelMenu, PopupMenu}
@@ -23,11 +30,16 @@ const CLOCK_SECONDS = 30;
  * @returns {PanelMenu.Button} the indicator, to add to the panel
  */
 export function createIndicator(modules, shell, gettext) {
+    Indicator ??= indicatorClass(modules, shell, gettext);
+    return new Indicator();
+}
+
+function indicatorClass(modules, shell, gettext) {
     const {Client, Model, View} = modules;
     const {PanelMenu, PopupMenu} = shell;
     const _ = gettext.gettext;
 
-    const Indicator = GObject.registerClass(
+    return GObject.registerClass(
     class RaindIndicator extends PanelMenu.Button {
         _init() {
             super._init(0.5, 'raind', false);
@@ -212,5 +224,4 @@ export function createIndicator(modules, shell, gettext) {
             super.destroy();
         }
     });
-    return new Indicator();
 }

@@ -18,7 +18,7 @@ import pytest
 import gnome_shell
 from gnome_shell import GnomeShell, compile_catalogues, install_extension
 from gjs_driver import HOLD, FakeSocket
-from raindtest import RAINDCTL, Varlink
+from raindtest import RAINDCTL, Varlink, wait_for
 
 reason = gnome_shell.available()
 pytestmark = pytest.mark.skipif(reason is not None, reason=reason or "")
@@ -195,6 +195,29 @@ def test_open_in_terminal_runs_raindctl_now_against_this_raind(weather_daemon, f
     assert "Paris" in output and re.search(rf"(?<![\d-]){temperature}\s?°", output), output
     assert output.rstrip().endswith("Press Enter to close"), output
     assert shell.eval(f"{gnome_shell.INDICATOR}._actionProblem") is None
+    assert extension_errors(shell) == []
+
+
+def test_disabled_while_loading_and_enabled_again_leaves_one_button(weather_daemon, fixture_server, shell_factory):
+    """GNOME 43's entry loads the shared modules with import(), so enable adds
+    the button a moment later: a disable in between must add nothing."""
+    daemon = weather_daemon()
+    with_places(daemon)
+    shell = shell_factory(daemon)
+    shell.wait_label(lambda s: re.fullmatch(r"Paris -?\d+°", s["label"]), what="Paris")
+    gone = shell.eval("(() => { const m = Main.extensionManager, u = 'raind@raind.github.io'; "
+                      "m._callExtensionDisable(u); const gone = !Main.panel.statusArea['raind']; "
+                      "m._callExtensionEnable(u); m._callExtensionDisable(u); m._callExtensionEnable(u); "
+                      "return gone; })()")
+    assert gone is True
+    shell.wait_label(lambda s: re.fullmatch(r"Paris -?\d+°", s["label"]), what="Paris again")
+    buttons = shell.eval("[Main.panel._leftBox, Main.panel._centerBox, Main.panel._rightBox]"
+                         ".flatMap(b => b.get_children()).filter(c => c.get_children()"
+                         ".some(x => x.has_style_class_name('raind-indicator'))).length")
+    assert buttons == 1, buttons
+    # One subscription: the button of the enable that was disabled never subscribed.
+    wait_for(lambda: daemon.client().call("GetStatus")["parameters"]["status"]["subscribers"] == 1,
+             what="one subscriber")
     assert extension_errors(shell) == []
 
 
