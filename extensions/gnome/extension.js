@@ -31,7 +31,8 @@ class Extension {
         if (localeDir)
             Gettext.bindtextdomain('raind', localeDir);
         // GJS caches each module by its URI: a second enable loads nothing again.
-        Promise.all(MODULES.map(name => import(Me.dir.get_child(name).get_uri()))).then(([Client, Model, View, Indicator]) => {
+        const loading = MODULES.map(name => import(Me.dir.get_child(name).get_uri()));
+        Promise.all(loading).then(([Client, Model, View, Indicator]) => {
             if (generation !== this._generation)
                 return;
             this._indicator = Indicator.createIndicator({Client, Model, View}, {Main, PanelMenu, PopupMenu},
