@@ -1,16 +1,14 @@
 // What the panel and the menu show, as text, from a WeatherModel: the one
 // place the extension's words, numbers and states are decided (the panel
 // code only lays them out). It needs no GNOME Shell, so the tests run it in
-// plain gjs against real raind replies.
+// plain `gjs -m` against real raind replies.
 //
 // Words come from raind's own catalogue (text domain raind); msgids shared
 // with raindctl keep its translations. Units follow raind's unit system
 // (docs/PROTOCOL.md, Conventions), numbers and times the reader's locale.
-/* exported present, localeTag, ICONS */
-'use strict';
 
 // raind's condition names (WeatherIcon's vocabulary) → the icon theme's symbolic icons.
-var ICONS = {
+export const ICONS = {
     'clear-day': 'weather-clear-symbolic',
     'clear-night': 'weather-clear-night-symbolic',
     'partly-cloudy-day': 'weather-few-clouds-symbolic',
@@ -28,7 +26,7 @@ const UNKNOWN_ICON = 'weather-severe-alert-symbolic';
 const SEVERITIES = ['Extreme', 'Severe', 'Moderate', 'Minor', 'Unknown'];
 
 /** The BCP 47 tag of a POSIX locale name (`de_DE.UTF-8` → `de-DE`); `en-GB` for C/POSIX. */
-function localeTag(posix) {
+export function localeTag(posix) {
     const base = (posix ?? '').split(/[.@]/)[0];
     if (!base || base === 'C' || base === 'POSIX')
         return 'en-GB';
@@ -48,7 +46,7 @@ function fill(template, values) {
  * @param {object} context.wm - the weatherModel module (its number() and text())
  * @returns {object} the view: state, label, icon, and the menu's sections
  */
-function present(model, {now, locale, gettext, wm}) {
+export function present(model, {now, locale, gettext, wm}) {
     const _ = gettext.gettext;
     const {number, text} = wm;
     const status = model.status ?? {units: 'si', online: true, staleAfterMinutes: 15};

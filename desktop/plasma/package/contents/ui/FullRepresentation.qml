@@ -35,6 +35,14 @@ PlasmaComponents3.Page {
     readonly property string units: raind.units
     property string callProblem: ""
 
+    // Unit symbols as the reader's language writes them after a number, from
+    // raind's catalogue (context "unit"), the words raindctl shows: Russian
+    // "5 м/с", "2,5 мм". (°, mph and in are the same in every catalogue.)
+    readonly property var unitSymbols: ({
+        "m/s": i18ndc("raind", "unit", "m/s"),
+        "km/h": i18ndc("raind", "unit", "km/h"),
+        "mm": i18ndc("raind", "unit", "mm")
+    })
     function local(seconds) { return Format.time(seconds, offset, root.locale) }
     function words(text) { return text ? i18nd("raind", text) : "" }
     // "Temperature, humidity from Freiburg, 21 km, 1,254 m lower": values a provider
@@ -75,7 +83,7 @@ PlasmaComponents3.Page {
     // What the view shows in words, traced for the tests (RAIND_APPLET_TRACE=1).
     readonly property string shownText: [root.placeName, problemLabel.text, callProblem].concat(
         alerts.map(function (item) { return item.alert.title }), [conditionsLabel.text, footerLabel.text],
-        days.map(function (day) { return words(day.summary) + " " + Format.precipitation(day.precipAccumulation, units, root.locale) })
+        days.map(function (day) { return words(day.summary) + " " + Format.precipitation(day.precipAccumulation, units, root.locale, full.unitSymbols) })
     ).join(" | ")
     onShownTextChanged: root.trace("full", shownText)
 
@@ -234,7 +242,7 @@ PlasmaComponents3.Page {
                             if (c.apparentTemperature !== undefined)
                                 details.push(i18nd("raind", "Feels like") + " " + Format.temperature(c.apparentTemperature, full.units, root.locale))
                             if (c.windSpeed !== undefined)
-                                details.push(i18nd("raind", "Wind") + " " + Format.windSpeed(c.windSpeed, full.units, root.locale))
+                                details.push(i18nd("raind", "Wind") + " " + Format.windSpeed(c.windSpeed, full.units, root.locale, full.unitSymbols))
                             if (c.humidity !== undefined)
                                 details.push(i18nd("raind", "Humidity") + " " + Format.percent(c.humidity))
                             if (c.precipProbability !== undefined)
@@ -336,7 +344,7 @@ PlasmaComponents3.Page {
                     PlasmaComponents3.Label {
                         Layout.preferredWidth: PlasmaCore.Units.gridUnit * 3.5
                         horizontalAlignment: Text.AlignRight
-                        text: Format.precipitation(modelData.precipAccumulation, full.units, root.locale)
+                        text: Format.precipitation(modelData.precipAccumulation, full.units, root.locale, full.unitSymbols)
                         opacity: 0.8
                     }
                 }
