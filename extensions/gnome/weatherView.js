@@ -62,9 +62,10 @@ export function present(model, {now, locale, gettext, wm}) {
         const value = number(metresPerSecond);
         if (value === null)
             return null;
-        // The metric symbols as the reader's language writes them (Russian м/с), as raindctl does.
+        // The symbols as the reader's language writes them (Russian м/с, миль/ч), as raindctl does.
         const [factor, unit] = {
-            us: [2.236936, 'mph'], uk: [2.236936, 'mph'], ca: [3.6, gettext.pgettext('unit', 'km/h')],
+            us: [2.236936, gettext.pgettext('unit', 'mph')], uk: [2.236936, gettext.pgettext('unit', 'mph')],
+            ca: [3.6, gettext.pgettext('unit', 'km/h')],
         }[status.units] ?? [1, gettext.pgettext('unit', 'm/s')];
         return `${numbers(0).format(Math.round(value * factor))} ${unit}`;
     };
@@ -73,7 +74,7 @@ export function present(model, {now, locale, gettext, wm}) {
         const value = number(millimetres);
         if (value === null || value <= 0)
             return null;
-        return status.units === 'us' ? `${numbers(2).format(value / 25.4)} in`
+        return status.units === 'us' ? `${numbers(2).format(value / 25.4)} ${gettext.pgettext('unit', 'in')}`
             : `${numbers(1).format(value)} ${gettext.pgettext('unit', 'mm')}`;
     };
     const percent = fraction => {

@@ -37,11 +37,15 @@ PlasmaComponents3.Page {
 
     // Unit symbols as the reader's language writes them after a number, from
     // raind's catalogue (context "unit"), the words raindctl shows: Russian
-    // "5 м/с", "2,5 мм". (°, mph and in are the same in every catalogue.)
+    // "5 м/с", "2,5 мм", "5 миль/ч"; and where the percent sign goes ("30 %"
+    // in Czech, "%30" in Turkish), as raindctl writes it.
     readonly property var unitSymbols: ({
         "m/s": i18ndc("raind", "unit", "m/s"),
         "km/h": i18ndc("raind", "unit", "km/h"),
-        "mm": i18ndc("raind", "unit", "mm")
+        "mph": i18ndc("raind", "unit", "mph"),
+        "mm": i18ndc("raind", "unit", "mm"),
+        "in": i18ndc("raind", "unit", "in"),
+        "{number}%": i18nd("raind", "{number}%")
     })
     function local(seconds) { return Format.time(seconds, offset, root.locale) }
     function words(text) { return text ? i18nd("raind", text) : "" }
@@ -244,9 +248,9 @@ PlasmaComponents3.Page {
                             if (c.windSpeed !== undefined)
                                 details.push(i18nd("raind", "Wind") + " " + Format.windSpeed(c.windSpeed, full.units, root.locale, full.unitSymbols))
                             if (c.humidity !== undefined)
-                                details.push(i18nd("raind", "Humidity") + " " + Format.percent(c.humidity))
+                                details.push(i18nd("raind", "Humidity") + " " + Format.percent(c.humidity, full.unitSymbols))
                             if (c.precipProbability !== undefined)
-                                details.push(Format.fill(i18nd("raind", "rain {chance}"), { chance: Format.percent(c.precipProbability) }))
+                                details.push(Format.fill(i18nd("raind", "rain {chance}"), { chance: Format.percent(c.precipProbability, full.unitSymbols) }))
                             if (details.length > 0)
                                 lines.push(details.join(" · "))
                             var sources = c.sources || []
@@ -300,7 +304,7 @@ PlasmaComponents3.Page {
                         }
                         PlasmaComponents3.Label {
                             Layout.alignment: Qt.AlignHCenter
-                            text: Format.percent(modelData.precipProbability)
+                            text: Format.percent(modelData.precipProbability, full.unitSymbols)
                             opacity: 0.8
                         }
                     }
@@ -338,7 +342,7 @@ PlasmaComponents3.Page {
                     PlasmaComponents3.Label {
                         Layout.preferredWidth: PlasmaCore.Units.gridUnit * 2.5
                         horizontalAlignment: Text.AlignRight
-                        text: Format.percent(modelData.precipProbability)
+                        text: Format.percent(modelData.precipProbability, full.unitSymbols)
                         opacity: 0.8
                     }
                     PlasmaComponents3.Label {
