@@ -210,6 +210,7 @@ final class AccuracyKeeper {
         var result = PlaceAccuracy(
             id: location.id.rawValue, name: location.name, from: time - AccuracyScorer.windowSeconds, until: time,
             minimumPairs: AccuracyScorer.minimumPairs, scores: AccuracyScorer.scores(record, now: time))
+        result.days = AccuracyScorer.days(record, now: time)
         if let observed = observations?.observed(at: location.id) {
             result.source = observed.source
             result.station = observed.station
