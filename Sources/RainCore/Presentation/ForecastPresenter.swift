@@ -337,28 +337,24 @@ public struct ForecastPresenter: Sendable {
     }
 
     private func hourlyGraphics(_ rows: [HourlyForecast], _ graphics: TerminalGraphics) -> [String] {
-        var lines: [[String]] = []
+        var lines: [BlockDrawing.Line] = []
         let temperatures = rows.map(\.temperature)
         let known = temperatures.compactMap { $0 }.filter(\.isFinite)
         if let low = known.min(), let high = known.max() {
-            let curve = BlockDrawing.sparkline(temperatures, lower: low, upper: high)
             let span = tr(
                 "{low} to {high}",
                 ["low": formatter.spaced(low, .temperature), "high": formatter.spaced(high, .temperature)])
-            lines.append([tr("Temp"), graphics.paint(curve, .yellow), span])
+            lines.append(
+                .init(label: tr("Temp"), values: temperatures, lower: low, upper: high, color: .yellow, caption: span))
         }
         let chances = rows.map(\.precipProbability)
         if let most = chances.compactMap({ $0 }).max() {
-            let bars = BlockDrawing.sparkline(chances, lower: 0, upper: 1)
-            lines.append([
-                trc("column", "Rain"), graphics.paint(bars, .blue),
-                tr("up to {chance}", ["chance": UnitFormatter.percent(most)]),
-            ])
+            lines.append(
+                .init(
+                    label: trc("column", "Rain"), values: chances, lower: 0, upper: 1, color: .blue,
+                    caption: tr("up to {chance}", ["chance": UnitFormatter.percent(most)])))
         }
-        // The labels in one column, however wide their translations.
-        var table = TextTable([.left, .left, .left])
-        for line in lines { table.append(line) }
-        return table.lines()
+        return BlockDrawing.chart(lines, graphics: graphics)
     }
 
     // MARK: - daily
