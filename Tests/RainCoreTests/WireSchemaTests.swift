@@ -23,6 +23,8 @@ final class WireSchemaTests: XCTestCase {
         ("ObservedWeather", ObservedWeather.self), ("Observation", Observation.self),
         ("PlaceObservation", PlaceObservation.self), ("PlaceAccuracy", PlaceAccuracy.self),
         ("AccuracyScore", AccuracyScore.self), ("ProviderChoice", ProviderChoice.self),
+        ("TemperatureCorrection", TemperatureCorrection.self), ("CorrectedTemperature", CorrectedTemperature.self),
+        ("AccuracyDay", AccuracyDay.self),
     ]
 
     var idl: VarlinkIDL!

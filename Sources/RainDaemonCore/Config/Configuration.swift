@@ -62,6 +62,10 @@ public struct Configuration: Equatable, Sendable {
     /// Overrides every observation source's base URL (a site proxy, a test server).
     public var observationsBaseURL: String?
 
+    // [Accuracy]
+    /// Whether the served temperatures are corrected by each place's measured bias (`TemperatureBias`).
+    public var correctTemperature: Bool = false
+
     // [Air]
     /// Whether each place's air quality is fetched, where a provider of its list has an air-quality service.
     public var airEnabled: Bool = true
@@ -257,6 +261,7 @@ public struct Configuration: Equatable, Sendable {
             config.observationsBaseURL = url
             return true
         },
+        .flag(section: "Accuracy", name: "CorrectTemperature", field: \.correctTemperature),
         .flag(section: "Notifications", name: "Alerts", field: \.notifyAlerts),
         .flag(section: "Notifications", name: "RainSoon", field: \.notifyRainSoon),
         Key(

@@ -85,7 +85,8 @@ extension WeatherInterface {
         # distanceMetres, heightDifferenceMetres) or why there is none (problem), why
         # its kept pairs were started anew (fileProblem: a damaged file), the provider
         # serving it and since when (servingSince null: since before raind started),
-        # and the scores by provider then lead time.
+        # the scores by provider then lead time, and each provider's +24 h
+        # temperature error day by day over the window (days, by provider then day).
         type PlaceAccuracy (
           id: string,
           name: string,
@@ -100,7 +101,18 @@ extension WeatherInterface {
           fileProblem: ?string,
           serving: ?string,
           servingSince: ?float,
-          scores: []AccuracyScore
+          scores: []AccuracyScore,
+          days: []AccuracyDay
+        )
+
+        # One provider's mean absolute temperature error at +24 h (°C) over the 24
+        # hours from from (the window's end less whole days), with the pairs behind
+        # it; null below 6 pairs.
+        type AccuracyDay (
+          provider: string,
+          from: float,
+          temperatureError: ?float,
+          pairs: int
         )
 
         # One provider at one lead time (hours between the forecast's fetch and the
