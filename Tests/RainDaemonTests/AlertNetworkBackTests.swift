@@ -84,6 +84,7 @@ final class AlertNetworkBackTests: XCTestCase {
         watcher.restore(places.locations)
         let meteoAlarm = ProviderName.alerts("meteoalarm")
         let paris = try XCTUnwrap(places.selectedID)
+        let portland = try XCTUnwrap(places.locations.first { $0.name == "Portland" }).id
         func counts() -> (Int, Int) {
             let feeds = (try? server.count("/feeds/")) ?? -1
             return (feeds, ((try? server.count("/alerts")) ?? -1))
@@ -111,6 +112,8 @@ final class AlertNetworkBackTests: XCTestCase {
             0, 0, 0, 0, nil
         )
         var heldFor = 0.0
+        var offlineWake: Double?
+        var offlineRequests = 0
         harness.loop.later {
             watcher.timerFired()
             settled {
@@ -119,11 +122,20 @@ final class AlertNetworkBackTests: XCTestCase {
                     // A minute into the back-off the network goes (or the machine sleeps), and the
                     // service is well again.
                     clock.advance(60)
-                    if networkLost { events.emit(.networkChanged(hasRoute: false)) }
+                    heldFor = (watcher.watches[paris]?.nextPoll ?? 0) - clock.wallNow
+                    if networkLost {
+                        events.emit(.networkChanged(hasRoute: false))
+                        // Without a route nothing is asked, even a poll that is due (Portland's).
+                        offlineWake = watcher.nextWake
+                        let portlandDue = watcher.watches[portland]?.nextPoll
+                        watcher.watches[portland]?.nextPoll = clock.wallNow
+                        watcher.timerFired()
+                        offlineRequests = watcher.watches.values.reduce(0) { $0 + $1.transfers.count }
+                        watcher.watches[portland]?.nextPoll = portlandDue ?? clock.wallNow
+                    }
                     try? server.unscript()
                     clock.advance(60)
                     (result.before, result.othersBefore) = counts()
-                    heldFor = (watcher.watches[paris]?.nextPoll ?? 0) - clock.wallNow
                     comeBack(events)
                     settled {
                         (result.after, result.othersAfter) = counts()
@@ -136,6 +148,10 @@ final class AlertNetworkBackTests: XCTestCase {
         }
         XCTAssertTrue(try harness.run(timeout: 60), "never answered")
         XCTAssertGreaterThan(heldFor, 15 * 60, "Paris's poll was held by the back-off")
+        if networkLost {
+            XCTAssertNil(offlineWake, "no poll is armed without a network route")
+            XCTAssertEqual(offlineRequests, 0, "nothing is asked without a network route")
+        }
         watcher.cancelAll()
         refresher.cancelAll()
         return result
