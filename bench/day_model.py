@@ -216,7 +216,8 @@ def table(data):
         "install at 00:00, but for the day of a raind installed the day before; each figure is",
         "rounded on its own. The pollers ask no air.",
         "",
-        "| day | who | forecasts | alerts (nws + dwd + meteoalarm) | air | requests | calls | pollers ÷ raind |",
+        "| day | who | forecasts | alerts (nws + dwd + meteoalarm) | air | requests | calls (forecasts + alerts + air) "
+        "| pollers ÷ raind |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     names = {"calm-desktop": "calm, desktop (awake 24 h)",
@@ -236,10 +237,15 @@ def table(data):
         alerts_p = f"{fmt(poll['nws'])} + {fmt(poll['dwd'])} + {fmt(poll['meteoalarm'])} = " \
                    f"{fmt(poll['nws'] + poll['dwd'] + poll['meteoalarm'])}"
         ratio = f"{p_total / r_total:.1f}× ({p_calls / r_calls:.1f}× in calls)"
+        r_alerts = raind["nws"] + raind["dwd"] + raind["meteoalarm"]
+        p_alerts = poll["nws"] + poll["dwd"] + poll["meteoalarm"]
+        r_calls_text = f"{fmt(raind['forecasts'] * FORECAST_CALLS)} + {fmt(r_alerts)} + " \
+                       f"{fmt(raind['air'] * day['airCallsPerRequest'])} = {fmt(r_calls)}"
+        p_calls_text = f"{fmt(poll['forecasts'] * FORECAST_CALLS)} + {fmt(p_alerts)} = {fmt(p_calls)}"
         lines.append(f"| {names[name]} | raind | {fmt(raind['forecasts'])} | {alerts_r} | {fmt(raind['air'])} | "
-                     f"**{fmt(r_total)}** | {fmt(r_calls)} | {ratio} |")
+                     f"**{fmt(r_total)}** | {r_calls_text} | {ratio} |")
         lines.append(f"| | three pollers | {fmt(poll['forecasts'])} | {alerts_p} | — | {fmt(p_total)} | "
-                     f"{fmt(p_calls)} | |")
+                     f"{p_calls_text} | |")
     lines += ["", END]
     return "\n".join(lines)
 
