@@ -6,8 +6,9 @@ MeteoAlarm, European air), Portland, Oregon (the NWS; air without pollen) and
 Berlin (the DWD through Bright Sky; European air) — their forecasts from
 Open-Meteo. Four days: calm (no alert, no severe signal in any forecast) or
 stormy (a thunderstorm in every forecast's next 12 hours, all day), on a
-desktop awake all day or on a laptop that sleeps seven times and loses its
-network four times (the times are in LAPTOP below).
+desktop awake 9 hours (a working day: OFFICE below) or all day, or on a
+laptop that sleeps seven times and loses its network four times (the times
+are in LAPTOP below).
 
 raind's rules, as docs/SCHEDULING.md and docs/ALERTS.md state them, are
 played out second by second in a small event simulation, many times with
@@ -65,7 +66,12 @@ LAPTOP = {
                  (17.5, 18.5), (20 + 40 / 60, 21 + 10 / 60)],
     "networkLosses": [(7.5, 7.5 + 5 / 60), (9.5, 9.5 + 20 / 60), (14.0, 14.2), (19.0, 19 + 40 / 60)],
 }
+# The desktop of a working day: awake 9 hours from 00:00, asleep from 09:00 until the next
+# morning (its resume falls in the next day).
+OFFICE = {"suspends": [(9.0, 33.0)], "networkLosses": []}
 DAYS = {
+    "calm-desktop-9h": {"stormy": False, **OFFICE},
+    "stormy-desktop-9h": {"stormy": True, **OFFICE},
     "calm-desktop": {"stormy": False, "suspends": [], "networkLosses": []},
     # Not a fresh install: raind ran the day before, so every poller is somewhere in its
     # interval at 00:00 (model only; the runs start from an empty cache).
@@ -163,13 +169,15 @@ def simulate(day, rng):
             break
         asleep = next((s for s in sleeps if s[0] <= wake < s[1]), None)
         now = asleep[1] if asleep else wake
+        if now >= DAY:
+            break  # asleep until the next day
         timers(now)
     return counts, air_calls
 
 
 def pollers(day):
     """Three clients, each asking every place's forecast every 10 min and its alerts every 5, awake and online."""
-    awake = DAY - sum((b - a) * H for a, b in day["suspends"]) - sum((b - a) * H for a, b in day["networkLosses"])
+    awake = DAY - sum((min(b * H, DAY) - a * H) for a, b in day["suspends"] + day["networkLosses"])
     forecasts = 3 * len(PLACES) * awake / 600
     alerts = 3 * awake / 300  # each service: three clients, one place each
     return {"forecasts": forecasts, "nws": alerts, "dwd": alerts, "meteoalarm": alerts, "air": 0.0}
@@ -220,7 +228,8 @@ def table(data):
         "| pollers ÷ raind |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    names = {"calm-desktop": "calm, desktop (awake 24 h)",
+    names = {"calm-desktop-9h": "calm, desktop (awake 9 h)", "stormy-desktop-9h": "stormy, desktop (awake 9 h)",
+             "calm-desktop": "calm, desktop (awake 24 h)",
              "calm-desktop-installed": "calm, desktop (awake 24 h), installed the day before (model only)", "stormy-desktop": "stormy, desktop (awake 24 h)",
              "calm-laptop": "calm, laptop (7 sleeps, 4 network losses)",
              "stormy-laptop": "stormy, laptop (7 sleeps, 4 network losses)"}

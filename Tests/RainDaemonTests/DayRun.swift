@@ -163,12 +163,15 @@ struct DayRun {
                 guard let next = wake, next < end else { return harness.finish() }
                 // A wake while asleep waits for the resume (the timers count the sleep: they fire then).
                 if let sleep = asleep.first(where: { $0.0 <= next && next < $0.1 }) {
+                    // Asleep until the next day: the day is over.
+                    guard sleep.1 < end else { return harness.finish() }
                     clock.advance(max(0, sleep.1 - clock.wallNow))
                 } else {
                     clock.advance(max(0, next - clock.wallNow))
                 }
             }
             if let sleep = asleep.first(where: { $0.0 <= clock.wallNow && clock.wallNow < $0.1 }) {
+                guard sleep.1 < end else { return harness.finish() }
                 // The sleep began before this wake: jump to its end and resume there.
                 clock.advance(max(0, sleep.1 - clock.wallNow))
                 waiting = step

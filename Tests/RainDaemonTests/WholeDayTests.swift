@@ -74,6 +74,17 @@ final class WholeDayTests: XCTestCase {
         return counts
     }
 
+    /// The goal: a calm day of a desktop awake 9 hours costs at most
+    /// 250 requests for forecasts, alerts and air (docs/SCHEDULING.md).
+    func testACalmWorkingDayOnADesktop_awakeNineHours_staysUnder250() throws {
+        let counts = try check("calm-desktop-9h")
+        XCTAssertLessThanOrEqual(counts.total, 250, "\(counts.requests)")
+    }
+
+    func testAStormyWorkingDayOnADesktop_awakeNineHours_matchesTheModel() throws {
+        try check("stormy-desktop-9h")
+    }
+
     func testACalmDesktopDay_forecastsAlertsAndAir() throws {
         let day = try check("calm-desktop")
         let counts = day.requests
