@@ -49,27 +49,13 @@ final class AlertBookTests: XCTestCase {
                 files: ["alerts.json": Array("{\"type\": \"FeatureCollection\", \"features\": []}".utf8)],
                 routes: [Self.path: "alerts.json"])
         self.server = server
-        var configuration = Configuration()
-        configuration.officialAlerts = true
-        configuration.alertsBaseURL = server.url("")
-        let paths = DaemonPaths.userInstance(under: directory.path)
-        let logger = Logger(subsystem: "alert-book-test", threshold: .error)
-        let clock = FakeClock(wall: Self.start)
-        let context = DaemonContext(
-            loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
         var places = LocationList()
-        _ = places.add(
-            PlaceCandidate(
-                name: "Tillamook", region: "Oregon", country: "United States", countryCode: "US", latitude: 45.4562,
-                longitude: -123.844, timeZone: "America/Los_Angeles", source: .geonames(id: 5_756_758)))
-        let store = ForecastStore(cache: ForecastCache(directory: paths.cacheDirectory, logger: logger))
-        let events = DaemonEvents()
+        AlertParts.tillamook(&places)
         // Only its ledger: no forecast is asked for in these tests.
-        let refresher = try Refresher(
-            context: context, http: harness.http, store: store, events: events, places: places,
-            settings: Settings(units: .si, refreshMinutes: nil))
-        let watcher = try AlertWatcher(
-            context: context, http: harness.http, store: store, events: events, books: refresher, languages: ["en"])
+        let parts = try AlertParts(
+            harness: harness, server: server, places: places, start: Self.start, name: "alert-book",
+            directory: directory)
+        let (clock, refresher, watcher) = (parts.clock, parts.refresher, parts.watcher)
         watcher.restore(places.locations)
         return Rig(
             harness: harness, server: server, clock: clock, refresher: refresher, watcher: watcher, places: places)

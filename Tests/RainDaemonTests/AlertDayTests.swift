@@ -18,57 +18,16 @@ final class AlertDayTests: XCTestCase {
 
     private func day(thunderstorm: Bool) throws -> [String: Int] {
         let harness = try ClientHarness()
-        let atom = #"<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"></feed>"#
-        let server = try FixtureServer(
-            files: [
-                "nws.json": AlertLifeTests.collection([]), "alerts.json": Array(#"{"alerts": []}"#.utf8),
-                "france.xml": Array(atom.utf8),
-            ],
-            routes: ["/alerts/active": "nws.json", "/feeds/": "france.xml"])
+        let server = try AlertParts.quietServices()
         defer { server.stop() }
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("raind-alert-day-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = Configuration()
-        configuration.officialAlerts = true
-        configuration.alertsBaseURL = server.url("")
-        let paths = DaemonPaths.userInstance(under: directory.path)
-        let logger = Logger(subsystem: "alert-day-test", threshold: .error)
-        let clock = FakeClock(wall: Self.start)
-        let context = DaemonContext(
-            loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
         var places = LocationList()
-        let candidates = [
-            ("Paris", "FR", 48.8534, 2.3488, "Europe/Paris", 2_988_507),
-            ("Portland", "US", 45.5234, -122.6762, "America/Los_Angeles", 5_746_545),
-            ("Berlin", "DE", 52.5244, 13.4105, "Europe/Berlin", 2_950_159),
-        ]
-        let store = ForecastStore(cache: ForecastCache(directory: paths.cacheDirectory, logger: logger))
-        for (name, country, latitude, longitude, zone, id) in candidates {
-            let place = places.add(
-                PlaceCandidate(
-                    name: name, countryCode: country, latitude: latitude, longitude: longitude, timeZone: zone,
-                    source: .geonames(id: id))
-            ).location
-            // Two days of hours, kept all day: the forecast refreshes are not what is counted here.
-            let hours = (0..<48).map {
-                HourlyForecast(
-                    time: Self.start + Double($0) * 3600, icon: thunderstorm && $0 % 6 == 3 ? "thunderstorm" : "cloudy",
-                    temperature: 8, windSpeed: 3, precipIntensity: 0)
-            }
-            store.store(
-                CachedForecast(
-                    forecast: Forecast(provider: "open-meteo", fetchedAt: Self.start, timeZone: zone, hourly: hours),
-                    latitude: latitude, longitude: longitude, etag: nil, lastModified: nil),
-                for: place.id)
-        }
-        let events = DaemonEvents()
-        let refresher = try Refresher(
-            context: context, http: harness.http, store: store, events: events, places: places,
-            settings: Settings(units: .si, refreshMinutes: nil))
-        let watcher = try AlertWatcher(
-            context: context, http: harness.http, store: store, events: events, books: refresher, languages: ["en"])
+        let cities = AlertParts.threeCities(&places)
+        let parts = try AlertParts(
+            harness: harness, server: server, places: places, start: Self.start, name: "alert-day")
+        defer { parts.remove() }
+        let (clock, refresher, watcher) = (parts.clock, parts.refresher, parts.watcher)
+        // Two days of hours, kept all day: the forecast refreshes are not what is counted here.
+        parts.keepForecasts(for: cities, from: Self.start) { thunderstorm && $0 % 6 == 3 ? "thunderstorm" : "cloudy" }
         watcher.restore(places.locations)
         let end = Self.start + 86_399
         func wake() {

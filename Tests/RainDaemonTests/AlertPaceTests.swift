@@ -20,32 +20,25 @@ final class AlertPaceTests: XCTestCase {
     private final class Rig {
         let harness: ClientHarness
         let server: FixtureServer
-        let clock: FakeClock
-        let watcher: AlertWatcher
-        let store: ForecastStore
-        let events: DaemonEvents
+        let parts: AlertParts
         let place: Location
-        let directory: URL
         var published: [(time: Double, alerts: [WeatherAlert])] = []
         var recorder: EventRecorder?
+        var clock: FakeClock { parts.clock }
+        var watcher: AlertWatcher { parts.watcher }
+        var store: ForecastStore { parts.store }
+        var events: DaemonEvents { parts.events }
 
-        init(
-            harness: ClientHarness, server: FixtureServer, clock: FakeClock, watcher: AlertWatcher,
-            store: ForecastStore, events: DaemonEvents, place: Location, directory: URL
-        ) {
+        init(harness: ClientHarness, server: FixtureServer, parts: AlertParts, place: Location) {
             self.harness = harness
             self.server = server
-            self.clock = clock
-            self.watcher = watcher
-            self.store = store
-            self.events = events
+            self.parts = parts
             self.place = place
-            self.directory = directory
         }
 
         deinit {
             server.stop()
-            try? FileManager.default.removeItem(at: directory)
+            parts.remove()
         }
 
         func serve(_ body: [UInt8]) throws {
@@ -77,35 +70,14 @@ final class AlertPaceTests: XCTestCase {
         let harness = try ClientHarness()
         let server = try FixtureServer(
             files: ["alerts.json": AlertLifeTests.collection([])], routes: [Self.path: "alerts.json"])
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("raind-alert-pace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.officialAlerts = true
-        configuration.alertsBaseURL = server.url("")
-        let paths = DaemonPaths.userInstance(under: directory.path)
-        let logger = Logger(subsystem: "alert-pace-test", threshold: .error)
-        let clock = FakeClock(wall: Self.start)
-        let context = DaemonContext(
-            loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
         var places = LocationList()
-        let place = places.add(
-            PlaceCandidate(
-                name: "Tillamook", region: "Oregon", country: "United States", countryCode: "US", latitude: 45.4562,
-                longitude: -123.844, timeZone: "America/Los_Angeles", source: .geonames(id: 5_756_758))
-        ).location
-        let store = ForecastStore(cache: ForecastCache(directory: paths.cacheDirectory, logger: logger))
-        let events = DaemonEvents()
+        let place = AlertParts.tillamook(&places)
         // The refresher keeps the ledger; no forecast is asked for here.
-        let refresher = try Refresher(
-            context: context, http: harness.http, store: store, events: events, places: places,
-            settings: Settings(units: .si, refreshMinutes: nil))
-        let watcher = try AlertWatcher(
-            context: context, http: harness.http, store: store, events: events, books: refresher, languages: ["en"])
+        let parts = try AlertParts(
+            harness: harness, server: server, places: places, start: Self.start, name: "alert-pace")
+        let (events, watcher) = (parts.events, parts.watcher)
         events.connect(EventParts(alerts: watcher))
-        let rig = Rig(
-            harness: harness, server: server, clock: clock, watcher: watcher, store: store, events: events,
-            place: place, directory: directory)
+        let rig = Rig(harness: harness, server: server, parts: parts, place: place)
         rig.forecast(forecast)
         rig.recorder = EventRecorder(events) { [unowned rig] event in
             if case .alertsChanged(_, let alerts) = event {

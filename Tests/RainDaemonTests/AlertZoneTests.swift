@@ -38,14 +38,6 @@ final class AlertZoneTests: XCTestCase {
             files: ["zone.json": try Fixtures.bytes("alerts/nws-alerts-active-zone-orz004.json")],
             routes: ["/alerts/active": "zone.json"])
         self.server = server
-        var configuration = Configuration()
-        configuration.officialAlerts = true
-        configuration.alertsBaseURL = server.url("")
-        let paths = DaemonPaths.userInstance(under: directory.path)
-        let logger = Logger(subsystem: "alert-zone-test", threshold: .error)
-        let clock = FakeClock(wall: Self.start)
-        let context = DaemonContext(
-            loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
         var places = LocationList()
         func add(_ name: String, _ latitude: Double, _ longitude: Double, id: Int) -> Location {
             places.add(
@@ -54,10 +46,13 @@ final class AlertZoneTests: XCTestCase {
                     longitude: longitude, timeZone: "America/Los_Angeles", source: .geonames(id: id))
             ).location
         }
-        let tillamook = add("Tillamook", 45.4562, -123.844, id: 5_756_758)
+        let tillamook = AlertParts.tillamook(&places)
         let bayCity = add("Bay City", 45.5226, -123.8890, id: 5_711_847)
         let portland = add("Portland", 45.5234, -122.6762, id: 5_746_545)
-        let store = ForecastStore(cache: ForecastCache(directory: paths.cacheDirectory, logger: logger))
+        let parts = try AlertParts(
+            harness: harness, server: server, places: places, start: Self.start, name: "alert-zone",
+            directory: directory)
+        let (clock, store, refresher, watcher) = (parts.clock, parts.store, parts.refresher, parts.watcher)
         // What the NWS's /points answered for the two coast places (as the forecast provider keeps it).
         for place in [tillamook, bayCity] {
             store.keep(
@@ -68,12 +63,6 @@ final class AlertZoneTests: XCTestCase {
                     ], expiresAt: Self.start + 86_400),
                 of: place.id, by: .nws)
         }
-        let events = DaemonEvents()
-        let refresher = try Refresher(
-            context: context, http: harness.http, store: store, events: events, places: places,
-            settings: Settings(units: .si, refreshMinutes: nil))
-        let watcher = try AlertWatcher(
-            context: context, http: harness.http, store: store, events: events, books: refresher, languages: ["en"])
         watcher.restore(places.locations)
 
         // Two rounds: at the start, and past the fast interval (no forecast yet: 5 min and its jitter).

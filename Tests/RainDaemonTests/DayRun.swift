@@ -56,18 +56,11 @@ struct DayRun {
 
     func run() throws -> Counts {
         let harness = try ClientHarness()
-        let atom = #"<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"></feed>"#
-        let server = try FixtureServer(
+        let server = try AlertParts.quietServices(
             files: [
-                "om.json": try forecast(),
-                "air.json": try Fixtures.bytes("openmeteo-airquality-paris-poor.json"),
-                "nws.json": AlertLifeTests.collection([]), "alerts.json": Array(#"{"alerts": []}"#.utf8),
-                "france.xml": Array(atom.utf8),
+                "om.json": try forecast(), "air.json": try Fixtures.bytes("openmeteo-airquality-paris-poor.json"),
             ],
-            routes: [
-                "/v1/forecast": "om.json", "/v1/air-quality": "air.json", "/alerts/active": "nws.json",
-                "/alerts": "alerts.json", "/feeds/": "france.xml",
-            ])
+            routes: ["/v1/forecast": "om.json", "/v1/air-quality": "air.json"])
         defer { server.stop() }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("raind-day-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -85,16 +78,7 @@ struct DayRun {
         let context = DaemonContext(
             loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
         var places = LocationList()
-        for (name, country, latitude, longitude, zone, id) in [
-            ("Paris", "FR", 48.8534, 2.3488, "Europe/Paris", 2_988_507),
-            ("Portland", "US", 45.5234, -122.6762, "America/Los_Angeles", 5_746_545),
-            ("Berlin", "DE", 52.5244, 13.4105, "Europe/Berlin", 2_950_159),
-        ] {
-            _ = places.add(
-                PlaceCandidate(
-                    name: name, countryCode: country, latitude: latitude, longitude: longitude, timeZone: zone,
-                    source: .geonames(id: id)))
-        }
+        AlertParts.threeCities(&places)
         let parts = try AirParts(context: context, http: harness.http, places: places)
         let (refresher, air, events) = (parts.refresher, parts.air, parts.events)
         let alerts = try AlertWatcher(
