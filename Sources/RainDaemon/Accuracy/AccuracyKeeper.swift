@@ -38,6 +38,9 @@ final class AccuracyKeeper {
     var comparing: [LocationID: [any HTTPCancellable]] = [:]
     /// For tests: called when a place's comparison requests have all settled.
     var compared: (LocationID) -> Void = { _ in }
+    /// The backfills under way (`AccuracyKeeper+Backfill`), and for tests: called when one has settled.
+    var backfilling: [LocationID: [any HTTPCancellable]] = [:]
+    var backfillSettled: (LocationID) -> Void = { _ in }
 
     /// A record is written at most this often (and when raind stops): a
     /// crash loses at most an hour of pairs, and a place's file, up to
@@ -91,6 +94,8 @@ final class AccuracyKeeper {
             files.remove(place.id)
             for transfer in comparing[place.id] ?? [] { transfer.cancel() }
             comparing[place.id] = nil
+            for transfer in backfilling[place.id] ?? [] { transfer.cancel() }
+            backfilling[place.id] = nil
             records[place.id] = nil
             dirty.remove(place.id)
             written[place.id] = nil
@@ -151,6 +156,7 @@ final class AccuracyKeeper {
         for id in ids where record(id) != nil {
             records[id]?.record(observation, now: time)
             save(id)
+            if let place = places.first(where: { $0.id == id }) { backfillIfDue(place) }
         }
     }
 
@@ -220,6 +226,7 @@ final class AccuracyKeeper {
             result.serving = serving.provider
             result.servingSince = serving.since
         }
+        result.backfill = record.backfill
         return result
     }
 
@@ -229,5 +236,7 @@ final class AccuracyKeeper {
         timer.disarm()
         for transfers in comparing.values { for transfer in transfers { transfer.cancel() } }
         comparing = [:]
+        for transfers in backfilling.values { for transfer in transfers { transfer.cancel() } }
+        backfilling = [:]
     }
 }

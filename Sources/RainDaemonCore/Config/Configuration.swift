@@ -62,6 +62,13 @@ public struct Configuration: Equatable, Sendable {
     /// Overrides every observation source's base URL (a site proxy, a test server).
     public var observationsBaseURL: String?
 
+    // [Accuracy]
+    /// Where a new place's backfill asks Open-Meteo's Previous Runs API (a
+    /// site proxy, a test server); nil: its own address, unless `[Provider]
+    /// BaseURL=` sends the forecasts elsewhere, in which case nothing is
+    /// backfilled (docs/ACCURACY.md, "Backfill").
+    public var accuracyBaseURL: String?
+
     // [Air]
     /// Whether each place's air quality is fetched, where a provider of its list has an air-quality service.
     public var airEnabled: Bool = true
@@ -255,6 +262,12 @@ public struct Configuration: Equatable, Sendable {
         ) { config, value in
             guard let url = validURL(value) else { return false }
             config.observationsBaseURL = url
+            return true
+        },
+        Key(section: "Accuracy", name: "BaseURL", field: \.accuracyBaseURL, expected: "an http:// or https:// URL") {
+            config, value in
+            guard let url = validURL(value) else { return false }
+            config.accuracyBaseURL = url
             return true
         },
         .flag(section: "Notifications", name: "Alerts", field: \.notifyAlerts),

@@ -85,7 +85,8 @@ extension WeatherInterface {
         # distanceMetres, heightDifferenceMetres) or why there is none (problem), why
         # its kept pairs were started anew (fileProblem: a damaged file), the provider
         # serving it and since when (servingSince null: since before raind started),
-        # and the scores by provider then lead time.
+        # what was taken from history for its first scores (backfill: null while it
+        # was not done), and the scores by provider then lead time.
         type PlaceAccuracy (
           id: string,
           name: string,
@@ -100,7 +101,20 @@ extension WeatherInterface {
           fileProblem: ?string,
           serving: ?string,
           servingSince: ?float,
+          backfill: ?AccuracyBackfill,
           scores: []AccuracyScore
+        )
+
+        # The backfill of a place, done once (docs/ACCURACY.md): when (at), the provider
+        # whose archive of past runs was taken, the samples taken from it (+24 h and
+        # +48 h), the verifying station's hours read from its recent observations, and
+        # why nothing was taken (problem: an answer raind could not read).
+        type AccuracyBackfill (
+          at: float,
+          provider: string,
+          samples: int,
+          observedHours: int,
+          problem: ?string
         )
 
         # One provider at one lead time (hours between the forecast's fetch and the
