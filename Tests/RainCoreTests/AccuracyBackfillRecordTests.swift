@@ -80,7 +80,8 @@ final class AccuracyBackfillRecordTests: XCTestCase {
         // Written and read back whole; an older file, without the field, reads as not backfilled.
         record = backfilled()
         XCTAssertEqual(try AccuracyRecord(json: try JSON(parsing: record.jsonBytes)), record)
-        let older = try AccuracyRecord(json: try JSON(parsing: Array(#"{"version":1,"samples":[],"observed":[]}"#.utf8)))
+        let older = try AccuracyRecord(
+            json: try JSON(parsing: Array(#"{"version":1,"samples":[],"observed":[]}"#.utf8)))
         XCTAssertNil(older.backfill)
     }
 }

@@ -51,7 +51,8 @@ import Testing
         // An hour's rain is the next row's; the last row has none after it.
         #expect(day1.map(\.rain) == [false, false, nil])
         // Hours still ahead are not taken.
-        #expect(try archive.parse(Fixtures.bytes("openmeteo-previous-runs-enschede-trimmed.json"), now: first).count == 2)
+        #expect(
+            try archive.parse(Fixtures.bytes("openmeteo-previous-runs-enschede-trimmed.json"), now: first).count == 2)
     }
 
     @Test func theMadeWeekOfOrlando() throws {
@@ -71,15 +72,23 @@ import Testing
             ("{" + good + #""temperature_2m_previous_day2":[10]}}"#, "hourly.temperature_2m_previous_day2"),
             ("{" + good + #""temperature_2m_previous_day2":[10,900]}}"#, "hourly.temperature_2m_previous_day2[1]"),
             ("{" + good + #""temperature_2m_previous_day2":[10,"NaN"]}}"#, "hourly.temperature_2m_previous_day2[1]"),
-            ("{" + good + #""wind_speed_10m_previous_day1":[-3,2],"temperature_2m_previous_day2":[1,2]}}"#,
-             "hourly.wind_speed_10m_previous_day1[0]"),
-            (#"{"hourly":{"time":[1800000000,1800000600],"temperature_2m_previous_day1":[1,2],"#
-                + #""temperature_2m_previous_day2":[1,2]}}"#, "hourly.time[1]"),
-            (#"{"hourly":{"time":[1800003600,1800000000],"temperature_2m_previous_day1":[1,2],"#
-                + #""temperature_2m_previous_day2":[1,2]}}"#, "hourly.time[1]"),
+            (
+                "{" + good + #""wind_speed_10m_previous_day1":[-3,2],"temperature_2m_previous_day2":[1,2]}}"#,
+                "hourly.wind_speed_10m_previous_day1[0]"
+            ),
+            (
+                #"{"hourly":{"time":[1800000000,1800000600],"temperature_2m_previous_day1":[1,2],"#
+                    + #""temperature_2m_previous_day2":[1,2]}}"#, "hourly.time[1]"
+            ),
+            (
+                #"{"hourly":{"time":[1800003600,1800000000],"temperature_2m_previous_day1":[1,2],"#
+                    + #""temperature_2m_previous_day2":[1,2]}}"#, "hourly.time[1]"
+            ),
             ("{" + good + "\"x\":0}}", "hourly.temperature_2m_previous_day2"),
-            (#"{"hourly_units":{"temperature_2m_previous_day1":"K"},"# + good
-                + #""temperature_2m_previous_day2":[1,2]}}"#, "hourly_units.temperature_2m_previous_day1"),
+            (
+                #"{"hourly_units":{"temperature_2m_previous_day1":"K"},"# + good
+                    + #""temperature_2m_previous_day2":[1,2]}}"#, "hourly_units.temperature_2m_previous_day1"
+            ),
         ]
         for (text, field) in cases {
             let error = refusal(text)

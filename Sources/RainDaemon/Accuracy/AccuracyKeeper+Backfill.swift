@@ -40,7 +40,7 @@ extension AccuracyKeeper {
         else { return }
         let time = now
         let since = time - Double(OpenMeteoPreviousRuns.pastDays) * 86_400
-        let perRequest = refresher.ledger.budgets[provider]?.callsPerRequest ?? 1
+        let perRequest = OpenMeteoPreviousRuns.callsPerRequest
         if refresher.spendBeside(provider, calls: perRequest) != nil {
             logger.info("\(place.id): \(provider)'s budget keeps nothing for a backfill now")
             return

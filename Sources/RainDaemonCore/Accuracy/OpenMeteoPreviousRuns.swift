@@ -33,6 +33,12 @@ public struct OpenMeteoPreviousRuns: Sendable {
     /// of past runs).
     static let variables = ["temperature_2m", "precipitation", "wind_speed_10m"]
 
+    /// The calls Open-Meteo counts for the request, by its pricing rule
+    /// (`OpenMeteo.countedCalls`): six variables over eight days are one.
+    public static var callsPerRequest: Double {
+        OpenMeteo.countedCalls(variables: variables.count * leads.count, days: Double(pastDays + 1))
+    }
+
     /// `/v1/forecast?latitude=…&longitude=…&hourly=temperature_2m_previous_day1,…&past_days=7&forecast_days=1`,
     /// in m/s and Unix seconds like the forecast (`OpenMeteo.forecastPath`),
     /// at the forecast's grid coordinates so both answer for the same point.
