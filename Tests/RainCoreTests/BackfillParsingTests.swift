@@ -159,4 +159,28 @@ import Testing
             try METARObservationSource().history(Array("[{".utf8), station: kmco, now: orlandoNow)
         }
     }
+
+    /// The archive's answers, cut short and with bytes changed, through the
+    /// fuzz target: each returns, and what it takes makes a record raind reads back.
+    @Test func cutAndChangedArchiveAnswersNeverTrap() throws {
+        for name in ["openmeteo-previous-runs-enschede-trimmed.json", "openmeteo-previous-runs-orlando-made.json"] {
+            let bytes = try Fixtures.bytes(name)
+            FuzzTargets.observations(bytes)
+            for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 40)) {
+                FuzzTargets.observations(Array(bytes[..<cut]))
+                var changed = bytes
+                changed[cut] = changed[cut] == UInt8(ascii: "9") ? UInt8(ascii: "\"") : UInt8(ascii: "9")
+                FuzzTargets.observations(changed)
+            }
+        }
+    }
+
+    @Test func anObservationNoRecordKeeps_isUnknownInTheRecord() {
+        var record = AccuracyRecord()
+        let hot = Observation(source: "metar", station: kmco, time: orlandoNow - 420, temperature: 94, windSpeed: 150)
+        #expect(hot.validationProblem(now: orlandoNow) == nil, "an observation may hold it")
+        record.record(hot, now: orlandoNow)
+        #expect(record.observed.first?.temperature == nil && record.observed.first?.windSpeed == nil)
+        #expect(record.validationProblem() == nil)
+    }
 }

@@ -113,9 +113,12 @@ public struct AccuracyRecord: Codable, Sendable, Equatable {
         if let amount = observation.precipitation, observation.precipitationHours == 1 {
             rain = rainCode || amount >= Self.rainMillimetres
         }
+        // A value an observation may hold but no record keeps (a 94 °C the
+        // station sent) is unknown here, so the file always reads back.
         let fresh = ObservedHour(
-            hour: hour, observedAt: observation.time, temperature: observation.temperature, rain: rain,
-            windSpeed: observation.windSpeed)
+            hour: hour, observedAt: observation.time,
+            temperature: observation.temperature.flatMap { Self.temperatures.contains($0) ? $0 : nil }, rain: rain,
+            windSpeed: observation.windSpeed.flatMap { Self.windSpeeds.contains($0) ? $0 : nil })
         if let index = observed.firstIndex(where: { $0.hour == hour }) {
             if abs(observed[index].observedAt - hour) <= abs(observation.time - hour) { return }
             observed[index] = fresh
