@@ -78,7 +78,7 @@ final class ConfigParserTests: XCTestCase {
             [
                 "c.conf:1: error: RainSoon= is outside any section (put it under [Notifications])",
                 "c.conf:2: error: Colour= is outside any section (put it under the section it belongs to: "
-                    + "[Provider], [Refresh], [Socket], [Places], [Alerts], [Observations], [Notifications], [Air], [Nowcast])",
+                    + "[Provider], [Refresh], [Socket], [Places], [Alerts], [Observations], [Accuracy], [Notifications], [Air], [Nowcast])",
             ])
     }
 
