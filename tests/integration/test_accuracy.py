@@ -84,27 +84,41 @@ METAR_WEEK = "aviationweather-metar-json-kmco-168-hours-made.json"
 PREVIOUS_RUNS = "openmeteo-previous-runs-orlando-made.json"
 
 
-def test_a_new_place_is_backfilled_and_accuracy_says_so(daemon_factory, tmp_path):
-    from raindtest import FIXTURES, RECORDED_AT, FixtureServer
+def backfill_server(tmp_path, previous_runs=None):
+    """The fixture server answering as Open-Meteo (forecast and past runs)
+    and as the METAR source, its made answers moved to this hour;
+    `previous_runs`: other text for the past runs' answer."""
     import shutil
+    from raindtest import FIXTURES, RECORDED_AT, FixtureServer
     directory = tmp_path / "answers"
     directory.mkdir()
     forecast = "openmeteo-forecast-paris-unixtime.json"
     shutil.copy(FIXTURES / forecast, directory / forecast)
     shutil.copy(FIXTURES / "observations" / METAR_WEEK, directory / METAR_WEEK)
     shutil.copy(FIXTURES / PREVIOUS_RUNS, directory / PREVIOUS_RUNS)
-    server = FixtureServer(
+    if previous_runs is not None:
+        (directory / PREVIOUS_RUNS).write_text(previous_runs)
+    return FixtureServer(
         routes=[("/v1/forecast", forecast), ("/api/data/metar", METAR_WEEK), ("/prev/v1/forecast", PREVIOUS_RUNS)],
         directory=directory,
         present={forecast: RECORDED_AT[forecast], METAR_WEEK: BACKFILL_RECORDED_AT,
                  PREVIOUS_RUNS: BACKFILL_RECORDED_AT})
+
+
+def start_backfilling(daemon_factory, server):
+    daemon = daemon_factory(config=(
+        f"[Provider]\nName=open-meteo\nBaseURL={server.url}\nTimeoutSec=3\n"
+        f"[Observations]\nBaseURL={server.url}\n"
+        f"[Accuracy]\nBaseURL={server.url}/prev\n"))
+    daemon.ctl("add", "--coords", "28.54,-81.38", "--name", "Orlando", check=True)
+    place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+    return daemon, place_id
+
+
+def test_a_new_place_is_backfilled_and_accuracy_says_so(daemon_factory, tmp_path):
+    server = backfill_server(tmp_path)
     try:
-        daemon = daemon_factory(config=(
-            f"[Provider]\nName=open-meteo\nBaseURL={server.url}\nTimeoutSec=3\n"
-            f"[Observations]\nBaseURL={server.url}\n"
-            f"[Accuracy]\nBaseURL={server.url}/prev\n"))
-        daemon.ctl("add", "--coords", "28.54,-81.38", "--name", "Orlando", check=True)
-        place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+        daemon, place_id = start_backfilling(daemon_factory, server)
         place = wait_for(lambda: (accuracy(daemon, place_id)[0]["backfill"] and accuracy(daemon, place_id)[0]),
                          timeout=20, what="the backfill")
         assert place["station"]["id"] == "KMCO"
@@ -131,5 +145,22 @@ def test_a_new_place_is_backfilled_and_accuracy_says_so(daemon_factory, tmp_path
         wait_for(lambda: accuracy(daemon, place_id)[0]["station"], timeout=10, what="the station again")
         assert accuracy(daemon, place_id)[0]["backfill"] == backfill
         assert server.count("/prev/") == 1
+    finally:
+        server.stop()
+
+
+def test_a_damaged_past_runs_answer_is_said_and_nothing_of_it_kept(daemon_factory, tmp_path):
+    made = json.loads((__import__("raindtest").FIXTURES / PREVIOUS_RUNS).read_text())
+    made["hourly"]["temperature_2m_previous_day1"][3] = 900
+    server = backfill_server(tmp_path, previous_runs=json.dumps(made))
+    try:
+        daemon, place_id = start_backfilling(daemon_factory, server)
+        place = wait_for(lambda: (accuracy(daemon, place_id)[0]["backfill"] and accuracy(daemon, place_id)[0]),
+                         timeout=20, what="the backfill's end")
+        problem = place["backfill"]["problem"]
+        assert "hourly.temperature_2m_previous_day1[3]" in problem and "900" in problem, problem
+        assert place["backfill"]["samples"] == 0 and place["scores"] == []
+        shown = " ".join(daemon.ctl("accuracy", "Orlando", check=True).stdout.split())
+        assert "Not backfilled from open-meteo's past runs: " in shown and "900" in shown, shown
     finally:
         server.stop()

@@ -81,7 +81,8 @@ struct AccuracyCommand: ClientCommand {
                 backfill.problem.map {
                     tr(
                         "Not backfilled from {provider}'s past runs: {problem}",
-                        ["provider": provider, "problem": ForecastPresenter.brief($0)])
+                        // Whole, not brief: the field it names is what to look at.
+                        ["provider": provider, "problem": $0.strippingControlCharacters()])
                 }
                     ?? tr(
                         "Backfilled on {time} from {provider}'s past runs (+24 h and +48 h)",
