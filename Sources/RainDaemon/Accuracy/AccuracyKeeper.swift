@@ -8,7 +8,9 @@ import RainSystem
 /// (`WeatherUpdated`); the other providers covering a place are asked
 /// `comparisonsPerDay` times a day (`AccuracyKeeper+Comparisons`), spending
 /// beside the forecasts in their own books, never past their budgets. Each
-/// station's observations arrive as `observed` events. All on the loop.
+/// station's observations arrive as `observed` events; the first of a new
+/// place's starts its backfill from history (`AccuracyKeeper+Backfill`).
+/// All on the loop.
 final class AccuracyKeeper {
     let context: DaemonContext
     let http: any HTTPFetching
