@@ -45,6 +45,22 @@ def cached(place, forecast):
             "etag": None, "lastModified": None, "forecast": forecast}
 
 
+def environment(base, fixture_url, more=""):
+    """The environment of a raind living in `base`, its directories made, its
+    configuration asking `fixture_url` for forecasts and no other service
+    (alerts, air and observations off, no online geocoder), then `more`."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(base), "XDG_RUNTIME_DIR": str(base / "run"),
+           "XDG_STATE_HOME": str(base / "state"), "XDG_CONFIG_HOME": str(base / "config"),
+           "XDG_CACHE_HOME": str(base / "cache"), "LANG": "C.UTF-8", "TZ": "UTC",
+           "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent", "RAIND_DATA_DIR": str(ROOT / "data")}
+    for key in ("run", "state/raind", "config/raind", "cache/raind/forecasts"):
+        (base / key).mkdir(parents=True, exist_ok=True)
+    (base / "config/raind/raind.conf").write_text(
+        f"[Provider]\nName=open-meteo\nBaseURL={fixture_url}\n[Alerts]\nEnabled=no\n[Air]\nEnabled=no\n"
+        f"[Observations]\nEnabled=no\n[Places]\nOnlineGeocoder=no\n{more}")
+    return env
+
+
 def descriptors(pid):
     return len(os.listdir(f"/proc/{pid}/fd"))
 
@@ -64,15 +80,7 @@ def main():
     try:
         for count in COUNTS:
             base = pathlib.Path(tempfile.mkdtemp(prefix="raind-growth-"))
-            env = {"PATH": "/usr/bin:/bin", "HOME": str(base), "XDG_RUNTIME_DIR": str(base / "run"),
-                   "XDG_STATE_HOME": str(base / "state"), "XDG_CONFIG_HOME": str(base / "config"),
-                   "XDG_CACHE_HOME": str(base / "cache"), "LANG": "C.UTF-8", "TZ": "UTC",
-                   "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent", "RAIND_DATA_DIR": str(ROOT / "data")}
-            for key in ("run", "state/raind", "config/raind", "cache/raind/forecasts"):
-                (base / key).mkdir(parents=True, exist_ok=True)
-            (base / "config/raind/raind.conf").write_text(
-                f"[Provider]\nName=open-meteo\nBaseURL={server.url}\n[Alerts]\nEnabled=no\n[Observations]\nEnabled=no\n"
-                "[Places]\nOnlineGeocoder=no\n[Refresh]\nDailyBudget=1000000\n")
+            env = environment(base, server.url, "[Refresh]\nDailyBudget=1000000\n")
             # The 20 places added below bring the list to `count`.
             saved = places(count - 20)
             (base / "state/raind/state.json").write_text(json.dumps(

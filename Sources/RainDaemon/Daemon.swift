@@ -35,9 +35,6 @@ public final class Daemon {
     let service: WeatherService
     let refresher: Refresher
     let alerts: AlertWatcher
-    /// The session's languages for the alert texts; nil in the system
-    /// instance, which reads its own environment (docs/ALERTS.md).
-    let alertLanguages: SessionLanguages?
     let air: AirWatcher
     let observations: ObservationWatcher
     let accuracy: AccuracyKeeper
@@ -136,13 +133,8 @@ public final class Daemon {
             let session = SessionLanguages(
                 connect: { [loop] () throws(BusError) in try BusConnection(.user, loop: loop) },
                 ownEnvironment: options.environment, logger: logger.scoped("alerts"))
-            alerts.willPoll = { [weak alerts, weak session] in
-                session?.read { alerts?.languagesChanged($0) }
-            }
-            alertLanguages = session
+            alerts.sessionLanguages = session
             session.read { [weak alerts] in alerts?.languagesChanged($0) }
-        } else {
-            alertLanguages = nil
         }
         air.restore(state.places, othersLater: true)
         observations.restore(state.places.locations)

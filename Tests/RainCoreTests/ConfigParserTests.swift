@@ -78,7 +78,8 @@ final class ConfigParserTests: XCTestCase {
             [
                 "c.conf:1: error: RainSoon= is outside any section (put it under [Notifications])",
                 "c.conf:2: error: Colour= is outside any section (put it under the section it belongs to: "
-                    + "[Provider], [Refresh], [Socket], [Places], [Alerts], [Observations], [Accuracy], [Notifications], [Air], [Nowcast])",
+                    + "[Provider], [Refresh], [Socket], [Places], [Alerts], [Observations], [Accuracy], [Notifications], "
+                    + "[Air], [Nowcast])",
             ])
     }
 
@@ -91,6 +92,20 @@ final class ConfigParserTests: XCTestCase {
                 "b.conf:2: error: [Refresh] IntervalMinutes=soon is not valid: expected whole minutes from 5 to 1440"
             ])
         XCTAssertEqual(parser.configuration.intervalMinutes, Configuration().intervalMinutes)
+    }
+
+    func testCorrectTemperature_isOffByDefault_takesABoolean_andRefusesAnythingElse() {
+        XCTAssertFalse(Configuration().correctTemperature)
+        var parser = ConfigParser()
+        parser.apply(text: "[Accuracy]\nCorrectTemperature=yes\n", file: "a.conf")
+        XCTAssertEqual(parser.errors.map(\.description), [])
+        XCTAssertTrue(parser.configuration.correctTemperature)
+        var bad = ConfigParser()
+        bad.apply(text: "[Accuracy]\nCorrectTemperature=a little\n", file: "a.conf")
+        XCTAssertEqual(
+            bad.errors.map(\.description),
+            ["a.conf:2: error: [Accuracy] CorrectTemperature=a little is not valid: expected yes or no"])
+        XCTAssertFalse(bad.configuration.correctTemperature)
     }
 
     func testParse_keyOutsideSection_andGarbageLine_areErrors() {

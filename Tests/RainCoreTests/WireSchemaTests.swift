@@ -24,6 +24,8 @@ final class WireSchemaTests: XCTestCase {
         ("PlaceObservation", PlaceObservation.self), ("PlaceAccuracy", PlaceAccuracy.self),
         ("AccuracyScore", AccuracyScore.self), ("ProviderChoice", ProviderChoice.self),
         ("AccuracyBackfill", AccuracyBackfill.self),
+        ("TemperatureCorrection", TemperatureCorrection.self), ("CorrectedTemperature", CorrectedTemperature.self),
+        ("AccuracyDay", AccuracyDay.self),
     ]
 
     var idl: VarlinkIDL!

@@ -63,7 +63,8 @@ final class AccuracyMonthTests: XCTestCase {
     /// `userOrder` nil: `Name=auto`, whose list follows the scores.
     private func rig(
         latitude: Double = 33.96, longitude: Double = -118.35, countryCode: String = "US",
-        userOrder: [ProviderName]? = [.openMeteo, .metNorway], openMeteoBias: Double = 2, at time: Double = start
+        userOrder: [ProviderName]? = [.openMeteo, .metNorway], openMeteoBias: Double = 2, at time: Double = start,
+        correctTemperature: Bool = false
     ) throws -> Rig {
         let harness = try ClientHarness()
         let server = try FixtureServer(
@@ -80,6 +81,7 @@ final class AccuracyMonthTests: XCTestCase {
         configuration.providerOrder = userOrder
         configuration.baseURL = server.url("")
         configuration.observationsBaseURL = server.url("")
+        configuration.correctTemperature = correctTemperature
         let paths = DaemonPaths.userInstance(under: directory.path)
         let logger = Logger(subsystem: "accuracy-test", threshold: .error)
         let clock = FakeClock(wall: time)
@@ -359,6 +361,65 @@ final class AccuracyMonthTests: XCTestCase {
         let better = try XCTUnwrap(accuracy.scores.first { $0.provider == "metno" && $0.leadHours == 24 })
         XCTAssertLessThan(try XCTUnwrap(better.temperatureError), 2)
         XCTAssertNil(rig.keeper.records[rig.id]?.ranking, "no decisions under the user's order")
+    }
+
+    /// `[Accuracy] CorrectTemperature=yes`: after the month, Open-Meteo's
+    /// forecast is served 2 °C cooler where its bias is measured (every
+    /// hour it was sampled at, its warmth worked out here from the month's
+    /// functions), the provider's own beside it and marked in the views;
+    /// the record keeps sampling the provider's own. Off (the default), the
+    /// same month serves the provider's own.
+    func testCorrectTemperature_servesTheBiasedProviderLessItsMeasuredBias_andOffServesItsOwn() throws {
+        let rig = try rig(correctTemperature: true)
+        try runMonth(rig)
+        let end = rig.clock.wallNow
+        let served = try XCTUnwrap(rig.refresher.store.served(rig.id, at: end))
+        let own = try XCTUnwrap(rig.refresher.store[rig.id]?.forecast)
+        let correction = try XCTUnwrap(served.correction, "nothing corrected")
+        XCTAssertEqual(correction.station, "Los Angeles Intl, CA, US")
+        var corrected = 0
+        for (hour, ownHour) in zip(served.hourly, own.hourly) {
+            let provider = try XCTUnwrap(ownHour.temperature)
+            XCTAssertEqual(provider, Self.openMeteo(hour.time), accuracy: 1e-9)
+            guard let value = correction.value(.hour, at: hour.time) else {
+                XCTAssertEqual(hour.temperature, provider, "not corrected: the provider's own")
+                continue
+            }
+            corrected += 1
+            // Open-Meteo is 2 °C too warm at every hour and lead: it is served as it was observed.
+            XCTAssertEqual(try XCTUnwrap(hour.temperature), Self.truth(hour.time), accuracy: 1e-9)
+            XCTAssertEqual(value.bias, 2, accuracy: 1e-9)
+            XCTAssertEqual(value.provider, provider)
+            XCTAssertGreaterThanOrEqual(value.pairs, AccuracyScorer.minimumPairs)
+        }
+        XCTAssertGreaterThanOrEqual(corrected, 36, "the hours of +6 h and +24 h")
+        XCTAssertEqual(served.uncorrected.hourly, own.hourly)
+        XCTAssertEqual(served.uncorrected.daily, own.daily)
+        // Marked in the views, and on the wire with the provider's own.
+        let view = ForecastPresenter(forecast: served, placeName: "Inglewood", units: .si, now: end)
+        XCTAssertTrue(view.hourlyView(hours: 3).contains("°*"), view.hourlyView(hours: 3))
+        XCTAssertTrue(
+            view.hourlyView(hours: 3).contains(
+                "* open-meteo: temperatures corrected by its measured bias at Los Angeles Intl, CA, US"))
+        let wire = served.json.serialized()
+        XCTAssertTrue(wire.contains("\"correction\":{\"station\":\"Los Angeles Intl, CA, US\""), wire)
+        // The record keeps the provider's own, so its bias stays measured.
+        let score = try XCTUnwrap(
+            rig.keeper.accuracy(of: rig.location).scores.first { $0.provider == "open-meteo" && $0.leadHours == 6 })
+        XCTAssertEqual(try XCTUnwrap(score.temperatureBias), 2, accuracy: 1e-9)
+
+        // Turned off and reloaded: the provider's own again.
+        rig.refresher.context.configuration.correctTemperature = false
+        rig.events.emit(.configurationReloaded)
+        XCTAssertNil(rig.refresher.store.served(rig.id, at: end)?.correction)
+    }
+
+    func testCorrectTemperature_isOffByDefault() throws {
+        let rig = try rig()
+        try runMonth(rig)
+        let served = try XCTUnwrap(rig.refresher.store.served(rig.id, at: rig.clock.wallNow))
+        XCTAssertNil(served.correction)
+        XCTAssertEqual(served.hourly.first?.temperature, served.hourly.first.map { Self.openMeteo($0.time) })
     }
 
     /// Finds the place's station (or not) and ends.

@@ -81,4 +81,42 @@ final class LocalizedNotificationTests: XCTestCase {
             XCTAssertEqual(actual, try TestFile.text(path), "notifications under \(locale) differ from \(path)")
         }
     }
+
+    /// The alert's heading and its description, and the alerts' names, are
+    /// joined as the language writes them (the catalogue's `{heading}:
+    /// {description}` and list separator), not with English punctuation:
+    /// French puts a no-break space before the colon, Japanese and Chinese
+    /// write `：` and `、`.
+    func testJoins_followTheLanguagesPunctuation() throws {
+        XCTAssertTrue(Self.bound, "msgfmt (Debian's gettext) could not compile po/*.po")
+        let place = Location(
+            id: LocationID("berlin-de"), name: "Berlin", country: "Germany", countryCode: "DE", latitude: 52.52,
+            longitude: 13.405, timeZone: "UTC", source: .geonames(id: 2_950_159))
+        let now = 1_768_467_600.0
+        let storm = WeatherAlert(
+            title: "Storm warning", severity: .severe, end: now + 3600, description: "Gusts.", event: "Storm")
+        let frost = WeatherAlert(title: "Frost warning", severity: .minor, end: now + 3600, event: "Frost")
+        let local = { (time: Double) in CivilDateTime(unixSeconds: time, utcOffsetSeconds: 0) }
+        let shown = { (locale: String) in
+            try XCTUnwrap(
+                Localization.with(locale: locale) {
+                    (
+                        DesktopNotification.alerts([storm], at: place, now: now, local: local, replaces: 0).body,
+                        DesktopNotification.alerts([storm, frost], at: place, now: now, local: local, replaces: 0)
+                            .summary
+                    )
+                }, "\(locale) is not installed: run locale-gen (./scripts/test does)")
+        }
+        let french = try shown("fr_FR.UTF-8")
+        XCTAssertTrue(french.0.contains("\u{A0}: Gusts."), french.0)
+        let japanese = try shown("ja_JP.UTF-8")
+        XCTAssertTrue(japanese.0.contains("：Gusts."), japanese.0)
+        XCTAssertTrue(japanese.1.contains("Storm、Frost"), japanese.1)
+        let chinese = try shown("zh_CN.UTF-8")
+        XCTAssertTrue(chinese.0.contains("：Gusts."), chinese.0)
+        XCTAssertTrue(chinese.1.contains("Storm、Frost"), chinese.1)
+        let english = try shown("C")
+        XCTAssertTrue(english.0.hasPrefix("Severe alert for Berlin, Germany: Gusts."), english.0)
+        XCTAssertTrue(english.1.hasSuffix(": Storm, Frost"), english.1)
+    }
 }

@@ -1,17 +1,27 @@
 // The panel button and its menu. It lays out what weatherView.present()
 // says and sends the menu's actions to raind; it decides no word or number
 // itself. GNOME Shell's own modules come in through `shell` ({Main,
-// PanelMenu, PopupMenu}) rather than through imports.ui, so an entry point of
-// another extension API (GNOME 45's modules) can hand them in unchanged
-// (docs/DESKTOP.md, "One source for GNOME 43 and 45").
-/* exported createIndicator */
-'use strict';
+// PanelMenu, PopupMenu}) rather than from GNOME Shell's own paths, which
+// differ between the extension APIs: GNOME 43/44's entry point (extension.js)
+// and GNOME 45's (gnome45/extension.js) each hand them in (docs/DESKTOP.md,
+// "One source for GNOME 43 and 45").
 
-const {Clutter, GLib, GObject, Gio, St} = imports.gi;
+import Clutter from 'gi://Clutter';
+import GLib from 'gi://GLib';
+import GObject from 'gi://GObject';
+import Gio from 'gi://Gio';
+import St from 'gi://St';
 
 // The view is presented again this often so that ages and staleness stay
 // true while raind has nothing to say; it reads only the model, never raind.
 const CLOCK_SECONDS = 30;
+
+// The button's class. GObject keeps a registered type, and GJS a loaded
+// module, as long as GNOME Shell runs, and a type cannot be registered twice:
+// the class is made at the first enable and made use of again after a disable
+// (GNOME Shell disables extensions while the screen is locked). What an entry
+// point hands in is the same at every enable.
+let Indicator = null;
 
 /**
  * @param {object} modules - {Client, Model, View}: varlinkClient, weatherModel, weatherView
@@ -19,12 +29,17 @@ const CLOCK_SECONDS = 30;
  * @param {object} gettext - {gettext, ngettext, pgettext} of text domain raind
  * @returns {PanelMenu.Button} the indicator, to add to the panel
  */
-function createIndicator(modules, shell, gettext) {
+export function createIndicator(modules, shell, gettext) {
+    Indicator ??= indicatorClass(modules, shell, gettext);
+    return new Indicator();
+}
+
+function indicatorClass(modules, shell, gettext) {
     const {Client, Model, View} = modules;
     const {PanelMenu, PopupMenu} = shell;
     const _ = gettext.gettext;
 
-    const Indicator = GObject.registerClass(
+    return GObject.registerClass(
     class RaindIndicator extends PanelMenu.Button {
         _init() {
             super._init(0.5, 'raind', false);
@@ -209,5 +224,4 @@ function createIndicator(modules, shell, gettext) {
             super.destroy();
         }
     });
-    return new Indicator();
 }

@@ -1,16 +1,17 @@
 // raind's Varlink protocol for GJS: framing, calls, the subscription and its
 // reconnection, in one file (docs/PROTOCOL.md; the contract is
 // protocol/io.raind.Weather.varlink). It uses only Gio and GLib, so GNOME
-// Shell's extension and plain `gjs` (the tests) load the same file.
+// Shell's extension and plain `gjs -m` (the tests) load the same file. An ES
+// module, as every file of the extension but GNOME 43/44's entry point
+// (docs/DESKTOP.md, "One source for GNOME 43 and 45").
 //
 // Everything runs on the GLib main loop of the caller: no threads, no
 // blocking call. A message is one JSON object followed by a NUL byte.
-/* exported Connection, Subscription, RaindError, socketCandidates, call, INTERFACE */
-'use strict';
 
-const {Gio, GLib} = imports.gi;
+import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
 
-var INTERFACE = 'io.raind.Weather';
+export const INTERFACE = 'io.raind.Weather';
 
 // The largest reply this client reads (bytes before the NUL). raind's
 // biggest replies (a Snapshot with many places, alerts and air) are a few
@@ -27,7 +28,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', {fatal: true});
 
 /** An error of the protocol (a Varlink error reply) or of the transport. */
-var RaindError = class RaindError extends Error {
+export class RaindError extends Error {
     /**
      * @param {string} kind - the Varlink error's name without the interface
      *   (`SubscriberTooSlow`), or one of this client's: `NotRunning`,
@@ -41,7 +42,7 @@ var RaindError = class RaindError extends Error {
         this.kind = kind;
         this.parameters = parameters;
     }
-};
+}
 
 /**
  * The sockets to try, in order, as raindctl does: `$RAIND_SOCKET` alone when
@@ -52,7 +53,7 @@ var RaindError = class RaindError extends Error {
  * @param {number} uid - the user's id, for `/run/user/UID`
  * @returns {string[]}
  */
-function socketCandidates(getenv = GLib.getenv, uid = undefined) {
+export function socketCandidates(getenv = GLib.getenv, uid = undefined) {
     const explicit = getenv('RAIND_SOCKET');
     if (explicit)
         return [explicit];
@@ -66,7 +67,7 @@ function socketCandidates(getenv = GLib.getenv, uid = undefined) {
  * One connection to raind: sends calls, hands every reply to `onReply` in
  * order, and reports its end once through `onClose(error or null)`.
  */
-var Connection = class Connection {
+export class Connection {
     /**
      * @param {object} options
      * @param {number} [options.maxMessageBytes]
@@ -261,7 +262,7 @@ var Connection = class Connection {
         }
         return message;
     }
-};
+}
 
 // The RaindError for a Varlink error reply.
 function replyError(reply) {
@@ -285,7 +286,7 @@ function replyError(reply) {
  * @param {number} [options.maxMessageBytes]
  * @returns {Promise<object>}
  */
-function call(method, parameters = null, {paths = socketCandidates(), timeoutMs = DEFAULT_REPLY_TIMEOUT_MS,
+export function call(method, parameters = null, {paths = socketCandidates(), timeoutMs = DEFAULT_REPLY_TIMEOUT_MS,
     maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES} = {}) {
     return new Promise((resolve, reject) => {
         const connection = new Connection({maxMessageBytes});
@@ -326,7 +327,7 @@ function call(method, parameters = null, {paths = socketCandidates(), timeoutMs 
  * in a watched directory (raind started again) or a stream was dropped as
  * too slow (the new snapshot brings the client up to date).
  */
-var Subscription = class Subscription {
+export class Subscription {
     constructor({paths = null, events = null, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
         replyTimeoutMs = DEFAULT_REPLY_TIMEOUT_MS, backoffMs = DEFAULT_BACKOFF_MS,
         onEvent = () => {}, onState = () => {}} = {}) {
@@ -474,4 +475,4 @@ var Subscription = class Subscription {
             this._monitors.push(monitor);
         }
     }
-};
+}

@@ -2,11 +2,9 @@
 // status, the places, the forecasts raind sent and the failures it reported.
 // Every value from the wire is checked before it is kept (a wrong type is
 // dropped, never shown), so the view below draws only what raind said.
-/* exported WeatherModel, number, text */
-'use strict';
 
 /** A finite number, or null: a missing, non-numeric or non-finite value is unknown. */
-function number(value) {
+export function number(value) {
     return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
@@ -20,7 +18,7 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u20
  * control and invisible characters replaced; '' for a value that is not a
  * string. The widgets set it as plain text, never as markup.
  */
-function text(value, limit = 200) {
+export function text(value, limit = 200) {
     if (typeof value !== 'string')
         return '';
     const line = value.replace(/\r\n|\r|\n|\t/g, ' ').replace(UNSAFE, '\ufffd');
@@ -56,7 +54,7 @@ function failure(value) {
  * the subscription stands (`connecting`, `live`, `down`) and `linkError`
  * why it went down.
  */
-var WeatherModel = class WeatherModel {
+export class WeatherModel {
     constructor() {
         this.status = null;
         this.locations = [];
@@ -189,4 +187,4 @@ var WeatherModel = class WeatherModel {
     get failure() {
         return this.selected ? this.failures.get(this.selected) ?? null : null;
     }
-};
+}

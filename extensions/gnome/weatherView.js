@@ -1,16 +1,14 @@
 // What the panel and the menu show, as text, from a WeatherModel: the one
 // place the extension's words, numbers and states are decided (the panel
 // code only lays them out). It needs no GNOME Shell, so the tests run it in
-// plain gjs against real raind replies.
+// plain `gjs -m` against real raind replies.
 //
 // Words come from raind's own catalogue (text domain raind); msgids shared
 // with raindctl keep its translations. Units follow raind's unit system
 // (docs/PROTOCOL.md, Conventions), numbers and times the reader's locale.
-/* exported present, localeTag, ICONS */
-'use strict';
 
 // raind's condition names (WeatherIcon's vocabulary) → the icon theme's symbolic icons.
-var ICONS = {
+export const ICONS = {
     'clear-day': 'weather-clear-symbolic',
     'clear-night': 'weather-clear-night-symbolic',
     'partly-cloudy-day': 'weather-few-clouds-symbolic',
@@ -28,7 +26,7 @@ const UNKNOWN_ICON = 'weather-severe-alert-symbolic';
 const SEVERITIES = ['Extreme', 'Severe', 'Moderate', 'Minor', 'Unknown'];
 
 /** The BCP 47 tag of a POSIX locale name (`de_DE.UTF-8` → `de-DE`); `en-GB` for C/POSIX. */
-function localeTag(posix) {
+export function localeTag(posix) {
     const base = (posix ?? '').split(/[.@]/)[0];
     if (!base || base === 'C' || base === 'POSIX')
         return 'en-GB';
@@ -48,7 +46,7 @@ function fill(template, values) {
  * @param {object} context.wm - the weatherModel module (its number() and text())
  * @returns {object} the view: state, label, icon, and the menu's sections
  */
-function present(model, {now, locale, gettext, wm}) {
+export function present(model, {now, locale, gettext, wm}) {
     const _ = gettext.gettext;
     const {number, text} = wm;
     const status = model.status ?? {units: 'si', online: true, staleAfterMinutes: 15};
@@ -64,9 +62,10 @@ function present(model, {now, locale, gettext, wm}) {
         const value = number(metresPerSecond);
         if (value === null)
             return null;
-        // The metric symbols as the reader's language writes them (Russian м/с), as raindctl does.
+        // The symbols as the reader's language writes them (Russian м/с, миль/ч), as raindctl does.
         const [factor, unit] = {
-            us: [2.236936, 'mph'], uk: [2.236936, 'mph'], ca: [3.6, gettext.pgettext('unit', 'km/h')],
+            us: [2.236936, gettext.pgettext('unit', 'mph')], uk: [2.236936, gettext.pgettext('unit', 'mph')],
+            ca: [3.6, gettext.pgettext('unit', 'km/h')],
         }[status.units] ?? [1, gettext.pgettext('unit', 'm/s')];
         return `${numbers(0).format(Math.round(value * factor))} ${unit}`;
     };
@@ -75,7 +74,7 @@ function present(model, {now, locale, gettext, wm}) {
         const value = number(millimetres);
         if (value === null || value <= 0)
             return null;
-        return status.units === 'us' ? `${numbers(2).format(value / 25.4)} in`
+        return status.units === 'us' ? `${numbers(2).format(value / 25.4)} ${gettext.pgettext('unit', 'in')}`
             : `${numbers(1).format(value)} ${gettext.pgettext('unit', 'mm')}`;
     };
     const percent = fraction => {

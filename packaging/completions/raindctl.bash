@@ -111,7 +111,7 @@ _raindctl()
         now) options="--json --format --icons -h --help" ;;
         hourly) options="--hours --json -h --help" ;;
         daily) options="--json -h --help" ;;
-        accuracy) options="--json -h --help" ;;
+        accuracy) options="--json --chart -h --help" ;;
         search) options="--limit --json -h --help" ;;
         subscribe) options="--json --format --text --icons --events -h --help" ;;
         help) options="-h --help" ;;

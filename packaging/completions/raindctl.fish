@@ -104,6 +104,7 @@ complete -c raindctl -n '__raindctl_command_is daily' -l json -d 'print raind\'s
 complete -c raindctl -n '__raindctl_command_is daily' -a '(__raindctl_places)' -d 'saved place'
 
 complete -c raindctl -n '__raindctl_command_is accuracy' -l json -d 'print raind\'s reply'
+complete -c raindctl -n '__raindctl_command_is accuracy' -l chart -d 'draw each provider\'s daily 24 h temperature error instead of the table'
 complete -c raindctl -n '__raindctl_command_is accuracy' -a '(__raindctl_places)' -d 'saved place'
 
 complete -c raindctl -n '__raindctl_command_is search' -l limit -x -d 'at most N candidates (default 10, at most 100)'

@@ -18,7 +18,7 @@ import pytest
 import gnome_shell
 from gnome_shell import GnomeShell, compile_catalogues, install_extension
 from gjs_driver import HOLD, FakeSocket
-from raindtest import Varlink
+from raindtest import RAINDCTL, Varlink, wait_for
 
 reason = gnome_shell.available()
 pytestmark = pytest.mark.skipif(reason is not None, reason=reason or "")
@@ -39,13 +39,14 @@ def screenshots(tmp_path):
 def shell_factory(tmp_path):
     shells = []
 
-    def make(daemon, lang="C.UTF-8"):
+    def make(daemon, lang="C.UTF-8", path_before=()):
         base = tmp_path / f"shell-{len(shells)}"
         base.mkdir()
         install_extension(base / "home" / ".local" / "share")
         locale_dir = compile_catalogues(base / "locale")
+        path = os.pathsep.join([*map(str, path_before), daemon.env["PATH"]])
         shell = GnomeShell(base, env={"RAIND_SOCKET": str(daemon.socket), "RAIND_LOCALE_DIR": locale_dir,
-                                      "LANG": lang, "PATH": f"{pathlib.Path(daemon.env['PATH'])}"})
+                                      "LANG": lang, "PATH": path})
         shells.append(shell)
         return shell.start()
     yield make
@@ -151,6 +152,72 @@ def test_the_top_bar_follows_raind(weather_daemon, fixture_server, shell_factory
                ".activate(imports.gi.Clutter.get_current_event()); return true; })()")
     shown = shell.wait_label(lambda s: s["lastDraw"]["cause"] == "action", timeout=20, what="Refresh answered")
     assert shown["view"]["lines"]["problem"] == [] and shell.eval(f"{gnome_shell.INDICATOR}._actionProblem") is None
+    assert extension_errors(shell) == []
+
+
+# "Open in terminal" runs `raindctl now` in the first terminal it finds on
+# PATH (kgx, gnome-terminal, x-terminal-emulator, xterm). A real terminal needs
+# a display this Wayland-only headless shell does not give it (Debian's here,
+# x-terminal-emulator → urxvt, is an X11 program), and what it shows cannot be
+# read back as text; so a script named kgx, the first the extension tries,
+# stands in: it runs the command it is given, as a terminal does, and writes
+# what the command printed, its arguments and its status beside itself.
+STAND_IN_TERMINAL = """#!/bin/sh
+here=$(dirname "$0")
+printf '%s\\n' "$@" >"$here/arguments"
+case $1 in --|-e) shift ;; esac
+"$@" </dev/null >"$here/output.partial" 2>&1
+status=$?
+mv "$here/output.partial" "$here/output"
+echo "$status" >"$here/status"
+"""
+
+
+def test_open_in_terminal_runs_raindctl_now_against_this_raind(weather_daemon, fixture_server, shell_factory,
+                                                               tmp_path):
+    daemon = weather_daemon()
+    with_places(daemon)
+    terminal = tmp_path / "terminal"
+    terminal.mkdir()
+    (terminal / "kgx").write_text(STAND_IN_TERMINAL)
+    (terminal / "kgx").chmod(0o755)
+    shell = shell_factory(daemon, path_before=(terminal, pathlib.Path(RAINDCTL).parent))
+    shell.wait_label(lambda s: re.fullmatch(r"Paris -?\d+°", s["label"]), what="Paris")
+    shell.eval(f"(() => {{ const i = {gnome_shell.INDICATOR}; i.menu.open(false); "
+               "i.menu._getMenuItems().find(m => m.label && m.label.text === 'Open in terminal')"
+               ".activate(imports.gi.Clutter.get_current_event()); return true; })()")
+    shell.wait_for(lambda: (terminal / "status").exists(), timeout=20, what="the terminal's command to end")
+    arguments = (terminal / "arguments").read_text().splitlines()
+    assert arguments[:3] == ["--", "sh", "-c"] and f'"{RAINDCTL}" now' in arguments[3], arguments
+    output = (terminal / "output").read_text()
+    # raindctl now, against the test's raind (the shell's $RAIND_SOCKET): the selected place and its temperature.
+    temperature = round(daemon.client().call("GetForecast")["parameters"]["forecast"]["current"]["temperature"])
+    assert "Paris" in output and re.search(rf"(?<![\d-]){temperature}\s?°", output), output
+    assert output.rstrip().endswith("Press Enter to close"), output
+    assert shell.eval(f"{gnome_shell.INDICATOR}._actionProblem") is None
+    assert extension_errors(shell) == []
+
+
+def test_disabled_while_loading_and_enabled_again_leaves_one_button(weather_daemon, fixture_server, shell_factory):
+    """GNOME 43's entry loads the shared modules with import(), so enable adds
+    the button a moment later: a disable in between must add nothing."""
+    daemon = weather_daemon()
+    with_places(daemon)
+    shell = shell_factory(daemon)
+    shell.wait_label(lambda s: re.fullmatch(r"Paris -?\d+°", s["label"]), what="Paris")
+    gone = shell.eval("(() => { const m = Main.extensionManager, u = 'raind@raind.github.io'; "
+                      "m._callExtensionDisable(u); const gone = !Main.panel.statusArea['raind']; "
+                      "m._callExtensionEnable(u); m._callExtensionDisable(u); m._callExtensionEnable(u); "
+                      "return gone; })()")
+    assert gone is True
+    shell.wait_label(lambda s: re.fullmatch(r"Paris -?\d+°", s["label"]), what="Paris again")
+    buttons = shell.eval("[Main.panel._leftBox, Main.panel._centerBox, Main.panel._rightBox]"
+                         ".flatMap(b => b.get_children()).filter(c => c.get_children()"
+                         ".some(x => x.has_style_class_name('raind-indicator'))).length")
+    assert buttons == 1, buttons
+    # One subscription: the button of the enable that was disabled never subscribed.
+    wait_for(lambda: daemon.client().call("GetStatus")["parameters"]["status"]["subscribers"] == 1,
+             what="one subscriber")
     assert extension_errors(shell) == []
 
 

@@ -142,6 +142,21 @@ def test_full_view_in_english_and_german(xvfb, viewers, plasma_daemon, tmp_path)
     full_shot(xvfb, german, "plasma-full-de.png")
 
 
+def test_russian_unit_symbols_come_from_rainds_catalogue(xvfb, viewers, plasma_daemon, tmp_path):
+    """The wind and the rain in raind's Russian symbols (context "unit"), as `raindctl now` writes them."""
+    daemon = plasma_daemon()
+    data = catalogues(tmp_path / "share")
+    russian = viewers(xvfb, tmp_path / "ru", daemon.socket, panel=False,
+                      env={"LANG": "ru_RU.UTF-8", "LANGUAGE": "ru", "XDG_DATA_DIRS": f"{data}:/usr/share"})
+    full = russian.until("full", lambda text: "Обновлено в" in text and "Ветер" in text)
+    assert re.search(r"Ветер \d+ м/с", full), full
+    assert re.search(r"\d+,\d мм", full), full
+    assert not re.search(r"\d (m/s|mm)\b", full), full
+    now = daemon.ctl("now", env={"LANG": "ru_RU.UTF-8", "LANGUAGE": "", "LC_ALL": "",
+                                 "RAIND_LOCALE_DIR": str(data / "locale")}, check=True).stdout
+    assert "м/с" in now, now
+
+
 def test_values_from_another_station_say_which_from_where(xvfb, viewers, daemon_factory, tmp_path):
     """Bright Sky's temperature and humidity from a neighbour 21 km away and
     120 m higher: the full view says so, as `raindctl now` does (issue 32)."""

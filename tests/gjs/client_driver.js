@@ -7,16 +7,19 @@
 //   {"op": "call", "method": "GetStatus", "parameters": {...}, "paths": [...]}
 //   {"op": "present", "locale": "de-DE", "now": 1768466700}
 //   {"op": "stop"}   {"op": "quit"}
-'use strict';
+//
+// An ES module (`gjs -m`): it imports the very files both of the extension's
+// entry points load (docs/DESKTOP.md, "One source for GNOME 43 and 45").
 
-const {Gio, GLib} = imports.gi;
-const Gettext = imports.gettext;
-const here = GLib.path_get_dirname(new Error().fileName ?? imports.system.programInvocationName);
-imports.searchPath.unshift(`${here}/../../extensions/gnome`);
-const Client = imports.varlinkClient;
-const {WeatherModel} = imports.weatherModel;
-const weatherModel = imports.weatherModel;
-const {present} = imports.weatherView;
+import Gettext from 'gettext';
+import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
+
+import * as Client from '../../extensions/gnome/varlinkClient.js';
+import * as weatherModel from '../../extensions/gnome/weatherModel.js';
+import {present} from '../../extensions/gnome/weatherView.js';
+
+const {WeatherModel} = weatherModel;
 
 const loop = new GLib.MainLoop(null, false);
 const stdout = new Gio.DataOutputStream({base_stream: new Gio.UnixOutputStream({fd: 1, close_fd: false})});

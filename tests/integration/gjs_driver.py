@@ -22,7 +22,7 @@ class GjsClient:
     """extensions/gnome/varlinkClient.js in a gjs process, one command and one report a line."""
 
     def __init__(self, env=None):
-        self.process = subprocess.Popen(["gjs", str(DRIVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.process = subprocess.Popen(["gjs", "-m", str(DRIVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
         self.reports = queue.Queue()
         self.seen = []

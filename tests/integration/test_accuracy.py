@@ -133,7 +133,8 @@ def test_a_new_place_is_backfilled_and_accuracy_says_so(daemon_factory, tmp_path
 
         shown = " ".join(daemon.ctl("accuracy", "Orlando", check=True).stdout.split())
         assert "Backfilled on " in shown and "from open-meteo's past runs (+24 h and +48 h)" in shown, shown
-        assert f"{day['pairs']} ({day['pairs']} backfilled)" in shown, shown
+        # Each provider's block counts the backfilled pairs in a row of their own.
+        assert f"backfilled {day['backfilledPairs']}" in shown, shown
         as_json = json.loads(daemon.ctl("accuracy", "--json", check=True).stdout)
         assert as_json["places"][0]["backfill"] == backfill
 
@@ -164,3 +165,145 @@ def test_a_damaged_past_runs_answer_is_said_and_nothing_of_it_kept(daemon_factor
         assert "Not backfilled from open-meteo's past runs: " in shown and "900" in shown, shown
     finally:
         server.stop()
+def month_of_pairs(now, biases=None, days=30, backfilled=("brightsky",)):
+    """An accuracy record (the file raind keeps) of `days` of every hour
+    before `now`: the station's hours, and each provider's samples at +6 h,
+    +24 h and +48 h, off by its bias (°C) with a wobble that averages out
+    over each day; a provider in `backfilled` has its older samples from
+    the archive."""
+    biases = biases if biases is not None else {"open-meteo": 2.0, "pirateweather": -1.0, "brightsky": 0.5}
+    end = int(now // 3600) * 3600
+    hours = list(range(end - days * 86400, end, 3600))
+
+    def truth(hour):
+        return 5 + (hour // 3600) % 24 / 2
+
+    observed = [{"hour": hour, "observedAt": hour, "temperature": truth(hour), "rain": hour // 3600 % 5 == 0,
+                 "windSpeed": 3.0} for hour in hours]
+    samples = []
+    for provider in sorted(biases):
+        for lead in (6, 24, 48):
+            for hour in hours:
+                day = (hour - hours[0]) // 86400
+                # Each day's errors differ a little, so the chart has something to draw.
+                wobble = 0.0 if provider == "open-meteo" else (day % 4) * 0.25
+                sample = {"provider": provider, "lead": lead, "hour": hour, "issuedAt": hour - lead * 3600,
+                          "temperature": truth(hour) + biases[provider] + wobble, "rain": hour // 3600 % 4 == 0,
+                          "rainProbability": 0.4, "windSpeed": 4.0}
+                if provider in backfilled and day < 10:
+                    sample["backfilled"] = True
+                samples.append(sample)
+    return {"version": 1, "station": "KDCA", "samples": samples, "observed": observed}
+
+
+def with_month_of_pairs(daemon, place_id, record):
+    """Stops raind, writes `record` as the place's accuracy file, and starts it again."""
+    daemon.stop()
+    directory = daemon.state_home / "raind" / "accuracy"
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / f"{place_id}.json").write_text(json.dumps(record))
+    daemon.start()
+
+
+def test_the_table_and_the_chart_of_a_month(daemon_factory, service):
+    """Issue 33, point 5: a block per provider, a row per measure, a column
+    per lead time (80 columns, whatever the language: test_translations);
+    --chart draws each provider's daily 24 h error, as GetAccuracy's days give it."""
+    import time
+    daemon = start(daemon_factory, service)
+    daemon.ctl("add", "--coords", "38.89,-77.04", "--name", "Washington", check=True)
+    place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+    wait_for(lambda: daemon.client().call("GetForecast", {"id": place_id})["parameters"]["forecast"],
+             timeout=10, what="the first forecast")
+    record = month_of_pairs(time.time())
+    with_month_of_pairs(daemon, place_id, record)
+
+    [place] = accuracy(daemon, place_id)
+    days = [day for day in place["days"] if day["provider"] == "pirateweather"]
+    assert len(days) == 30, days
+    # Each day's mean absolute +24 h error, worked out from the record written.
+    seen = {hour["hour"]: hour["temperature"] for hour in record["observed"]}
+    for day in days:
+        errors = [abs(sample["temperature"] - seen[sample["hour"]]) for sample in record["samples"]
+                  if sample["provider"] == "pirateweather" and sample["lead"] == 24
+                  and day["from"] <= sample["hour"] < day["from"] + 86400 and sample["hour"] in seen]
+        assert day["pairs"] == len(errors), day
+        if len(errors) >= 6:
+            assert abs(day["temperatureError"] - sum(errors) / len(errors)) < 1e-9, day
+        else:
+            assert day["temperatureError"] is None, day
+
+    text = daemon.ctl("accuracy", "Washington", check=True, env={"COLUMNS": "80"}).stdout
+    lines = text.split("\n")
+    header = next(line for line in lines if line.startswith("open-meteo"))
+    assert header.split() == ["open-meteo", "+6", "h", "+24", "h", "+48", "h"], header
+    bias = lines[lines.index(header) + 2]
+    assert bias.split() == ["bias", "+2.0°", "+2.0°", "+2.0°"], bias
+    assert any(line.split()[:1] == ["backfilled"] for line in lines), text
+    assert max(len(line) for line in lines) <= 80, text
+
+    chart = daemon.ctl("accuracy", "Washington", "--chart", check=True, env={"COLUMNS": "80"}).stdout
+    assert "24 h temperature error by day, " in chart, chart
+    rows = {line.split()[0]: line for line in chart.split("\n") if line.split()[:1] in
+            (["open-meteo"], ["pirateweather"], ["brightsky"])}
+    assert set(rows) == {"open-meteo", "pirateweather", "brightsky"}, chart
+    # One scale for all: open-meteo's steady 2 °C is the largest, drawn full every day.
+    assert "█" * 29 in rows["open-meteo"] and rows["open-meteo"].endswith("2.0° to 2.0°"), rows
+    assert max(len(line) for line in chart.split("\n")) <= 80, chart
+    assert daemon.ctl("accuracy", "--chart", "--json").returncode == 64
+
+
+def test_correct_temperature_serves_the_measured_bias_off_and_marks_it(daemon_factory, service):
+    """Issue 33, point 6: with [Accuracy] CorrectTemperature=yes, Open-Meteo,
+    measured 2 °C too warm at every hour of day, is served 2 °C cooler for
+    the hours its +6 h and +24 h pairs measure, the provider's own beside
+    each value, and every view marks it."""
+    import time
+    daemon = daemon_factory(config=(
+        f"[Provider]\nName=open-meteo\nBaseURL={service.url}\nTimeoutSec=3\n"
+        f"[Observations]\nBaseURL={service.url}\n[Accuracy]\nCorrectTemperature=yes\n"))
+    daemon.ctl("add", "--coords", "38.89,-77.04", "--name", "Washington", check=True)
+    place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+    own = wait_for(lambda: daemon.client().call("GetForecast", {"id": place_id})["parameters"]["forecast"],
+                   timeout=10, what="the first forecast")
+    assert own["correction"] is None, "no pairs yet: nothing corrected"
+    with_month_of_pairs(daemon, place_id, month_of_pairs(time.time(), {"open-meteo": 2.0}))
+
+    forecast = wait_for(lambda: daemon.client().call("GetForecast", {"id": place_id})["parameters"]["forecast"]
+                        .get("correction") and daemon.client().call("GetForecast", {"id": place_id})
+                        ["parameters"]["forecast"], timeout=10, what="the corrected forecast")
+    values = forecast["correction"]["values"]
+    hours = {hour["time"]: hour for hour in forecast["hourly"]}
+    owned = {hour["time"]: hour["temperature"] for hour in own["hourly"]}
+    corrected = [value for value in values if value["value"] == "hour"]
+    assert len(corrected) >= 30, values
+    for value in corrected:
+        assert abs(value["bias"] - 2.0) < 1e-9 and value["pairs"] >= 24, value
+        assert value["provider"] == owned[value["time"]]
+        assert abs(hours[value["time"]]["temperature"] - (value["provider"] - 2.0)) < 1e-9
+    # An hour not listed is the provider's own.
+    listed = {value["time"] for value in corrected}
+    assert all(hours[time_]["temperature"] == owned[time_] for time_ in hours if time_ not in listed)
+
+    hourly = daemon.ctl("hourly", "Washington", check=True).stdout
+    assert "°*" in hourly and "* open-meteo: temperatures corrected by its measured bias at " in hourly, hourly
+    now = json.loads(daemon.ctl("now", "Washington", "--json", check=True).stdout)
+    assert now["forecast"]["correction"]["values"], now
+    line = daemon.ctl("now", "Washington", "--format", "{temp}", check=True).stdout
+    assert line.strip().endswith("*"), line
+    bare = daemon.ctl("now", "Washington", "--format", "{temp:value}", check=True).stdout
+    assert not bare.strip().endswith("*"), bare
+
+
+def test_correct_temperature_is_off_by_default(daemon_factory, service):
+    import time
+    daemon = start(daemon_factory, service)
+    daemon.ctl("add", "--coords", "38.89,-77.04", "--name", "Washington", check=True)
+    place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+    wait_for(lambda: daemon.client().call("GetForecast", {"id": place_id})["parameters"]["forecast"],
+             timeout=10, what="the first forecast")
+    with_month_of_pairs(daemon, place_id, month_of_pairs(time.time(), {"open-meteo": 2.0}))
+    wait_for(lambda: accuracy(daemon, place_id)[0]["scores"], timeout=10, what="the scores")
+    forecast = daemon.client().call("GetForecast", {"id": place_id})["parameters"]["forecast"]
+    assert forecast["correction"] is None
+    assert "*" not in daemon.ctl("hourly", "Washington", check=True).stdout

@@ -5,6 +5,7 @@ reconnection with back-off, and peers that misbehave. The IDL stays the
 contract: every method the extension calls and every field it reads must be
 declared in protocol/io.raind.Weather.varlink."""
 import json
+import os
 import re
 import shutil
 import signal
@@ -214,7 +215,7 @@ def test_what_the_view_reads_is_in_the_idl(weather_daemon, gjs, fixture_server):
 
 def test_every_method_the_extension_calls_is_in_the_idl():
     calls = []
-    for source in sorted(EXTENSION.glob("*.js")):
+    for source in sorted(EXTENSION.rglob("*.js")):
         text = source.read_text()
         for method, parameters in re.findall(r"""\b(?:call|send)\(\s*'(\w+)'(?:,\s*(\{[^}]*\}))?""", text):
             calls.append((source.name, method, re.findall(r"(\w+):", parameters)))
@@ -309,3 +310,86 @@ def test_every_field_the_view_names_is_in_the_idl():
     assert not unknown, f"the view names fields the IDL does not have: {sorted(unknown)}"
     assert {"failover", "polar", "uvCategory", "precipAccumulation", "reason", "summary", "sources",
             "station", "heightDifferenceMetres"} <= named, sorted(named)
+
+
+# --- One source for GNOME 43 and 45 (docs/DESKTOP.md): the shared files are ES
+# modules; GNOME 43/44's entry (extension.js) imports them with import(), GNOME
+# 45's (gnome45/extension.js) with import declarations. The 43 entry runs in
+# GNOME Shell 43 (tests/desktop/test_gnome_shell.py); GNOME 45 is not here, so
+# its entry is loaded in gjs as far as anything but GNOME Shell's own modules goes.
+SHARED = ("varlinkClient.js", "weatherModel.js", "weatherView.js", "indicator.js")
+# Where GNOME Shell 43 keeps St and mutter's Clutter, which indicator.js imports.
+SHELL_TYPELIBS = ("/usr/lib/gnome-shell", "/usr/lib/x86_64-linux-gnu/mutter-11")
+LOADER = """import GLib from 'gi://GLib';
+const loop = new GLib.MainLoop(null, false);
+const exported = {};
+Promise.all(ARGV.slice(1).map(name => import(`file://${ARGV[0]}/${name}`).then(module => {
+    exported[name] = Object.keys(module);
+}))).then(() => print(JSON.stringify({exported})), error => print(JSON.stringify({error: `${error.name}: ${error.message}`})))
+    .finally(() => loop.quit());
+loop.run();
+"""
+
+
+def load_in_gjs(tmp_path, directory, *names):
+    """What gjs -m says when it imports names from directory: their exports, or the first error."""
+    loader = tmp_path / "loader.js"
+    loader.write_text(LOADER)
+    env = {**os.environ, "GI_TYPELIB_PATH": ":".join(SHELL_TYPELIBS), "LD_LIBRARY_PATH": ":".join(SHELL_TYPELIBS)}
+    result = subprocess.run(["gjs", "-m", str(loader), str(directory), *names], capture_output=True, text=True,
+                            env=env, timeout=30)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_both_entries_share_the_same_modules_and_metadata():
+    legacy = json.loads((EXTENSION / "metadata.json").read_text())
+    modern = json.loads((EXTENSION / "gnome45" / "metadata.json").read_text())
+    assert legacy["shell-version"] == ["43", "44"], legacy
+    assert {"45", "46", "47"} <= set(modern["shell-version"]) and min(map(int, modern["shell-version"])) == 45, modern
+    assert {k: v for k, v in legacy.items() if k != "shell-version"} == \
+        {k: v for k, v in modern.items() if k != "shell-version"}, "the two metadata differ beyond shell-version"
+    # One copy of the logic: the gnome45 directory holds its entry and metadata, nothing else.
+    assert sorted(p.name for p in (EXTENSION / "gnome45").iterdir()) == ["extension.js", "metadata.json"]
+    loaded = re.search(r"const MODULES = \[([^\]]*)\]", (EXTENSION / "extension.js").read_text()).group(1)
+    assert tuple(re.findall(r"'([\w.]+)'", loaded)) == SHARED, loaded
+    imported = re.findall(r"^import .* from '\./([\w.]+)';$", (EXTENSION / "gnome45" / "extension.js").read_text(), re.M)
+    assert tuple(imported) == SHARED, imported
+
+
+@pytest.mark.skipif(not all(os.path.isdir(d) for d in SHELL_TYPELIBS), reason="needs gnome-shell (St, Clutter)")
+def test_the_shared_modules_load_in_gjs_and_export_what_the_entries_import(tmp_path):
+    shown = load_in_gjs(tmp_path, EXTENSION, *SHARED)
+    assert "error" not in shown, shown
+    exported = shown["exported"]
+    assert exported["indicator.js"] == ["createIndicator"], exported
+    assert {"Subscription", "call", "RaindError", "socketCandidates"} <= set(exported["varlinkClient.js"]), exported
+    # Every name the entries and the indicator take from a module is one it exports.
+    uses = {"Client": "varlinkClient.js", "Model": "weatherModel.js", "View": "weatherView.js"}
+    for source in ("indicator.js", "extension.js", "gnome45/extension.js"):
+        for module, name in re.findall(r"\b(Client|Model|View)\.([A-Za-z]\w*)\b", (EXTENSION / source).read_text()):
+            assert name in exported[uses[module]], f"{source} uses {module}.{name}, which {uses[module]} does not export"
+    for names, module in re.findall(r"^import \{([^}]*)\} from '\./([\w.]+)';$",
+                                    (EXTENSION / "gnome45" / "extension.js").read_text(), re.M):
+        for name in re.findall(r"\w+", names):
+            assert name in exported[module], f"gnome45/extension.js imports {name}, which {module} does not export"
+
+
+@pytest.mark.skipif(not all(os.path.isdir(d) for d in SHELL_TYPELIBS), reason="needs gnome-shell (St, Clutter)")
+def test_the_gnome_45_entry_loads_up_to_gnome_shells_own_modules(tmp_path):
+    # Laid out as the package for GNOME 45 installs it (packaging/gnome-shell/build-deb): one directory.
+    installed = tmp_path / "raind@raind.github.io"
+    installed.mkdir()
+    for name in SHARED:
+        shutil.copy(EXTENSION / name, installed / name)
+    for name in ("extension.js", "metadata.json"):
+        shutil.copy(EXTENSION / "gnome45" / name, installed / name)
+    shown = load_in_gjs(tmp_path, installed, "extension.js")
+    # It parses, and every module of its own loads; the first thing missing is
+    # GNOME Shell 45's extension API, which only GNOME Shell 45 has.
+    assert shown.get("error", "").startswith(
+        "ImportError: Unable to load file from: resource:///org/gnome/shell/extensions/extension.js"), shown
+    # (A module of its own missing would be the error instead.)
+    (installed / "weatherView.js").unlink()
+    shown = load_in_gjs(tmp_path, installed, "extension.js")
+    assert "weatherView.js" in shown.get("error", ""), shown

@@ -103,3 +103,49 @@ def test_warnings_whose_documents_cannot_be_fetched_are_shown_as_unread_and_aske
     wait_for(lambda: daemon.read_log().count("/feeds-france/two: ") == 2, what="both")
     again = polled()["alertService"]
     assert again["unread"] == 2 and again["problem"] == service["problem"], again
+
+
+def test_documents_on_meteoalarms_own_server_are_asked_through_the_alerts_base_url(daemon_factory, tmp_path):
+    """`[Alerts] BaseURL=` sends every alert request to one server with each
+    service's own paths (docs/ALERTS.md), the CAP documents a MeteoAlarm feed
+    names on MeteoAlarm's server included, so a site proxy carries them: the
+    feed names https://feeds.meteoalarm.org/api/v1/warnings/feeds-serbia/ID,
+    raind asks BASE/api/v1/warnings/feeds-serbia/ID and serves its warning."""
+    directory = tmp_path / "answers"
+    directory.mkdir()
+    shutil.copy(FIXTURES / FORECAST, directory / FORECAST)
+    now = time.time()
+
+    def iso(moment):
+        return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(moment))
+    # The recorded Serbian message (its outline holds Kragujevac), in force now.
+    document = (FIXTURES / "alerts/meteoalarm-cap-serbia-sumadija.xml").read_text()
+    document = re.sub(r"<sent>[^<]*</sent>", f"<sent>{iso(now - 3600)}</sent>", document)
+    document = re.sub(r"<(onset|effective)>[^<]*</\1>", lambda m: f"<{m[1]}>{iso(now - 1800)}</{m[1]}>", document)
+    document = re.sub(r"<expires>[^<]*</expires>", f"<expires>{iso(now + 6 * 3600)}</expires>", document)
+    (directory / "sumadija.xml").write_text(document)
+    address = "https://feeds.meteoalarm.org/api/v1/warnings/feeds-serbia/2.49.0.0.688.0.TEST"
+    (directory / "feed.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:cap="urn:oasis:names:tc:emergency:cap:1.2">\n'
+        '<id>tag:meteoalarm.org,2021-02-19:RS</id><title>Meteoalarm</title>\n'
+        + entry("2.49.0.0.688.0.TEST", address, now) + "\n</feed>\n")
+    server = FixtureServer(routes=[("/v1/forecast", FORECAST), ("/feeds/meteoalarm-legacy-atom-serbia", "feed.xml"),
+                                   ("/api/v1/warnings/feeds-serbia/", "sumadija.xml")],
+                           directory=directory, present={FORECAST: RECORDED_AT[FORECAST]})
+    try:
+        config = (f"[Provider]\nName=open-meteo\nBaseURL={server.url}\nTimeoutSec=3\n"
+                  f"[Alerts]\nBaseURL={server.url}\n")
+        daemon = daemon_factory(config=config)
+        place = daemon.client().call("AddLocation", {"latitude": 44.0128, "longitude": 20.9114,
+                                                     "name": "Kragujevac"})["parameters"]["location"]
+
+        def served():
+            forecast = daemon.client().call("GetForecast", {"id": place["id"]})["parameters"]["forecast"]
+            return forecast if forecast and forecast.get("alerts") else None
+        forecast = wait_for(served, what=f"the warning read from its document ({daemon.read_log()})")
+        assert forecast["alertService"]["source"] == "meteoalarm"
+        assert not forecast["alertService"].get("unread") and not forecast["alertService"].get("problem"), forecast
+        assert server.count("/api/v1/warnings/feeds-serbia/2.49.0.0.688.0.TEST") == 1, server.stats()
+    finally:
+        server.stop()

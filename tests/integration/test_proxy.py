@@ -213,6 +213,7 @@ def upstream():
         ("/weatherapi/metalerts/2.0/current.json", "alerts/metalerts-current-norway.json"),
         ("/collections/weather-alerts/items", "alerts/eccc-weather-alerts-toronto-bbox.json"),
         ("/feeds/", "alerts/meteoalarm-atom-france.xml"),
+        ("/api/v1/warnings/", "alerts/meteoalarm-cap-france-avalanches.xml"),
         ("/v1/air-quality", "openmeteo-airquality-paris-poor.json"),
     ])
     # Pirate Weather's own lifetime for a forecast (Open-Meteo sends none).

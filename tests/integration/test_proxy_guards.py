@@ -95,6 +95,7 @@ ALERT_AND_AIR_TARGETS = [
     ("metno", "/weatherapi/metalerts/2.0/current.json?lat=59.91&lon=10.75&lang=en"),
     ("eccc", "/collections/weather-alerts/items?f=json&bbox=-79.50,43.55,-79.30,43.75&lang=en&limit=500"),
     ("meteoalarm", "/feeds/meteoalarm-legacy-atom-france"),
+    ("meteoalarm", "/api/v1/warnings/feeds-france/04d497d4-d114-4d6b-93ba-13fa7ed577fe"),
     ("open-meteo-air", "/v1/air-quality?latitude=48.85&longitude=2.35&current=european_aqi,uv_index"
                        "&hourly=european_aqi,pm2_5&forecast_hours=48&timezone=auto&timeformat=unixtime"),
 ]
@@ -114,7 +115,8 @@ def test_alert_and_air_paths_reach_their_services_once(proxy, upstream):
     assert sorted(entry[0] for entry in upstream_log) == sorted(p for p, _ in ALERT_AND_AIR_TARGETS), upstream_log
     # Anything else on those paths is refused, and nothing goes upstream.
     for target in ["/alerts/active?point=45.46,-123.84&x=1", "/alerts/active?area=OR",
-                   "/feeds/meteoalarm-legacy-atom-france?x=1", "/v1/air-quality?latitude=1&longitude=2",
+                   "/feeds/meteoalarm-legacy-atom-france?x=1", "/api/v1/warnings/feeds-france/04d497d4?x=1",
+                   "/v1/air-quality?latitude=1&longitude=2",
                    "/collections/weather-alerts/items?f=json&bbox=1,2,3,4&lang=de&limit=5"]:
         assert site.get(target)[0] == 400, target
     assert len(upstream.stats()["targets"]) == len(asked)

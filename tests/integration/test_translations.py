@@ -142,6 +142,20 @@ def test_czech_and_turkish_have_glibcs_plural_forms(language, header):
             assert len(strs) == forms, ids
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_catalogue_says_how_its_short_dates_write_the_month(language):
+    """`msgctxt "month in a short date"`: the month's name ("Jan") or its
+    number ("1", "01", CivilDateTime.shortMonthForm); a catalogue in figures
+    writes its short date patterns with a separator between day and month."""
+    text = (PO / f"{language}.po").read_text()
+    form = re.search(r'^msgctxt "month in a short date"\nmsgid "Jan"\nmsgstr "(.*)"$', text, re.M)
+    assert form and form.group(1) in {"Jan", "1", "01"}, (language, form and form.group(1))
+    if form.group(1) != "Jan":
+        for ids, strs in entries(PO / f"{language}.po"):
+            if ids[0] in ("{day} {month}", "{weekday} {day} {month} {time}"):
+                assert re.search(r"\{day\}[.\u00a0 ]+\{month\}", strs[0]), (language, strs[0])
+
+
 def bypassing(path):
     """Literals with words in them that are not a tr()/trn()/marked() argument."""
     found = []
@@ -463,26 +477,37 @@ VIEW_LOCALES["tr"] = "tr_TR.UTF-8"
 
 def test_every_view_fits_80_columns_in_every_catalogues_locale(daemon_factory, tmp_path):
     """Issue 32, point 6: `now` (with the air, pollen and UV rows), `hourly`,
-    `daily`, `status`, and every help text fit an 80-column terminal in the
+    `daily`, `status`, `accuracy` with and without its chart (issue 33: with
+    the temperatures corrected and a month of three providers' pairs), and
+    every help text fit an 80-column terminal in the
     locale of every catalogue, and a row continued on the next line keeps
     its indent (never starts at column 0 inside a table)."""
     import unicodedata
     from test_air import AIR, PARIS
     from raindtest import RECORDED_AT
+    from test_accuracy import month_of_pairs, with_month_of_pairs
+    import time
     present = dict(RECORDED_AT)
     present[AIR] = RECORDED_AT["openmeteo-forecast-paris-unixtime.json"]
     server = FixtureServer(routes=[("/v1/forecast", "openmeteo-forecast-paris-unixtime.json"),
                                    ("/v1/air-quality", AIR)], present=present)
     try:
+        # The temperatures corrected (issue 33), so the views show their marks and note.
         daemon = daemon_factory(config=f"[Provider]\nName=open-meteo\nBaseURL={server.url}\nTimeoutSec=3\n"
-                                       f"[Air]\nBaseURL={server.url}\nIndex=us\n")
+                                       f"[Air]\nBaseURL={server.url}\nIndex=us\n[Accuracy]\nCorrectTemperature=yes\n")
         daemon.ctl("add", "--coords", PARIS[0], "--name", PARIS[1], check=True)
         wait_for(lambda: (daemon.client().call("GetForecast")["parameters"].get("forecast") or {}).get("air"),
                  what="the air served with the forecast")
+        # A month of three providers' pairs, some backfilled, for `accuracy` and its chart (issue 33).
+        place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+        with_month_of_pairs(daemon, place_id, month_of_pairs(time.time()))
+        wait_for(lambda: (daemon.client().call("GetForecast")["parameters"].get("forecast") or {}).get("correction"),
+                 what="the corrected forecast")
         directory = compiled(tmp_path)
         declaration = json.loads(daemon.ctl("completions", "json", check=True).stdout)
         commands = [command["name"] for command in declaration["commands"] if not command["hidden"]]
-        views = [("now",), ("hourly",), ("hourly", "--hours", "48"), ("daily",), ("status",), ("--help",)]
+        views = [("now",), ("hourly",), ("hourly", "--hours", "48"), ("daily",), ("status",), ("accuracy",),
+                 ("accuracy", "--chart"), ("--help",)]
         views += [(command, "--help") for command in commands]
 
         def width(line):

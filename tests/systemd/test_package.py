@@ -444,4 +444,56 @@ def test_gnome_extension_package_is_lintian_clean(deb):
     assert not [line for line in tags if line.startswith("E: ")], tags
     # The same justified warning as raind's (packaging/README.md).
     assert all("initial-upload-closes-no-bugs" in line for line in tags if line.startswith("W: ")), tags
+
+
+# The same package for GNOME Shell 45 and later (RAIND_GNOME_SHELL_API=45): the
+# other entry point beside the same shared files. Built by build-deb alone
+# (no Swift build), twice, into temporary directories.
+GNOME_SHARED = ("varlinkClient.js", "weatherModel.js", "weatherView.js", "indicator.js", "stylesheet.css")
+
+
+def build_gnome_deb(output, api):
+    output.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600", "RAIND_GNOME_SHELL_API": api}
+    result = subprocess.run([str(pathlib.Path(__file__).resolve().parents[2] / "packaging" / "gnome-shell" / "build-deb"),
+                             str(output), "0.1.0", "1", "raind maintainers <maintainers@raind.invalid>",
+                             "https://github.com/raind/raind"], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return pathlib.Path(result.stdout.strip().splitlines()[-1])
+
+
+def test_gnome_45_package_holds_the_45_entry_beside_the_same_shared_files(tmp_path):
+    extensions = pathlib.Path(__file__).resolve().parents[2] / "extensions" / "gnome"
+    packages = {api: build_gnome_deb(tmp_path / api, api) for api in ("43", "45")}
+    unpacked = {}
+    for api, package in packages.items():
+        subprocess.run(["dpkg-deb", "-x", str(package), str(tmp_path / f"x{api}")], check=True)
+        unpacked[api] = tmp_path / f"x{api}" / "usr/share/gnome-shell/extensions/raind@raind.github.io"
+        assert sorted(p.name for p in unpacked[api].iterdir()) == sorted(GNOME_SHARED + ("extension.js", "metadata.json"))
+    for name in GNOME_SHARED:
+        assert (unpacked["43"] / name).read_bytes() == (unpacked["45"] / name).read_bytes() == \
+            (extensions / name).read_bytes(), name
+    for api, entry in (("43", extensions), ("45", extensions / "gnome45")):
+        for name in ("extension.js", "metadata.json"):
+            assert (unpacked[api] / name).read_bytes() == (entry / name).read_bytes(), (api, name)
+    depends = {api: subprocess.run(["dpkg-deb", "-f", str(package), "Depends"], capture_output=True, text=True,
+                                   check=True).stdout.strip() for api, package in packages.items()}
+    assert depends["43"].endswith("gnome-shell (>= 43~), gnome-shell (<< 45~)"), depends
+    assert depends["45"].endswith("gnome-shell (>= 45~), gnome-shell (<< 48~)"), depends
+    # Reproducible: built again elsewhere, byte for byte the same.
+    again = build_gnome_deb(tmp_path / "again", "45")
+    assert again.read_bytes() == packages["45"].read_bytes(), "the GNOME 45 package differs between two builds"
+    refused = subprocess.run([str(extensions.parents[1] / "packaging" / "gnome-shell" / "build-deb"), str(tmp_path),
+                              "0.1.0", "1", "m", "h"], capture_output=True, text=True,
+                             env={**os.environ, "SOURCE_DATE_EPOCH": "1", "RAIND_GNOME_SHELL_API": "44"})
+    assert refused.returncode != 0 and "43 or 45" in refused.stderr, refused
+
+
+@pytest.mark.skipif(shutil.which("lintian") is None, reason="lintian is not installed (apt-get install lintian)")
+def test_gnome_45_package_is_lintian_clean(tmp_path):
+    result = subprocess.run(["lintian", "--pedantic", str(build_gnome_deb(tmp_path, "45"))], capture_output=True,
+                            text=True, timeout=600)
+    tags = [line for line in result.stdout.splitlines() if re.match(r"^[EWIPX]: ", line)]
+    assert not [line for line in tags if line.startswith("E: ")], tags
+    assert all("initial-upload-closes-no-bugs" in line for line in tags if line.startswith("W: ")), tags
 # --- end of gnome-shell-extension-raind

@@ -260,6 +260,17 @@ public enum Localization {
         return AsciiText.representable(translated) ? translated : english
     }
 
+    /// What separates the items of a list in the reader's language: `, `,
+    /// Japanese and Chinese `、` (`list`).
+    public static var listSeparator: String {
+        // Translators: what comes between the items of a list ("birch 35 grains/m³, grass 12 grains/m³"; "Storm, Frost"), its space included where your language writes one (Japanese and Chinese "、", no space).
+        trc("list", ", ")
+    }
+
+    /// `items` as one list in the reader's language: `birch 35 grains/m³,
+    /// grass 12 grains/m³`, Chinese `桦树 35 粒/m³、禾草 12 粒/m³`.
+    public static func list(_ items: [String]) -> String { items.joined(separator: listSeparator) }
+
     /// `template` with each `{name}` replaced by its value.
     static func fill(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
         guard !values.isEmpty else { return template }

@@ -80,17 +80,21 @@ public enum AirWording {
         return tr("{uv}, {uvcategory}", ["uv": number, "uvcategory": word(UVCategory(index: index))])
     }
 
-    /// One pollen type's count: `birch 35 grains/m³`.
+    /// One pollen type's count: `birch 35 grains/m³`, in the plural form
+    /// the count takes (Polish `brzoza 22 ziarna/m³`, `brzoza 5 ziaren/m³`).
     public static func pollen(_ entry: Pollen) -> String {
-        let count = DecimalText.format(entry.grains, fractionDigits: 0) ?? UnitFormatter.missing
-        return tr("{type} {count} grains/m³", ["type": name(entry.kind), "count": count])
+        // The service's count is checked to be 0…1e6 (`AirQualityService`); a count from elsewhere still cannot trap.
+        guard entry.grains.isFinite else { return name(entry.kind) + " " + UnitFormatter.missing }
+        let count = Int(min(max(entry.grains, 0), 1e9).rounded())
+        return trn("{type} {count} grain/m³", "{type} {count} grains/m³", count, ["type": name(entry.kind)])
     }
 
-    /// `now`'s Pollen row: the types present, most first; nil with none.
+    /// `now`'s Pollen row: the types present, most first, as the reader's
+    /// language lists them (`Localization.list`); nil with none.
     public static func pollenList(_ air: AirQuality) -> String? {
         let present = air.pollen.filter { $0.grains >= 0.5 }.sorted { $0.grains > $1.grains }
         guard !present.isEmpty else { return nil }
-        return present.map(pollen).joined(separator: ", ")
+        return Localization.list(present.map(pollen))
     }
 
     /// A concentration: `12 µg/m³`.

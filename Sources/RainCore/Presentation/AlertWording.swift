@@ -39,12 +39,13 @@ public enum AlertWording {
         return text
     }
 
-    /// "Thu 15 Jan 08:00".
+    /// "Thu 15 Jan 08:00", or with the date in figures where the reader's
+    /// short dates are (`CivilDateTime.shortMonth`: Czech "Čt 15. 1. 08:00").
     public static func moment(_ time: CivilDateTime) -> String {
         tr(
             "{weekday} {day} {month} {time}",
             [
-                "weekday": time.shortWeekdayName, "day": String(time.day), "month": time.shortMonthName,
+                "weekday": time.shortWeekdayName, "day": time.shortDay, "month": time.shortMonth,
                 "time": time.hourMinute,
             ])
     }

@@ -79,8 +79,40 @@ public struct CivilDateTime: Equatable, Sendable {
             ["weekday": weekdayName, "day": String(day), "month": monthName, "year": String(year)])
     }
 
-    /// `15 Jan`, a day of the daily list.
-    public var shortDate: String { tr("{day} {month}", ["day": String(day), "month": shortMonthName]) }
+    /// `15 Jan`, a day of the daily list; `15. 1.` or `15.01` where the
+    /// reader's short dates are in figures (`shortDay`, `shortMonth`).
+    public var shortDate: String { tr("{day} {month}", ["day": shortDay, "month": shortMonth]) }
+
+    /// The day of a short date (`shortDate`, `AlertWording.moment`): `5`,
+    /// or `05` where the catalogue writes short dates with two digits.
+    public var shortDay: String { Self.shortMonthForm == .twoDigits ? Self.twoDigits(day) : String(day) }
+
+    /// The month of a short date: `Jan`, the locale's abbreviated name, or
+    /// its number, `1` or `01`, where the reader's short dates are in figures
+    /// (Czech `15. 1.`, Russian `15.01`); the catalogue chooses (`shortMonthForm`).
+    public var shortMonth: String {
+        switch Self.shortMonthForm {
+        case .name: return shortMonthName
+        case .number: return String(month)
+        case .twoDigits: return Self.twoDigits(month)
+        }
+    }
+
+    /// How a short date writes its month, as the reader's catalogue says.
+    enum MonthForm { case name, number, twoDigits }
+
+    /// The catalogue's answer to how its short dates write January: `Jan`
+    /// (any word: the locale's abbreviated name), `1` (the month's number)
+    /// or `01` (day and month in two digits). The date patterns
+    /// (`{day} {month}`) then place and punctuate them.
+    static var shortMonthForm: MonthForm {
+        // Translators: January as your readers' short dates write it, in the daily list ("Thu 15 Jan") and an alert's time ("until Thu 15 Jan 08:00"): keep "Jan" for the month's abbreviated name (your locale's), or write "1" for the month's number ("15. 1."), or "01" for day and month in two digits ("15.01", "05.01"). Then write the patterns "{day} {month}" and "{weekday} {day} {month} {time}" for that form.
+        switch trc("month in a short date", "Jan") {
+        case "1": return .number
+        case "01": return .twoDigits
+        default: return .name
+        }
+    }
 
     /// Reads the local date-time forms Open-Meteo writes: `2026-10-03`,
     /// `2026-10-03T12:30` and `2026-10-03T12:30:15`. Anything else (including

@@ -120,7 +120,8 @@ public struct ForecastPresenter: Sendable {
             } else {
                 lines.append(tr("Forecast for {date}, {time}", ["date": date, "time": time.hourMinute]))
             }
-            let temperature = formatter.spaced(current.temperature, .temperature)
+            let temperature = marked(
+                formatter.spaced(current.temperature, .temperature), observed ? .current : .hour, at: current.time)
             let summary = Localization.translate(current.summary)
             lines.append(summary.isEmpty ? temperature : temperature + "  " + summary)
             table.append([tr("Feels like"), formatter.spaced(current.apparentTemperature, .temperature)])
@@ -157,6 +158,7 @@ public struct ForecastPresenter: Sendable {
         // Values that are not the place's own station's say where they are from.
         if case let (current, true)? = forecast.conditions(at: now) { lines += SourceWording.lines(current.sources) }
         if let service = alertServiceLine { lines.append(service) }
+        if let note = correctionLine(shown: forecast.isCorrected(conditionsAt: now)) { lines.append(note) }
         lines.append(updatedLine)
         lines.append(attributionLine)
         lines += airLines
@@ -307,13 +309,17 @@ public struct ForecastPresenter: Sendable {
                 table.append(
                     [
                         dayNumber == previousDay ? "" : time.shortWeekdayName, time.hourMinute,
-                        formatter.temperature(hour.temperature), formatter.windSpeed(hour.windSpeed),
+                        marked(formatter.temperature(hour.temperature), .hour, at: hour.time, aligned: true),
+                        formatter.windSpeed(hour.windSpeed),
                         UnitFormatter.percent(hour.precipProbability),
                     ] + (air.map { [$0[position]] } ?? []))
                 previousDay = dayNumber
             }
             lines += table.lines()
             if air != nil, let shown = recentAir { airCredit = Self.creditLine(shown) }
+            if let note = correctionLine(shown: rows.contains { forecast.isCorrected(.hour, at: $0.time) }) {
+                lines.append(note)
+            }
         }
         lines.append(updatedLine)
         lines.append(attributionLine)
@@ -331,28 +337,24 @@ public struct ForecastPresenter: Sendable {
     }
 
     private func hourlyGraphics(_ rows: [HourlyForecast], _ graphics: TerminalGraphics) -> [String] {
-        var lines: [[String]] = []
+        var lines: [BlockDrawing.Line] = []
         let temperatures = rows.map(\.temperature)
         let known = temperatures.compactMap { $0 }.filter(\.isFinite)
         if let low = known.min(), let high = known.max() {
-            let curve = BlockDrawing.sparkline(temperatures, lower: low, upper: high)
             let span = tr(
                 "{low} to {high}",
                 ["low": formatter.spaced(low, .temperature), "high": formatter.spaced(high, .temperature)])
-            lines.append([tr("Temp"), graphics.paint(curve, .yellow), span])
+            lines.append(
+                .init(label: tr("Temp"), values: temperatures, lower: low, upper: high, color: .yellow, caption: span))
         }
         let chances = rows.map(\.precipProbability)
         if let most = chances.compactMap({ $0 }).max() {
-            let bars = BlockDrawing.sparkline(chances, lower: 0, upper: 1)
-            lines.append([
-                trc("column", "Rain"), graphics.paint(bars, .blue),
-                tr("up to {chance}", ["chance": UnitFormatter.percent(most)]),
-            ])
+            lines.append(
+                .init(
+                    label: trc("column", "Rain"), values: chances, lower: 0, upper: 1, color: .blue,
+                    caption: tr("up to {chance}", ["chance": UnitFormatter.percent(most)])))
         }
-        // The labels in one column, however wide their translations.
-        var table = TextTable([.left, .left, .left])
-        for line in lines { table.append(line) }
-        return table.lines()
+        return BlockDrawing.chart(lines, graphics: graphics)
     }
 
     // MARK: - daily
@@ -385,6 +387,10 @@ public struct ForecastPresenter: Sendable {
                 table.fitLastColumn(to: width)
             }
             lines += table.lines()
+            let corrected = rows.contains {
+                forecast.isCorrected(.low, at: $0.time) || forecast.isCorrected(.high, at: $0.time)
+            }
+            if let note = correctionLine(shown: corrected) { lines.append(note) }
         }
         lines.append(updatedLine)
         lines.append(attributionLine)
@@ -406,7 +412,8 @@ public struct ForecastPresenter: Sendable {
             let shown = date(of: day)
             var row = [
                 shown.shortWeekdayName, shown.shortDate,
-                formatter.temperature(day.temperatureMin), formatter.temperature(day.temperatureMax),
+                marked(formatter.temperature(day.temperatureMin), .low, at: day.time, aligned: true),
+                marked(formatter.temperature(day.temperatureMax), .high, at: day.time, aligned: true),
                 formatter.windSpeed(day.windSpeed), UnitFormatter.percent(day.precipProbability),
                 Localization.translate(day.summary),
             ]
@@ -439,7 +446,8 @@ public struct ForecastPresenter: Sendable {
     public func tooltipView(hours: Int = 3, days: Int = 2) -> String {
         var lines: [String] = []
         if case let (current, observed)? = forecast.conditions(at: now) {
-            let temperature = formatter.spaced(current.temperature, .temperature)
+            let temperature = marked(
+                formatter.spaced(current.temperature, .temperature), observed ? .current : .hour, at: current.time)
             let summary = Localization.translate(current.summary)
             lines.append(
                 summary.isEmpty
@@ -476,7 +484,8 @@ public struct ForecastPresenter: Sendable {
             tr(
                 "{time} {temp}, {pct}",
                 [
-                    "time": local(hour.time).hourMinute, "temp": formatter.temperature(hour.temperature),
+                    "time": local(hour.time).hourMinute,
+                    "temp": marked(formatter.temperature(hour.temperature), .hour, at: hour.time),
                     "pct": UnitFormatter.percent(hour.precipProbability),
                 ])
         }
@@ -487,6 +496,8 @@ public struct ForecastPresenter: Sendable {
         for day in upcoming { lines.append(tooltipDay(day, today: today)) }
         // Warnings the service listed and raind could not read: the alerts shown may not be all.
         if let unread = forecast.alertService.flatMap(Self.unreadLine) { lines.append(unread) }
+        // Every value the tooltip shows may be corrected: the note whenever the forecast is.
+        if let note = correctionLine(shown: true) { lines.append(note) }
         lines.append(updatedLine)
         lines.append(attributionLine)
         return lines.joined(separator: "\n")
@@ -498,7 +509,8 @@ public struct ForecastPresenter: Sendable {
         let shown = date(of: day)
         let summary = Localization.translate(day.summary)
         let values: KeyValuePairs<String, String> = [
-            "low": formatter.temperature(day.temperatureMin), "high": formatter.temperature(day.temperatureMax),
+            "low": marked(formatter.temperature(day.temperatureMin), .low, at: day.time),
+            "high": marked(formatter.temperature(day.temperatureMax), .high, at: day.time),
             "summary": summary, "pct": UnitFormatter.percent(day.precipProbability),
             "weekday": shown.shortWeekdayName,
         ]
@@ -520,7 +532,9 @@ public struct ForecastPresenter: Sendable {
     /// current block); without any, the values read `–`.
     public func statusLine() -> String {
         let conditions = forecast.conditions(at: now)?.conditions
-        var line = placeName + " " + formatter.temperature(conditions?.temperature)
+        var line =
+            placeName + " " + formatter.temperature(conditions?.temperature)
+            + (forecast.isCorrected(conditionsAt: now) ? Self.correctedMark : "")
         if let summary = conditions?.summary, !summary.isEmpty { line += " " + Localization.translate(summary) }
         line +=
             ", " + formatter.windSpeed(conditions?.windSpeed) + ", "

@@ -14,13 +14,47 @@ public enum TerminalGraphics: Sendable, Equatable {
     }
 }
 
-enum ANSIColor: Int {
+public enum ANSIColor: Int, Sendable {
     case blue = 34, yellow = 33, cyan = 36
 }
 
 /// Block-character drawings: a sparkline (`▁▃▅▇`) and a range bar on a
-/// shared scale (`   ━━━━━    `).
-enum BlockDrawing {
+/// shared scale (`   ━━━━━    `), and the charts made of sparklines that
+/// `hourly` and `accuracy --chart` draw.
+public enum BlockDrawing {
+    /// One line of a chart: a label, the values drawn as a sparkline on
+    /// `lower...upper` in `color`, and a caption after them.
+    public struct Line: Sendable {
+        public var label: String
+        public var values: [Double?]
+        public var lower: Double
+        public var upper: Double
+        public var color: ANSIColor
+        public var caption: String
+
+        public init(
+            label: String, values: [Double?], lower: Double, upper: Double, color: ANSIColor, caption: String
+        ) {
+            self.label = label
+            self.values = values
+            self.lower = lower
+            self.upper = upper
+            self.color = color
+            self.caption = caption
+        }
+    }
+
+    /// `lines` drawn under one another, their labels in one column however
+    /// wide their translations: `Temp  ▁▂▃▅▆▇▇▆▅▄▃▂  -2 °C to 4 °C`.
+    public static func chart(_ lines: [Line], graphics: TerminalGraphics) -> [String] {
+        var table = TextTable([.left, .left, .left])
+        for line in lines {
+            let drawn = sparkline(line.values, lower: line.lower, upper: line.upper)
+            table.append([line.label, graphics.paint(drawn, line.color), line.caption])
+        }
+        return table.lines()
+    }
+
     static let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// One block per value, its height from `lower...upper`; a missing value is a space.

@@ -49,25 +49,40 @@ public enum MeasurementUnit: String, CaseIterable, Sendable {
     }
 
     /// `symbol` as the reader's language writes it after a number (Russian
-    /// `5 м/с`, `1013 гПа`), for text people read. Only the units the metric
-    /// systems show are in the catalogue (`trc("unit", ...)`); the imperial
-    /// ones and `°C` are the same in every catalogue's script. JSON, Varlink
-    /// and templates' field names keep `symbol`.
+    /// `5 м/с`, `1013 гПа`, `5 миль/ч`), for text people read: every unit a
+    /// system shows is in the catalogue (`trc("unit", ...)`), the imperial
+    /// ones and the degrees too. JSON, Varlink and templates' field names
+    /// keep `symbol`.
     public var shownSymbol: String {
         switch self {
+        // Translators: a unit symbol after a number ("7 °C"), as your national weather service writes it.
+        case .celsius: return trc("unit", "°C")
+        // Translators: a unit symbol after a number ("45 °F", degrees Fahrenheit), as your readers write it.
+        case .fahrenheit: return trc("unit", "°F")
         // Translators: a unit symbol after a number ("5 m/s"), as your national weather service writes it.
         case .metresPerSecond: return trc("unit", "m/s")
         // Translators: a unit symbol after a number ("11 km/h"), as your national weather service writes it.
         case .kilometresPerHour: return trc("unit", "km/h")
+        // Translators: a unit symbol after a number ("7 mph", miles per hour), as your readers write it.
+        case .milesPerHour: return trc("unit", "mph")
         // Translators: a unit symbol after a number ("0.4 mm/h", rain per hour), as your national weather service writes it.
         case .millimetresPerHour: return trc("unit", "mm/h")
+        // Translators: a unit symbol after a number ("0.02 in/h", inches of rain per hour), as your readers write it.
+        case .inchesPerHour: return trc("unit", "in/h")
         // Translators: a unit symbol after a number ("2.5 mm" of rain), as your national weather service writes it.
         case .millimetres: return trc("unit", "mm")
+        // Translators: a unit symbol after a number ("0.1 in" of rain, inches), as your readers write it.
+        case .inches: return trc("unit", "in")
         // Translators: a unit symbol after a number ("1013 hPa"), as your national weather service writes it.
         case .hectopascals: return trc("unit", "hPa")
+        // Translators: a unit symbol after a number ("1013 mb", millibars), as your readers write it.
+        case .millibars: return trc("unit", "mb")
         // Translators: a unit symbol after a number ("16 km" of visibility), as your national weather service writes it.
         case .kilometres: return trc("unit", "km")
-        default: return symbol
+        // Translators: a unit symbol after a number ("6.2 mi" of visibility, miles), as your readers write it.
+        case .miles: return trc("unit", "mi")
+        // No unit system shows these (providers' answers only).
+        case .knots, .centimetres, .metres, .feet: return symbol
         }
     }
 

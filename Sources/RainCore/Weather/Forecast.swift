@@ -48,6 +48,10 @@ public struct Forecast: Equatable, Sendable, Codable {
     /// `Name=auto` (docs/ACCURACY.md); nil when the region's order or the
     /// user's chose it. Set by the daemon when it sends the forecast.
     public var choice: ProviderChoice?
+    /// Set when raind corrected the temperatures by the provider's measured
+    /// bias at the place (`[Accuracy] CorrectTemperature=yes`): which, and
+    /// the provider's own values. Set by the daemon when it sends the forecast.
+    public var correction: TemperatureCorrection?
 
     /// Times raind accepts, in Unix seconds: 1970 to the year 3000. The
     /// daemon's checks (`validationProblem`) and the nowcast's both hold to it.

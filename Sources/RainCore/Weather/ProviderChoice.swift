@@ -47,6 +47,6 @@ public struct ProviderChoice: Equatable, Sendable, Codable {
         let value = formatter.convert(celsius, .temperature) - formatter.convert(0, .temperature)
         let text = LocaleConventions.current.decimal(
             DecimalText.format(abs(value), fractionDigits: 1, trimmingZeros: false) ?? UnitFormatter.missing)
-        return text + (units == .us ? " °F" : " °C")
+        return text + " " + formatter.label(for: .temperature)
     }
 }

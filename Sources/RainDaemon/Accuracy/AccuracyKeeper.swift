@@ -85,6 +85,8 @@ final class AccuracyKeeper {
         takeUp(list)
         for place in list {
             if let forecast = forecasts[place.id]?.forecast { serving[place.id] = (forecast.provider, nil) }
+            // Correcting needs each place's record from the start (`AccuracyKeeper+Correction`).
+            if context.configuration.correctTemperature { _ = record(place.id) }
         }
         reschedule()
     }
@@ -138,6 +140,7 @@ final class AccuracyKeeper {
             refused[id] = message
         }
         records[id] = record
+        measureBias(of: id)
         return record
     }
 
@@ -159,6 +162,7 @@ final class AccuracyKeeper {
             records[id]?.record(observation, now: time)
             save(id)
             if let place = places.first(where: { $0.id == id }) { backfillIfDue(place) }
+            measureBias(of: id)
         }
     }
 
@@ -214,6 +218,7 @@ final class AccuracyKeeper {
         var result = PlaceAccuracy(
             id: location.id.rawValue, name: location.name, from: time - AccuracyScorer.windowSeconds, until: time,
             minimumPairs: AccuracyScorer.minimumPairs, scores: AccuracyScorer.scores(record, now: time))
+        result.days = AccuracyScorer.days(record, now: time)
         if let observed = observations?.observed(at: location.id) {
             result.source = observed.source
             result.station = observed.station

@@ -133,9 +133,10 @@ final class AlertWatcher {
     /// The place's lookups kept elsewhere than with its forecast (the
     /// observation watcher's `/points`), for services that answer by area.
     var moreLookups: (LocationID) -> [ProviderLookup] = { _ in [] }
-    /// Called before each round of polls, so the reader's languages can be
-    /// asked again (`languagesChanged` when they changed).
-    var willPoll: () -> Void = {}
+    /// The session's languages (the user instance), asked again before each
+    /// round of polls (`languagesChanged` when they changed); nil in the
+    /// system instance, whose languages are its own environment's.
+    var sessionLanguages: SessionLanguages?
 
     /// The reader's languages are now `languages`: when they changed, every
     /// place is asked again (a service answering in one language is asked
@@ -259,7 +260,9 @@ final class AlertWatcher {
         let time = now
         catchUp(at: time)
         // May give new languages at once, and poll in them (`languagesChanged`).
-        if watches.values.contains(where: { $0.nextPoll <= time && $0.transfers.isEmpty }) { willPoll() }
+        if let sessionLanguages, watches.values.contains(where: { $0.nextPoll <= time && $0.transfers.isEmpty }) {
+            sessionLanguages.read { [weak self] in self?.languagesChanged($0) }
+        }
         for (id, watch) in watches where readerLanguages != nil && watch.nextPoll <= time && watch.transfers.isEmpty {
             poll(id, time: time)
         }
@@ -317,6 +320,16 @@ final class AlertWatcher {
 
     func baseURL(_ source: any AlertSource) -> String {
         context.configuration.alertsBaseURL ?? source.defaultBaseURL
+    }
+
+    /// Where a document a feed names is asked: a document on the source's
+    /// own server goes where `[Alerts] BaseURL=` sends the source's requests
+    /// (a site proxy, a test server), with its own path; one elsewhere, at
+    /// the address the feed gives. It stays known by that address.
+    func documentAddress(_ url: String, _ source: any AlertSource) -> String {
+        let origin = source.defaultBaseURL + "/"
+        guard let base = context.configuration.alertsBaseURL, url.hasPrefix(origin) else { return url }
+        return base + url.dropFirst(origin.count - 1)
     }
 
     private func httpRequest(_ url: String, headers: [String: String]) -> HTTPRequest {
@@ -428,9 +441,10 @@ final class AlertWatcher {
         var left = urls.count
         let source = watch.source
         for url in urls {
+            let address = documentAddress(url, source)
             // A message does not change (an update is a new one): kept as long as the answers are.
             let transfer = answers.fetch(
-                httpRequest(url, headers: [:]), conditional: false, freshFor: .infinity,
+                httpRequest(address, headers: [:]), conditional: false, freshFor: .infinity,
                 counted: { [weak self] _ in self?.count(source, document: true) }
             ) { [weak self] result in
                 guard let self, var watch = self.watches[id] else { return }
@@ -449,7 +463,7 @@ final class AlertWatcher {
                         self.logger.warning("\(id): \(url): \(error)")
                         watch.unreadable[url] = "\(error)"
                         // Kept, it would be given again at the next poll: asked anew instead.
-                        self.answers.forget(url)
+                        self.answers.forget(address)
                     }
                 case .success(let response):
                     self.logger.warning("\(id): \(url): HTTP \(response.status)")

@@ -57,6 +57,7 @@ extension DaemonEvents {
         on(.configurationReloaded, parts.alerts) { $0.configurationReloaded() }
         on(.configurationReloaded, parts.air) { $0.configurationReloaded() }
         on(.configurationReloaded, parts.observations) { $0.configurationReloaded() }
+        on(.configurationReloaded, parts.accuracy) { $0.configurationReloaded() }
 
         on(.alertMomentReached, parts.notifier) { $0.reconsiderAlerts() }
 

@@ -90,10 +90,11 @@ struct DesktopNotification: Equatable {
             // An agency's paragraphs run together: the body's lines are raind's own.
             let description = String(alert.description.map { $0.isNewline ? " " : $0 }).trimmingSpaces()
             if !description.isEmpty {
-                body +=
-                    ": "
-                    + (description.count > maximumBodyCharacters
-                        ? String(description.prefix(maximumBodyCharacters)) + "…" : description)
+                let shown =
+                    description.count > maximumBodyCharacters
+                    ? String(description.prefix(maximumBodyCharacters)) + "…" : description
+                // Translators: an alert's heading and the service's description after it ("Severe alert for Berlin, Germany: Gusts up to 100 km/h."): French " : " with a no-break space, Japanese and Chinese "：".
+                body = tr("{heading}: {description}", ["heading": body, "description": shown])
             }
             body = body.notificationLine
             let details = AlertWording.details(of: alert, at: now, local: local)
@@ -116,10 +117,11 @@ struct DesktopNotification: Equatable {
         var names = ""
         var named = 0
         let room = maximumSummaryCharacters - heading("").count
+        let separator = Localization.listSeparator
         for alert in alerts {
-            let next = (named == 0 ? "" : ", ") + name(alert)
+            let next = (named == 0 ? "" : separator) + name(alert)
             guard names.count + next.count <= room || named == 0 else {
-                names += ", …"
+                names += separator + "…"
                 break
             }
             names += next

@@ -2,7 +2,9 @@ import RainCore
 import RainDaemonCore
 
 /// Every saved place's forecast: in memory, in the cache files
-/// (`ForecastCache`), and as served to readers. Readers within one minute
+/// (`ForecastCache`), and as served to readers (with their alerts, air,
+/// the scores' choice and, when asked for, the temperatures corrected by
+/// the measured bias; the provider's own are what is kept). Readers within one minute
 /// share one derived nowcast; a version names what is served, so the
 /// Subscribe snapshot can tell it is unchanged without comparing forecasts.
 /// All on the loop.
@@ -47,7 +49,22 @@ public final class ForecastStore {
         }
     }
 
+    /// Each place's measured temperature bias by provider (`AccuracyKeeper`,
+    /// `[Accuracy] CorrectTemperature=yes`), applied to its forecast as served.
+    private var biases: [LocationID: [String: TemperatureBias]] = [:] {
+        didSet {
+            guard oldValue != biases else { return }
+            revision &+= 1
+            served.removeAll(keepingCapacity: true)
+        }
+    }
+
     init(cache: ForecastCache) { self.cache = cache }
+
+    /// Keeps the place's measured biases by provider (empty: correct nothing).
+    func setBiases(_ value: [String: TemperatureBias], for id: LocationID) {
+        biases[id] = value.isEmpty ? nil : value
+    }
 
     /// Keeps why the scores put the place's provider first (nil: they did not).
     func setChoice(_ value: ProviderChoice?, for id: LocationID) {
@@ -133,6 +150,7 @@ public final class ForecastStore {
         official[id] = nil
         air[id] = nil
         choices[id] = nil
+        biases[id] = nil
         cache.remove(id)
     }
 
@@ -188,6 +206,7 @@ public final class ForecastStore {
         var forecast = Self.withAlerts(Self.withNowcast(cached.forecast, at: time), official[id], at: time)
         forecast.air = air[id]
         if let choice = choices[id], choice.provider == forecast.provider { forecast.choice = choice }
+        if let bias = biases[id]?[forecast.provider] { forecast = bias.correct(forecast) }
         served[id] = (minute, forecast)
         return forecast
     }

@@ -45,6 +45,11 @@ extension Refresher {
         changes &+= 1
     }
 
+    /// Keeps the place's measured temperature biases, by provider, for its served forecast.
+    func setBiases(_ biases: [String: TemperatureBias], for id: LocationID) {
+        store.setBiases(biases, for: id)
+    }
+
     /// Each place's choice by the scores.
     var choices: [LocationID: ProviderChoice] { store.allChoices }
 

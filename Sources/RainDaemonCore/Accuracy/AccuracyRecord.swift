@@ -60,7 +60,9 @@ public struct AccuracyRecord: Codable, Sendable, Equatable {
     /// L + `leadSpanHours` after it was fetched; a sample already kept for
     /// the same provider, lead and hour is replaced by one fetched later
     /// (nearer the lead time). Hours past `keptSeconds` are dropped.
-    public mutating func record(_ forecast: Forecast, now: Double) {
+    public mutating func record(_ served: Forecast, now: Double) {
+        // The provider's own temperatures are judged, never raind's correction of them.
+        let forecast = served.uncorrected
         let issued = forecast.fetchedAt
         var fresh: [ForecastSample] = []
         for point in forecast.hourly where point.time.truncatingRemainder(dividingBy: 3600) == 0 {

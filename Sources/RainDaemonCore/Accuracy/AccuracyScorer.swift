@@ -16,22 +16,38 @@ public enum AccuracyScorer {
         _ record: AccuracyRecord, now: Double, windowSeconds: Double = windowSeconds, minimumPairs: Int = minimumPairs
     ) -> [AccuracyScore] {
         let from = now - windowSeconds
-        var observed: [Double: ObservedHour] = [:]
-        for hour in record.observed where hour.hour >= from && hour.hour <= now { observed[hour.hour] = hour }
-        var tallies: [AccuracyRecord.SampleKey: Tally] = [:]
-        for sample in record.samples {
-            guard let seen = observed[sample.hour] else { continue }
-            var key = AccuracyRecord.SampleKey(sample)
-            key.hour = 0
-            tallies[key, default: Tally()].add(sample, seen)
+        // The observed hours by their place in the window, and the tallies in
+        // a short list (a few providers times three leads) whose last one is
+        // tried first, as the samples come sorted: no hashing per sample, which
+        // took nearly all of a month's scoring.
+        let firstHour = (from / 3600).rounded(.up) * 3600
+        var observed = [ObservedHour?](repeating: nil, count: max(0, Int((now - firstHour) / 3600) + 1))
+        func slot(_ hour: Double) -> Int? {
+            let offset = (hour - firstHour) / 3600
+            guard hour <= now, offset >= 0, offset == offset.rounded() else { return nil }
+            return Int(offset)
         }
-        return tallies.keys.sorted().compactMap { key in
-            guard let tally = tallies[key], tally.pairs > 0 else { return nil }
-            return tally.score(provider: key.provider, lead: key.lead, minimumPairs: minimumPairs)
+        for hour in record.observed { if let index = slot(hour.hour) { observed[index] = hour } }
+        var tallies: [(provider: String, lead: Int, tally: Tally)] = []
+        var last = 0
+        for sample in record.samples {
+            guard let index = slot(sample.hour), let seen = observed[index] else { continue }
+            if last >= tallies.count || tallies[last].lead != sample.lead || tallies[last].provider != sample.provider {
+                if let found = tallies.firstIndex(where: { $0.lead == sample.lead && $0.provider == sample.provider }) {
+                    last = found
+                } else {
+                    tallies.append((sample.provider, sample.lead, Tally()))
+                    last = tallies.count - 1
+                }
+            }
+            tallies[last].tally.add(sample, seen)
+        }
+        return tallies.sorted { ($0.provider, $0.lead) < ($1.provider, $1.lead) }.compactMap { entry in
+            guard entry.tally.pairs > 0 else { return nil }
+            return entry.tally.score(provider: entry.provider, lead: entry.lead, minimumPairs: minimumPairs)
         }
     }
 
-    /// Sums over one provider's pairs at one lead time.
     struct Tally {
         var pairs = 0
         var backfilled = 0

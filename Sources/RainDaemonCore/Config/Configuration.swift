@@ -63,6 +63,8 @@ public struct Configuration: Equatable, Sendable {
     public var observationsBaseURL: String?
 
     // [Accuracy]
+    /// Whether the served temperatures are corrected by each place's measured bias (`TemperatureBias`).
+    public var correctTemperature: Bool = false
     /// Where a new place's backfill asks Open-Meteo's Previous Runs API (a
     /// site proxy, a test server); nil: its own address, unless `[Provider]
     /// BaseURL=` sends the forecasts elsewhere, in which case nothing is
@@ -264,6 +266,7 @@ public struct Configuration: Equatable, Sendable {
             config.observationsBaseURL = url
             return true
         },
+        .flag(section: "Accuracy", name: "CorrectTemperature", field: \.correctTemperature),
         Key(section: "Accuracy", name: "BaseURL", field: \.accuracyBaseURL, expected: "an http:// or https:// URL") {
             config, value in
             guard let url = validURL(value) else { return false }

@@ -86,7 +86,9 @@ extension WeatherInterface {
         # its kept pairs were started anew (fileProblem: a damaged file), the provider
         # serving it and since when (servingSince null: since before raind started),
         # what was taken from history for its first scores (backfill: null while it
-        # was not done), and the scores by provider then lead time.
+        # was not done), the scores by provider then lead time, and each provider's
+        # +24 h temperature error day by day over the window (days, by provider then
+        # day).
         type PlaceAccuracy (
           id: string,
           name: string,
@@ -102,7 +104,18 @@ extension WeatherInterface {
           serving: ?string,
           servingSince: ?float,
           backfill: ?AccuracyBackfill,
-          scores: []AccuracyScore
+          scores: []AccuracyScore,
+          days: []AccuracyDay
+        )
+
+        # One provider's mean absolute temperature error at +24 h (°C) over the 24
+        # hours from from (the window's end less whole days), with the pairs behind
+        # it; null below 6 pairs.
+        type AccuracyDay (
+          provider: string,
+          from: float,
+          temperatureError: ?float,
+          pairs: int
         )
 
         # The backfill of a place, done once (docs/ACCURACY.md): when (at), the provider

@@ -206,7 +206,31 @@ extension WeatherInterface {
           air: ?AirQuality,
           # Set when the scores put this provider first for the place under
           # Name=auto (docs/ACCURACY.md): why.
-          choice: ?ProviderChoice
+          choice: ?ProviderChoice,
+          # Set when raind corrected the temperatures by the provider's measured
+          # bias at the place ([Accuracy] CorrectTemperature=yes, docs/ACCURACY.md):
+          # which values, and the provider's own.
+          correction: ?TemperatureCorrection
+        )
+
+        # The temperatures of a forecast raind corrected by its provider's bias
+        # measured at the place's verifying station (station, its name): each one
+        # (values) says which it is (value: the current temperature, an hour's, a
+        # day's low or high, at time: the current conditions' time, the hour's
+        # start, the day's), the provider's own (provider, °C) and the bias taken
+        # off it (bias, °C: the value served is provider - bias), measured over
+        # pairs. A value not listed is the provider's own.
+        type TemperatureCorrection (
+          station: string,
+          values: []CorrectedTemperature
+        )
+
+        type CorrectedTemperature (
+          value: (current, hour, low, high),
+          time: float,
+          provider: float,
+          bias: float,
+          pairs: int
         )
 
 

@@ -21,6 +21,7 @@ extension Forecast {
             choice.station = plain(choice.station)
             return choice
         }
+        if let station = correction?.station { copy.correction?.station = plain(station) }
         if var current = copy.current {
             current.summary = plain(current.summary)
             current.icon = plain(current.icon)

@@ -512,8 +512,8 @@ function answer(r, provider, reply) {
     // it after it had begun) is no answer.
     var length = reply.headersOut["Content-Length"];
     if (status == 200 && length !== undefined && parseInt(length, 10) != body.length) status = 504;
-    // MeteoAlarm's feeds are Atom (XML); everything else raind asks is JSON.
-    var expected = provider == "meteoalarm" ? /^(?:application\/(?:atom\+)?|text\/)xml\s*(?:;|$)/i
+    // MeteoAlarm's feeds are Atom and its documents CAP (XML); everything else raind asks is JSON.
+    var expected = provider == "meteoalarm" ? /^(?:application\/(?:atom\+|cap\+)?|text\/)xml\s*(?:;|$)/i
         : /^application\/(?:geo\+)?json\s*(?:;|$)/i;
     var forecast = status == 304 || (status == 200 && expected.test(type));
     // Pirate Weather, the one provider given the key, is asked for an

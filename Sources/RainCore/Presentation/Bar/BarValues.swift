@@ -62,9 +62,16 @@ public struct BarValues: Sendable {
             bare ? UnitFormatter.percentNumber(fraction) ?? UnitFormatter.missing : UnitFormatter.percent(fraction)
         }
         let now = conditions
+        func mark(_ kind: CorrectedTemperature.Kind) -> String {
+            guard !bare, let today, forecast?.isCorrected(kind, at: today.time) == true else { return "" }
+            return ForecastPresenter.correctedMark
+        }
         switch field {
         case .place: return placeName
-        case .temp: return quantity(now?.temperature, .temperature)
+        case .temp:
+            // A corrected value is marked, unless bare (a number for scripts).
+            let corrected = !bare && forecast?.isCorrected(conditionsAt: self.now) == true
+            return quantity(now?.temperature, .temperature) + (corrected ? ForecastPresenter.correctedMark : "")
         case .feels: return quantity(now?.apparentTemperature, .temperature)
         case .summary: return now?.summary ?? UnitFormatter.missing
         case .icon: return condition.map { WeatherIcon.glyph($0, style: iconStyle) } ?? ""
@@ -81,8 +88,8 @@ public struct BarValues: Sendable {
                 ?? UnitFormatter.missing
         case .sunrise: return clock(today?.sunrise)
         case .sunset: return clock(today?.sunset)
-        case .high: return quantity(today?.temperatureMax, .temperature)
-        case .low: return quantity(today?.temperatureMin, .temperature)
+        case .high: return quantity(today?.temperatureMax, .temperature) + mark(.high)
+        case .low: return quantity(today?.temperatureMin, .temperature) + mark(.low)
         case .updated:
             guard let forecast else { return UnitFormatter.missing }
             if forecast.outdated(now: self.now) {

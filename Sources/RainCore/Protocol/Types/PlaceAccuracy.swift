@@ -74,6 +74,8 @@ public struct PlaceAccuracy: Codable, Sendable, Equatable {
     public var backfill: AccuracyBackfill?
     /// By provider, then lead time.
     public var scores: [AccuracyScore]
+    /// Each provider's +24 h temperature error day by day over the window, by provider then day.
+    public var days: [AccuracyDay] = []
 
     public init(id: String, name: String, from: Double, until: Double, minimumPairs: Int, scores: [AccuracyScore]) {
         self.id = id

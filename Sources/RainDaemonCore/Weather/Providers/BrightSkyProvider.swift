@@ -283,12 +283,15 @@ public struct BrightSkyProvider: WeatherProvider {
     /// and with two requests raind makes no conditional ones anyway. raind
     /// asks for no nowcast; MOSMIX is renewed hourly.
     public var terms: ProviderTerms {
-        ProviderTerms(
+        var terms = ProviderTerms(
             needsKey: false, conditionalRequests: false, coordinateDigits: ProviderQuery.gridDigits,
             quota: ProviderQuota(
                 callsPerRequest: 1, period: .day, freeCalls: nil, fairUseRequestsPerPlaceAndInterval: 3),
             coverage: .countries(["DE"]),
             nowcastIntervalMinutes: 60)
+        // The current conditions are the DWD stations' reports (`/current_weather`).
+        terms.currentMeasured = true
+        return terms
     }
 
     public var answerRoles: [String] { ["weather", "current"] }

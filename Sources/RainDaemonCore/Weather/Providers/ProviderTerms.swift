@@ -30,6 +30,9 @@ public struct ProviderTerms: Equatable, Sendable {
     /// renewed: the selected place's refresh interval while its nowcast is
     /// in use, unless `[Nowcast] IntervalMinutes=` says otherwise.
     public var nowcastIntervalMinutes: Int
+    /// The current conditions are a station's measurement, not a forecast:
+    /// raind never corrects them by the provider's bias (docs/ACCURACY.md).
+    public var currentMeasured = false
 
     public init(
         needsKey: Bool, requiresIdentification: Bool = false, conditionalRequests: Bool = true,

@@ -18,30 +18,39 @@ function temperature(celsius, units, locale) {
     return number(rounded === 0 ? 0 : rounded, 0, locale) + "°"
 }
 
-function windSpeed(metresPerSecond, units, locale) {
+// A unit's symbol as the reader's language writes it: `symbols` maps the
+// symbols ("m/s", "km/h", "mph", "mm", "in", and "{number}%") to raind's
+// translations of them (context "unit"; FullRepresentation.unitSymbols).
+function symbol(name, symbols) {
+    return symbols && symbols[name] ? symbols[name] : name
+}
+
+function windSpeed(metresPerSecond, units, locale, symbols) {
     if (metresPerSecond === undefined || !isFinite(metresPerSecond))
         return missing
     if (units === "si")
-        return number(Math.round(metresPerSecond), 0, locale) + " m/s"
+        return number(Math.round(metresPerSecond), 0, locale) + " " + symbol("m/s", symbols)
     if (units === "ca")
-        return number(Math.round(metresPerSecond * 3.6), 0, locale) + " km/h"
-    return number(Math.round(metresPerSecond * 2.236936), 0, locale) + " mph"
+        return number(Math.round(metresPerSecond * 3.6), 0, locale) + " " + symbol("km/h", symbols)
+    return number(Math.round(metresPerSecond * 2.236936), 0, locale) + " " + symbol("mph", symbols)
 }
 
 // Rain or snow of a day: millimetres with one decimal (inches with two for
 // units us), with the locale's decimal separator ("2,5 mm").
-function precipitation(millimetres, units, locale) {
+function precipitation(millimetres, units, locale, symbols) {
     if (millimetres === undefined || !isFinite(millimetres))
         return ""
     if (units === "us")
-        return number(millimetres / 25.4, 2, locale) + " in"
-    return number(millimetres, 1, locale) + " mm"
+        return number(millimetres / 25.4, 2, locale) + " " + symbol("in", symbols)
+    return number(millimetres, 1, locale) + " " + symbol("mm", symbols)
 }
 
-function percent(fraction) {
+// A share as a percentage, placed as the catalogue says ("{number}%").
+function percent(fraction, symbols) {
     if (fraction === undefined || !isFinite(fraction))
         return missing
-    return Math.round(Math.min(Math.max(fraction, 0), 1) * 100) + "%"
+    var value = "" + Math.round(Math.min(Math.max(fraction, 0), 1) * 100)
+    return symbol("{number}%", symbols).replace("{number}", value)
 }
 
 // A time of the place's own day (its UTC offset), as the locale writes times.

@@ -35,6 +35,18 @@ PlasmaComponents3.Page {
     readonly property string units: raind.units
     property string callProblem: ""
 
+    // Unit symbols as the reader's language writes them after a number, from
+    // raind's catalogue (context "unit"), the words raindctl shows: Russian
+    // "5 м/с", "2,5 мм", "5 миль/ч"; and where the percent sign goes ("30 %"
+    // in Czech, "%30" in Turkish), as raindctl writes it.
+    readonly property var unitSymbols: ({
+        "m/s": i18ndc("raind", "unit", "m/s"),
+        "km/h": i18ndc("raind", "unit", "km/h"),
+        "mph": i18ndc("raind", "unit", "mph"),
+        "mm": i18ndc("raind", "unit", "mm"),
+        "in": i18ndc("raind", "unit", "in"),
+        "{number}%": i18nd("raind", "{number}%")
+    })
     function local(seconds) { return Format.time(seconds, offset, root.locale) }
     function words(text) { return text ? i18nd("raind", text) : "" }
     // "Temperature, humidity from Freiburg, 21 km, 1,254 m lower": values a provider
@@ -75,7 +87,7 @@ PlasmaComponents3.Page {
     // What the view shows in words, traced for the tests (RAIND_APPLET_TRACE=1).
     readonly property string shownText: [root.placeName, problemLabel.text, callProblem].concat(
         alerts.map(function (item) { return item.alert.title }), [conditionsLabel.text, footerLabel.text],
-        days.map(function (day) { return words(day.summary) + " " + Format.precipitation(day.precipAccumulation, units, root.locale) })
+        days.map(function (day) { return words(day.summary) + " " + Format.precipitation(day.precipAccumulation, units, root.locale, full.unitSymbols) })
     ).join(" | ")
     onShownTextChanged: root.trace("full", shownText)
 
@@ -234,11 +246,11 @@ PlasmaComponents3.Page {
                             if (c.apparentTemperature !== undefined)
                                 details.push(i18nd("raind", "Feels like") + " " + Format.temperature(c.apparentTemperature, full.units, root.locale))
                             if (c.windSpeed !== undefined)
-                                details.push(i18nd("raind", "Wind") + " " + Format.windSpeed(c.windSpeed, full.units, root.locale))
+                                details.push(i18nd("raind", "Wind") + " " + Format.windSpeed(c.windSpeed, full.units, root.locale, full.unitSymbols))
                             if (c.humidity !== undefined)
-                                details.push(i18nd("raind", "Humidity") + " " + Format.percent(c.humidity))
+                                details.push(i18nd("raind", "Humidity") + " " + Format.percent(c.humidity, full.unitSymbols))
                             if (c.precipProbability !== undefined)
-                                details.push(Format.fill(i18nd("raind", "rain {chance}"), { chance: Format.percent(c.precipProbability) }))
+                                details.push(Format.fill(i18nd("raind", "rain {chance}"), { chance: Format.percent(c.precipProbability, full.unitSymbols) }))
                             if (details.length > 0)
                                 lines.push(details.join(" · "))
                             var sources = c.sources || []
@@ -292,7 +304,7 @@ PlasmaComponents3.Page {
                         }
                         PlasmaComponents3.Label {
                             Layout.alignment: Qt.AlignHCenter
-                            text: Format.percent(modelData.precipProbability)
+                            text: Format.percent(modelData.precipProbability, full.unitSymbols)
                             opacity: 0.8
                         }
                     }
@@ -330,13 +342,13 @@ PlasmaComponents3.Page {
                     PlasmaComponents3.Label {
                         Layout.preferredWidth: PlasmaCore.Units.gridUnit * 2.5
                         horizontalAlignment: Text.AlignRight
-                        text: Format.percent(modelData.precipProbability)
+                        text: Format.percent(modelData.precipProbability, full.unitSymbols)
                         opacity: 0.8
                     }
                     PlasmaComponents3.Label {
                         Layout.preferredWidth: PlasmaCore.Units.gridUnit * 3.5
                         horizontalAlignment: Text.AlignRight
-                        text: Format.precipitation(modelData.precipAccumulation, full.units, root.locale)
+                        text: Format.precipitation(modelData.precipAccumulation, full.units, root.locale, full.unitSymbols)
                         opacity: 0.8
                     }
                 }
