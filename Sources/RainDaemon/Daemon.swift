@@ -157,7 +157,7 @@ public final class Daemon {
             bus: systemBus,
             session: options.mode == .user ? LogindWatcher.sessionToWatch(environment: options.environment) : nil,
             logger: logger.scoped("logind"),
-            onResume: { [events] in events.emit(.becameActive(reason: "resume from suspend")) },
+            onResume: { [events] in events.emit(.becameActive(reason: DaemonEvent.resumeReason)) },
             onSessionActive: { [events] in events.emit(.becameActive(reason: "session active")) })
         do {
             let monitor = try NetworkMonitor(loop: loop, logger: logger.scoped("network")) { [events] hasRoute in

@@ -67,4 +67,31 @@ extension AlertWatcher {
             changes += 1
         }
     }
+
+    /// The machine gained (`up`) or lost its network route: without one
+    /// nothing is asked; when it is back, a back-off failed transfers
+    /// started ends (`networkBack`) and what fell due is asked as after a
+    /// sleep: the places looked at at once, the others spread.
+    func networkChanged(_ up: Bool) {
+        if up { networkBack() }
+        timerFired()
+    }
+
+    /// Ends each service's back-off that failed transfers started (never
+    /// its `Retry-After`, `ServiceBooks.networkBack`), and puts the polls it
+    /// held back on their places' schedules, from their last polls: the
+    /// catch-up (`catchUp`) then asks the places a person looks at, and the
+    /// places at the fast pace, at once, and spreads the others.
+    func networkBack() {
+        let time = now
+        let ended = Set(watches.values.map(\.source.name)).filter { books.networkBack(for: .alerts($0)) }
+        for id in watches.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard let watch = watches[id], watch.held, ended.contains(watch.source.name),
+                let pace = pace(of: id, at: time)
+            else { continue }
+            watches[id]?.nextPoll = watch.lastPoll.map { Self.next(after: $0, interval: pace, watch: watch) } ?? time
+            watches[id]?.held = false
+            changes += 1
+        }
+    }
 }

@@ -45,6 +45,13 @@ final class AlertWatcher {
         /// was spread over the interval (`catchUp`): a forecast at the same
         /// calm pace does not bring it back to now.
         var spread = false
+        /// The next poll waits for the service's back-off or budget (the
+        /// ledger's time, not the pace's): the network back ends a back-off
+        /// it caused and puts the poll back on the place's schedule.
+        var held = false
+        /// The last poll's pace was the fast one only because raind had no
+        /// forecast for the place yet: its first forecast sets the pace anew.
+        var pacedWithoutForecast = false
         var transfers: [any HTTPCancellable] = []
         /// The last feed's alerts.
         var feedAlerts: [WeatherAlert] = []
@@ -229,9 +236,16 @@ final class AlertWatcher {
         placesChanged(places)
     }
 
-    /// After a resume, alerts may have begun or ended while asleep.
-    func becameActive() {
-        publishChanges(at: now)
+    /// After a resume, alerts may have begun or ended while asleep; a
+    /// back-off the network caused ends (`networkBack`) and the places
+    /// looked at are asked at once.
+    func becameActive(resumed: Bool) {
+        if resumed {
+            networkBack()
+            timerFired()
+        } else {
+            publishChanges(at: now)
+        }
     }
 
     /// Published by the refresher with a new forecast, or by this watcher:
@@ -241,9 +255,12 @@ final class AlertWatcher {
         case .alertsChanged(let id, let alerts):
             lastPublished[id] = alerts
         case .weatherUpdated(let id, _):
-            // A forecast bringing a severe signal shortens the place's interval at once.
+            // A forecast bringing a severe signal shortens the place's interval at once; the
+            // first forecast of a place asked fast for want of one may lengthen it too.
             let time = now
-            if repace(id, at: time, shortenOnly: true) { reschedule(at: time) }
+            let first = watches[id]?.pacedWithoutForecast == true
+            watches[id]?.pacedWithoutForecast = false
+            if repace(id, at: time, shortenOnly: !first) { reschedule(at: time) }
         default:
             break
         }
@@ -258,12 +275,17 @@ final class AlertWatcher {
     /// arms the timer for the next of either.
     func timerFired() {
         let time = now
-        catchUp(at: time)
+        // Without a network route nothing is asked (the network back asks again, `networkChanged`).
+        let online = books.networkUp
+        if online { catchUp(at: time) }
         // May give new languages at once, and poll in them (`languagesChanged`).
-        if let sessionLanguages, watches.values.contains(where: { $0.nextPoll <= time && $0.transfers.isEmpty }) {
+        if online, let sessionLanguages,
+            watches.values.contains(where: { $0.nextPoll <= time && $0.transfers.isEmpty })
+        {
             sessionLanguages.read { [weak self] in self?.languagesChanged($0) }
         }
-        for (id, watch) in watches where readerLanguages != nil && watch.nextPoll <= time && watch.transfers.isEmpty {
+        for (id, watch) in watches
+        where online && readerLanguages != nil && watch.nextPoll <= time && watch.transfers.isEmpty {
             poll(id, time: time)
         }
         publishChanges(at: time)
@@ -310,8 +332,10 @@ final class AlertWatcher {
     }
 
     func reschedule(at time: Double) {
-        // No poll is due before the reader's languages are known.
-        var next = readerLanguages == nil ? nil : watches.values.filter { $0.transfers.isEmpty }.map(\.nextPoll).min()
+        // No poll is due before the reader's languages are known, nor without a network route.
+        var next =
+            readerLanguages == nil || !books.networkUp
+            ? nil : watches.values.filter { $0.transfers.isEmpty }.map(\.nextPoll).min()
         if let change = AlertLifecycle.nextChange(places.flatMap(messages(of:)), after: time) {
             next = min(next ?? change, change)
         }
@@ -351,6 +375,7 @@ final class AlertWatcher {
         let opens = books.opens(.alerts(source.name), after: time) ?? time + Self.refusedRetry
         if opens > time {
             watch.nextPoll = opens
+            watch.held = true
             watches[id] = watch
             let book = books.book(of: .alerts(source.name))
             if let daily = book.daily, book.usage.callsToday >= daily {
@@ -360,8 +385,11 @@ final class AlertWatcher {
         }
         watch.lastPoll = time
         watch.spread = false
+        watch.held = false
         watch.jitterDraw = timer.jitter.unit()
-        watch.nextPoll = Self.next(after: time, interval: pace(of: place, source: source, at: time), watch: watch)
+        let pace = pace(of: place, source: source, at: time)
+        watch.pacedWithoutForecast = pace.reason == .noForecast
+        watch.nextPoll = Self.next(after: time, interval: pace, watch: watch)
         let asked: [ProviderRequest]
         switch plan(for: place, source: source, at: time) {
         case .requests(let requests):

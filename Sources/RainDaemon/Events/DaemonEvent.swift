@@ -7,6 +7,10 @@ import RainDaemonCore
 /// every consequence of an event in one list. Client-visible changes travel
 /// as `.published`.
 public enum DaemonEvent {
+    /// The reason a resume from suspend gives (`becameActive`): the alert
+    /// services' back-off that the network caused ends then, as when the network comes back.
+    public static let resumeReason = "resume from suspend"
+
     /// A change clients are told of: to the notifier, then to subscribers.
     case published(Event)
     /// The saved state was written and is now in force: places, selection, settings.
@@ -18,7 +22,7 @@ public enum DaemonEvent {
     case weatherChanged
     /// The first subscriber came (true) or the last one left (false).
     case watchingChanged(Bool)
-    /// A "became active" moment: resume, session active, SIGUSR1.
+    /// A "became active" moment: resume (`resumeReason`), session active, SIGUSR1.
     case becameActive(reason: String)
     /// The machine gained (true) or lost its network route.
     case networkChanged(hasRoute: Bool)

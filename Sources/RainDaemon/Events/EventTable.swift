@@ -42,11 +42,12 @@ extension DaemonEvents {
         on(.watchingChanged, parts.refresher) { $0.watchingChanged($1) }
 
         on(.becameActive, parts.refresher) { $0.refreshIfStale(reason: $1) }
-        on(.becameActive, parts.alerts) { watcher, _ in watcher.becameActive() }
+        on(.becameActive, parts.alerts) { $0.becameActive(resumed: $1 == DaemonEvent.resumeReason) }
         on(.becameActive, parts.air) { watcher, _ in watcher.timerFired() }
         on(.becameActive, parts.observations) { watcher, _ in watcher.timerFired() }
 
         on(.networkChanged, parts.refresher) { $0.setNetworkUp($1) }
+        on(.networkChanged, parts.alerts) { $0.networkChanged($1) }
         on(.networkChanged, parts.air) { watcher, _ in watcher.timerFired() }
         on(.networkChanged, parts.observations) { watcher, _ in watcher.timerFired() }
 

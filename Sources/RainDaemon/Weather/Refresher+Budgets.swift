@@ -39,6 +39,11 @@ protocol ServiceBooks: AnyObject {
     /// its back-off and its budget's renewal; nil when it refused raind
     /// (asked again after a reload).
     func opens(_ service: ProviderName, after time: Double) -> Double?
+    /// The network came back: `service`'s back-off ends when failed
+    /// transfers started it (never the service's `Retry-After`). Whether it did.
+    func networkBack(for service: ProviderName) -> Bool
+    /// Whether the machine has a network route (the refresher's judgement).
+    var networkUp: Bool { get }
     /// `service`'s counts, daily budget and health as they stand now.
     func book(of service: ProviderName) -> (usage: BudgetUsage, daily: Double?, health: ProviderHealthBook.Health)
 }
@@ -83,6 +88,8 @@ extension Refresher: ServiceBooks {
     func failed(at service: ProviderName, _ failure: RefreshFailure) {
         ledger.failed(service, failure: failure, now: now)
     }
+
+    func networkBack(for service: ProviderName) -> Bool { ledger.networkBack(service, now: now) }
 
     func opens(_ service: ProviderName, after time: Double) -> Double? {
         ledger.next(service, after: time, monotonic: context.clock.monotonicNow)

@@ -74,6 +74,21 @@ public struct ProviderHealthBook: Sendable {
         health[name] = record
     }
 
+    /// The network came back (or the machine woke): a back-off that
+    /// failed transfers started (no route, no name, no connection) ends,
+    /// since what made them fail is gone; one the service asked for
+    /// (`Retry-After`, a 429 or 5xx) or a refusal stays. Whether one ended.
+    @discardableResult
+    public mutating func networkBack(_ name: ProviderName, now: Double) -> Bool {
+        var record = self[name]
+        guard let until = record.backoffUntil, until > now, !record.refused,
+            let last = record.lastFailure, last.error == .offline, last.retryAfter == nil
+        else { return false }
+        record.backoffUntil = nil
+        health[name] = record
+        return true
+    }
+
     /// A reload gives every provider that refused raind another chance.
     public mutating func configurationReloaded() {
         for (name, var record) in health where record.refused {

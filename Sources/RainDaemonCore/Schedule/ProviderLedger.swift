@@ -198,6 +198,12 @@ public struct ProviderLedger: Sendable {
         health.failed(name, failure: failure, now: now)
     }
 
+    /// The network came back: a back-off failed transfers started ends (`ProviderHealthBook.networkBack`).
+    @discardableResult
+    public mutating func networkBack(_ name: ProviderName, now: Double) -> Bool {
+        health.networkBack(name, now: now)
+    }
+
     /// A reload gives every service that refused raind another chance.
     public mutating func configurationReloaded() { health.configurationReloaded() }
 
