@@ -96,6 +96,7 @@ final class ConfigurationDocsTests: XCTestCase {
     static let describedDefaults: Set<String> = [
         "[Provider] BaseURL=", "[Socket] Path=", "[Refresh] DailyBudget=", "[Refresh] MonthlyBudget=",
         "[Nowcast] IntervalMinutes=", "[Air] BaseURL=", "[Alerts] BaseURL=", "[Observations] BaseURL=",
+        "[Accuracy] BaseURL=",
     ]
     /// Keys that have no default: nothing is sent, or the region decides.
     static let withoutDefault: Set<String> = ["[Provider] Providers=", "[Provider] Contact=", "[Provider] ApiKeyFile="]

@@ -23,6 +23,7 @@ final class WireSchemaTests: XCTestCase {
         ("ObservedWeather", ObservedWeather.self), ("Observation", Observation.self),
         ("PlaceObservation", PlaceObservation.self), ("PlaceAccuracy", PlaceAccuracy.self),
         ("AccuracyScore", AccuracyScore.self), ("ProviderChoice", ProviderChoice.self),
+        ("AccuracyBackfill", AccuracyBackfill.self),
         ("TemperatureCorrection", TemperatureCorrection.self), ("CorrectedTemperature", CorrectedTemperature.self),
         ("AccuracyDay", AccuracyDay.self),
     ]

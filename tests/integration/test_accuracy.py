@@ -77,6 +77,94 @@ def test_an_unknown_place_is_refused(daemon_factory, service):
     assert result.returncode != 0 and "Atlantis" in result.stderr, result
 
 
+# The made week of Orlando International's reports and Open-Meteo's made
+# Previous Runs answer for it, both served as if recorded this hour.
+BACKFILL_RECORDED_AT = 1784667600
+METAR_WEEK = "aviationweather-metar-json-kmco-168-hours-made.json"
+PREVIOUS_RUNS = "openmeteo-previous-runs-orlando-made.json"
+
+
+def backfill_server(tmp_path, previous_runs=None):
+    """The fixture server answering as Open-Meteo (forecast and past runs)
+    and as the METAR source, its made answers moved to this hour;
+    `previous_runs`: other text for the past runs' answer."""
+    import shutil
+    from raindtest import FIXTURES, RECORDED_AT, FixtureServer
+    directory = tmp_path / "answers"
+    directory.mkdir()
+    forecast = "openmeteo-forecast-paris-unixtime.json"
+    shutil.copy(FIXTURES / forecast, directory / forecast)
+    shutil.copy(FIXTURES / "observations" / METAR_WEEK, directory / METAR_WEEK)
+    shutil.copy(FIXTURES / PREVIOUS_RUNS, directory / PREVIOUS_RUNS)
+    if previous_runs is not None:
+        (directory / PREVIOUS_RUNS).write_text(previous_runs)
+    return FixtureServer(
+        routes=[("/v1/forecast", forecast), ("/api/data/metar", METAR_WEEK), ("/prev/v1/forecast", PREVIOUS_RUNS)],
+        directory=directory,
+        present={forecast: RECORDED_AT[forecast], METAR_WEEK: BACKFILL_RECORDED_AT,
+                 PREVIOUS_RUNS: BACKFILL_RECORDED_AT})
+
+
+def start_backfilling(daemon_factory, server):
+    daemon = daemon_factory(config=(
+        f"[Provider]\nName=open-meteo\nBaseURL={server.url}\nTimeoutSec=3\n"
+        f"[Observations]\nBaseURL={server.url}\n"
+        f"[Accuracy]\nBaseURL={server.url}/prev\n"))
+    daemon.ctl("add", "--coords", "28.54,-81.38", "--name", "Orlando", check=True)
+    place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+    return daemon, place_id
+
+
+def test_a_new_place_is_backfilled_and_accuracy_says_so(daemon_factory, tmp_path):
+    server = backfill_server(tmp_path)
+    try:
+        daemon, place_id = start_backfilling(daemon_factory, server)
+        place = wait_for(lambda: (accuracy(daemon, place_id)[0]["backfill"] and accuracy(daemon, place_id)[0]),
+                         timeout=20, what="the backfill")
+        assert place["station"]["id"] == "KMCO"
+        backfill = place["backfill"]
+        assert backfill["provider"] == "open-meteo" and backfill["problem"] is None, backfill
+        assert backfill["samples"] > 300 and backfill["observedHours"] > 160, backfill
+        day = next(s for s in place["scores"] if s["provider"] == "open-meteo" and s["leadHours"] == 24)
+        assert day["pairs"] >= 160 and day["backfilledPairs"] == day["pairs"], day
+        assert abs(day["temperatureError"] - 1) < 1e-6, day
+        assert {s["leadHours"] for s in place["scores"]} == {24, 48}
+        assert server.count("/prev/") == 1
+
+        shown = " ".join(daemon.ctl("accuracy", "Orlando", check=True).stdout.split())
+        assert "Backfilled on " in shown and "from open-meteo's past runs (+24 h and +48 h)" in shown, shown
+        # Each provider's block counts the backfilled pairs in a row of their own.
+        assert f"backfilled {day['backfilledPairs']}" in shown, shown
+        as_json = json.loads(daemon.ctl("accuracy", "--json", check=True).stdout)
+        assert as_json["places"][0]["backfill"] == backfill
+
+        # Done once: raind started again does not ask again.
+        daemon.stop()
+        kept = json.loads((daemon.state_home / "raind" / "accuracy" / f"{place_id}.json").read_text())
+        assert kept["backfill"] == backfill
+        daemon.start()
+        wait_for(lambda: accuracy(daemon, place_id)[0]["station"], timeout=10, what="the station again")
+        assert accuracy(daemon, place_id)[0]["backfill"] == backfill
+        assert server.count("/prev/") == 1
+    finally:
+        server.stop()
+
+
+def test_a_damaged_past_runs_answer_is_said_and_nothing_of_it_kept(daemon_factory, tmp_path):
+    made = json.loads((__import__("raindtest").FIXTURES / PREVIOUS_RUNS).read_text())
+    made["hourly"]["temperature_2m_previous_day1"][3] = 900
+    server = backfill_server(tmp_path, previous_runs=json.dumps(made))
+    try:
+        daemon, place_id = start_backfilling(daemon_factory, server)
+        place = wait_for(lambda: (accuracy(daemon, place_id)[0]["backfill"] and accuracy(daemon, place_id)[0]),
+                         timeout=20, what="the backfill's end")
+        problem = place["backfill"]["problem"]
+        assert "hourly.temperature_2m_previous_day1[3]" in problem and "900" in problem, problem
+        assert place["backfill"]["samples"] == 0 and place["scores"] == []
+        shown = " ".join(daemon.ctl("accuracy", "Orlando", check=True).stdout.split())
+        assert "Not backfilled from open-meteo's past runs: " in shown and "900" in shown, shown
+    finally:
+        server.stop()
 def month_of_pairs(now, biases=None, days=30, backfilled=("brightsky",)):
     """An accuracy record (the file raind keeps) of `days` of every hour
     before `now`: the station's hours, and each provider's samples at +6 h,

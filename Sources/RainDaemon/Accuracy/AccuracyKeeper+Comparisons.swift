@@ -15,6 +15,7 @@ extension AccuracyKeeper {
             nextComparison[place.id] = time + Self.spacing
             rank(place, at: time)
             compare(place, at: time)
+            backfillIfDue(place)
         }
         reschedule()
     }

@@ -8,7 +8,9 @@ import RainSystem
 /// (`WeatherUpdated`); the other providers covering a place are asked
 /// `comparisonsPerDay` times a day (`AccuracyKeeper+Comparisons`), spending
 /// beside the forecasts in their own books, never past their budgets. Each
-/// station's observations arrive as `observed` events. All on the loop.
+/// station's observations arrive as `observed` events; the first of a new
+/// place's starts its backfill from history (`AccuracyKeeper+Backfill`).
+/// All on the loop.
 final class AccuracyKeeper {
     let context: DaemonContext
     let http: any HTTPFetching
@@ -38,6 +40,9 @@ final class AccuracyKeeper {
     var comparing: [LocationID: [any HTTPCancellable]] = [:]
     /// For tests: called when a place's comparison requests have all settled.
     var compared: (LocationID) -> Void = { _ in }
+    /// The backfills under way (`AccuracyKeeper+Backfill`), and for tests: called when one has settled.
+    var backfilling: [LocationID: [any HTTPCancellable]] = [:]
+    var backfillSettled: (LocationID) -> Void = { _ in }
 
     /// A record is written at most this often (and when raind stops): a
     /// crash loses at most an hour of pairs, and a place's file, up to
@@ -93,6 +98,8 @@ final class AccuracyKeeper {
             files.remove(place.id)
             for transfer in comparing[place.id] ?? [] { transfer.cancel() }
             comparing[place.id] = nil
+            for transfer in backfilling[place.id] ?? [] { transfer.cancel() }
+            backfilling[place.id] = nil
             records[place.id] = nil
             dirty.remove(place.id)
             written[place.id] = nil
@@ -154,6 +161,7 @@ final class AccuracyKeeper {
         for id in ids where record(id) != nil {
             records[id]?.record(observation, now: time)
             save(id)
+            if let place = places.first(where: { $0.id == id }) { backfillIfDue(place) }
             measureBias(of: id)
         }
     }
@@ -225,6 +233,7 @@ final class AccuracyKeeper {
             result.serving = serving.provider
             result.servingSince = serving.since
         }
+        result.backfill = record.backfill
         return result
     }
 
@@ -234,5 +243,7 @@ final class AccuracyKeeper {
         timer.disarm()
         for transfers in comparing.values { for transfer in transfers { transfer.cancel() } }
         comparing = [:]
+        for transfers in backfilling.values { for transfer in transfers { transfer.cancel() } }
+        backfilling = [:]
     }
 }

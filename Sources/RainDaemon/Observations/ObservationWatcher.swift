@@ -401,6 +401,53 @@ final class ObservationWatcher {
         return PlaceObservation(id: id, problem: problem)
     }
 
+    /// Why a station's history was not read.
+    enum HistoryProblem: Error, Equatable, CustomStringConvertible {
+        /// The request never reached the service (nothing was counted): worth asking again.
+        case unreached(String)
+        /// The service did not answer it (an HTTP error, a cut transfer): worth asking again later.
+        case failed(String)
+        /// It answered something raind refuses; asking again would likely get the same.
+        case unreadable(String)
+
+        var description: String {
+            switch self {
+            case .unreached(let text), .failed(let text), .unreadable(let text): text
+            }
+        }
+    }
+
+    /// The observations of `id`'s verifying station from `since` to now
+    /// (`ObservationSource.historyRequest`), asked once for the place's
+    /// backfill and counted in the source's book like its polls; nil when
+    /// the place has no station yet or the source's book lets nothing go now.
+    func history(
+        of id: LocationID, since: Double, completion: @escaping (Result<[Observation], HistoryProblem>) -> Void
+    ) -> (any HTTPCancellable)? {
+        guard let key = searches[id]?.station, let watch = stations[key], opens(watch.source, at: now) == nil else {
+            return nil
+        }
+        let (source, station) = (watch.source, watch.station)
+        let request = source.historyRequest(for: station, since: since, now: now)
+        return fetch(source, request, conditional: false) { [weak self] outcome in
+            guard let self else { return }
+            switch outcome {
+            case .answered(let response), .notModified(let response):
+                do {
+                    completion(.success(try source.history(response.body, station: station, now: self.now)))
+                } catch {
+                    self.logger.warning("\(key): its past observations: \(error)")
+                    completion(.failure(.unreadable("\(error)")))
+                }
+            case .unreached(let failure):
+                completion(.failure(.unreached(failure.message)))
+            default:
+                completion(.failure(.failed("\(source.name): \(outcome.problem ?? "no answer")")))
+            }
+            self.settle(at: self.now)
+        }
+    }
+
     /// Each source polled for a station, or asked today: its stations, places and counts at `time`.
     func sourceStatuses(now time: Double) -> [ObservationSourceStatus] {
         var used: [String: (stations: [String], places: [LocationID])] = [:]

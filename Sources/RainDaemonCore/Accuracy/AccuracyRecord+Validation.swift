@@ -8,6 +8,8 @@ extension AccuracyRecord {
     /// accept, speeds below any recorded gust.
     static let temperatures: ClosedRange<Double> = -100...70
     static let windSpeeds: ClosedRange<Double> = 0...120
+    /// A backfill's problem is one line of at most this many bytes.
+    public static let maximumProblemBytes = 1024
 
     /// What is wrong with the values read, naming the field; nil when usable.
     public func validationProblem() -> WireDecodingError? {
@@ -41,6 +43,29 @@ extension AccuracyRecord {
         }
         if let ranking, let problem = Self.problem(of: ranking) {
             return WireDecodingError(field: "ranking.\(problem.field)", reason: problem.reason)
+        }
+        if let backfill, let problem = Self.problem(of: backfill) {
+            return WireDecodingError(field: "backfill.\(problem.field)", reason: problem.reason)
+        }
+        return nil
+    }
+
+    private static func problem(of backfill: AccuracyBackfill) -> WireDecodingError? {
+        if !Forecast.plausibleTimes.contains(backfill.at) {
+            return WireDecodingError(field: "at", reason: "\(backfill.at) is no time raind accepts")
+        }
+        if !isProviderName(backfill.provider) {
+            return WireDecodingError(field: "provider", reason: "is no provider name")
+        }
+        if !(0...maximumSamples).contains(backfill.samples) {
+            return WireDecodingError(field: "samples", reason: "\(backfill.samples) is not 0 to \(maximumSamples)")
+        }
+        if !(0...maximumObservedHours).contains(backfill.observedHours) {
+            return WireDecodingError(
+                field: "observedHours", reason: "\(backfill.observedHours) is not 0 to \(maximumObservedHours)")
+        }
+        if let problem = backfill.problem, problem.isEmpty || problem.utf8.count > maximumProblemBytes {
+            return WireDecodingError(field: "problem", reason: "is empty or longer than raind writes")
         }
         return nil
     }

@@ -17,6 +17,9 @@ public struct AccuracyRecord: Codable, Sendable, Equatable {
     public var observed: [ObservedHour] = []
     /// Which provider the scores put first under `Name=auto`, and the days towards a change.
     public var ranking: ProviderRanking?
+    /// What was taken from history for the place's first scores; set once,
+    /// so that raind does not ask again (`AccuracyKeeper+Backfill`).
+    public var backfill: AccuracyBackfill?
 
     public static let currentVersion = 1
     /// The lead times judged, hours: a forecast's sample for an hour at lead
@@ -112,9 +115,12 @@ public struct AccuracyRecord: Codable, Sendable, Equatable {
         if let amount = observation.precipitation, observation.precipitationHours == 1 {
             rain = rainCode || amount >= Self.rainMillimetres
         }
+        // A value an observation may hold but no record keeps (a 94 °C the
+        // station sent) is unknown here, so the file always reads back.
         let fresh = ObservedHour(
-            hour: hour, observedAt: observation.time, temperature: observation.temperature, rain: rain,
-            windSpeed: observation.windSpeed)
+            hour: hour, observedAt: observation.time,
+            temperature: observation.temperature.flatMap { Self.temperatures.contains($0) ? $0 : nil }, rain: rain,
+            windSpeed: observation.windSpeed.flatMap { Self.windSpeeds.contains($0) ? $0 : nil })
         if let index = observed.firstIndex(where: { $0.hour == hour }) {
             if abs(observed[index].observedAt - hour) <= abs(observation.time - hour) { return }
             observed[index] = fresh
@@ -123,6 +129,21 @@ public struct AccuracyRecord: Codable, Sendable, Equatable {
             observed.sort { $0.hour < $1.hour }
         }
         trim(now: now)
+    }
+
+    /// Takes a backfill: `samples` from a provider's past runs (merged
+    /// under the ones kept as they came, `merge`) and the station's
+    /// `observations` of the past days, noted in `backfill` with `at` and `provider`.
+    public mutating func takeBackfill(
+        samples: [ForecastSample], observations: [Observation], provider: String, at time: Double
+    ) {
+        let before = observed.count
+        for observation in observations { record(observation, now: time) }
+        merge(samples, now: time)
+        let oldest = time - Self.keptSeconds
+        backfill = AccuracyBackfill(
+            at: time, provider: provider, samples: samples.filter { $0.hour >= oldest }.count,
+            observedHours: max(0, observed.count - before))
     }
 
     /// Drops what is older than `keptSeconds`, then the oldest past the counts' bounds.

@@ -65,6 +65,11 @@ public struct Configuration: Equatable, Sendable {
     // [Accuracy]
     /// Whether the served temperatures are corrected by each place's measured bias (`TemperatureBias`).
     public var correctTemperature: Bool = false
+    /// Where a new place's backfill asks Open-Meteo's Previous Runs API (a
+    /// site proxy, a test server); nil: its own address, unless `[Provider]
+    /// BaseURL=` sends the forecasts elsewhere, in which case nothing is
+    /// backfilled (docs/ACCURACY.md, "Backfill").
+    public var accuracyBaseURL: String?
 
     // [Air]
     /// Whether each place's air quality is fetched, where a provider of its list has an air-quality service.
@@ -262,6 +267,12 @@ public struct Configuration: Equatable, Sendable {
             return true
         },
         .flag(section: "Accuracy", name: "CorrectTemperature", field: \.correctTemperature),
+        Key(section: "Accuracy", name: "BaseURL", field: \.accuracyBaseURL, expected: "an http:// or https:// URL") {
+            config, value in
+            guard let url = validURL(value) else { return false }
+            config.accuracyBaseURL = url
+            return true
+        },
         .flag(section: "Notifications", name: "Alerts", field: \.notifyAlerts),
         .flag(section: "Notifications", name: "RainSoon", field: \.notifyRainSoon),
         Key(

@@ -94,6 +94,54 @@ extension DWDObservationSource {
         return observation
     }
 
+    /// Records read from a station's history: fifteen days of hours.
+    static let maximumHistoryRecords = 15 * 24
+
+    /// The station's observed records of a `/weather` answer (`weather`, an
+    /// array of hourly records named like `/current_weather`'s without the
+    /// `_10` and `_60`); records of a forecast or of another station are left out.
+    public func parseHistory(
+        _ body: [UInt8], station: ObservationStation, now: Double
+    ) throws(ProviderParseError) -> [Observation] {
+        let root = try ProviderJSON.parse(body, provider: name, keepingElements: Self.maximumHistoryRecords)
+        if root["weather"] == nil, let detail = BrightSkyProvider.detail(root.value) {
+            throw root.error(.providerReported(detail), at: "detail")
+        }
+        guard let records = try root.array("weather") else { throw root.error(.missing, at: "weather") }
+        let byID = try sources(root)
+        var observations: [Observation] = []
+        for record in records {
+            guard case .object = record.value else {
+                throw record.error(.wrongType(expected: "an object", got: record.value.kindName))
+            }
+            guard let sourceID = try BrightSkyRecord.sourceID(record["source_id"]), let source = byID[sourceID],
+                !source.isForecast, source.station.id == station.id
+            else { continue }
+            guard let time = try record.instant("timestamp") else {
+                throw record.error(.missing, at: record.childPath("timestamp"))
+            }
+            let borrowed = Set((try record.object("fallback_source_ids"))?.value.objectValue?.map(\.key) ?? [])
+            func own(_ key: String) throws(ProviderParseError) -> Double? {
+                borrowed.contains(key) ? nil : try record.number(key)
+            }
+            var observation = Observation(source: name, station: source.station, time: time)
+            observation.temperature = try own("temperature")
+            observation.dewPoint = try own("dew_point")
+            observation.windSpeed = try own("wind_speed").map { $0 / 3.6 }
+            observation.windGust = try own("wind_gust_speed").map { $0 / 3.6 }
+            observation.windBearing = try own("wind_direction")
+            if observation.windSpeed ?? 0 == 0, observation.windBearing == 0 { observation.windBearing = nil }
+            observation.visibility = try own("visibility").map { $0 / 1000 }
+            if let amount = try own("precipitation") {
+                observation.precipitation = amount
+                observation.precipitationHours = 1
+            }
+            if !borrowed.contains("condition") { observation.weather = Self.weather(try record.string("condition")) }
+            observations.append(observation)
+        }
+        return observations
+    }
+
     /// Bright Sky's `condition` (null and `dry`: none).
     static func weather(_ condition: String?) -> [ObservedWeather] {
         switch condition {

@@ -57,4 +57,17 @@ public struct DWDObservationSource: ObservationSource {
     public func request(for station: ObservationStation) -> ProviderRequest {
         ProviderRequest(path: "/current_weather?dwd_station_id=\(station.id)&units=dwd")
     }
+
+    /// `/weather?dwd_station_id=00433&date=…&last_date=…&units=dwd`: the
+    /// station's hourly records from `since` to now (`historical`, `synop`
+    /// and `current` observations; Bright Sky keeps the DWD's archive).
+    public func historyRequest(for station: ObservationStation, since: Double, now: Double) -> ProviderRequest {
+        let query: [(String, String)] = [
+            ("dwd_station_id", station.id),
+            ("date", ObservationSources.instant(since)),
+            ("last_date", ObservationSources.instant(now)),
+            ("units", "dwd"),
+        ]
+        return ProviderRequest(path: "/weather?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&"))
+    }
 }

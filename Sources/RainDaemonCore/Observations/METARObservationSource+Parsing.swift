@@ -14,14 +14,17 @@ extension METARObservationSource {
     static let millimetresPerInch = 25.4
     /// Reports read from one answer: a box around a place holds some tens.
     static let maximumReports = 500
+    /// Reports read from a station's history: fifteen days of hourly
+    /// reports and as many specials between them.
+    static let maximumHistoryReports = 2 * historyHours
 
     /// The reports of an answer; an empty body (the API answers a question
     /// with no report so) holds none.
-    func reports(_ body: [UInt8]) throws(ProviderParseError) -> [ProviderJSON] {
+    func reports(_ body: [UInt8], keeping limit: Int = maximumReports) throws(ProviderParseError) -> [ProviderJSON] {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [] }
         let value: JSON
         do {
-            value = try JSON(parsing: body, keepingElements: Self.maximumReports)
+            value = try JSON(parsing: body, keepingElements: limit)
         } catch {
             throw ProviderParseError(provider: name, field: "", problem: .notJSON(error))
         }
@@ -81,7 +84,28 @@ extension METARObservationSource {
             throw ProviderParseError(
                 provider: name, field: "", problem: .notCovered("no recent report from \(station.id)"))
         }
-        let (report, time) = (found.report, found.time)
+        return try observation(found.report, station: station, time: found.time)
+    }
+
+    /// Every report of the station in a history answer (`hours=`).
+    public func parseHistory(
+        _ body: [UInt8], station: ObservationStation, now: Double
+    ) throws(ProviderParseError) -> [Observation] {
+        var observations: [Observation] = []
+        for report in try reports(body, keeping: Self.maximumHistoryReports) {
+            guard try report.string("icaoId") == station.id else { continue }
+            guard let time = try report.number("obsTime") else {
+                throw report.error(.missing, at: report.childPath("obsTime"))
+            }
+            observations.append(try observation(report, station: station, time: time))
+        }
+        return observations
+    }
+
+    /// One report's decoded values.
+    private func observation(
+        _ report: ProviderJSON, station: ObservationStation, time: Double
+    ) throws(ProviderParseError) -> Observation {
         var observation = Observation(source: name, station: station, time: time)
         observation.temperature = try report.number("temp")
         observation.dewPoint = try report.number("dewp")

@@ -68,4 +68,14 @@ public struct METARObservationSource: ObservationSource {
     public func request(for station: ObservationStation) -> ProviderRequest {
         ProviderRequest(path: "/api/data/metar?ids=\(station.id)&format=json")
     }
+
+    /// `/api/data/metar?ids=KDCA&format=json&hours=168`: every report of
+    /// the last `hours` (the Data API keeps about 15 days), newest first.
+    public func historyRequest(for station: ObservationStation, since: Double, now: Double) -> ProviderRequest {
+        let hours = min(Self.historyHours, max(1, Int(((now - since) / 3600).rounded(.up))))
+        return ProviderRequest(path: "/api/data/metar?ids=\(station.id)&format=json&hours=\(hours)")
+    }
+
+    /// The most hours of reports the Data API keeps.
+    static let historyHours = 15 * 24
 }

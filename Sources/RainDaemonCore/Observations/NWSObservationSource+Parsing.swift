@@ -16,9 +16,12 @@ extension NWSObservationSource {
     static let maximumStations = VerifyingStation.maximumCandidates
     /// The quality-control marks of a value that failed MADIS's checks.
     static let failedQualityControl: Set<String> = ["X", "Q", "B"]
+    /// Observations read from a station's history: seven days of
+    /// five-minute and hourly reports are some hundreds.
+    static let maximumHistory = 3000
 
-    func document(_ body: [UInt8]) throws(ProviderParseError) -> ProviderJSON {
-        let root = try ProviderJSON.parse(body, provider: name, keepingElements: Self.maximumStations)
+    func document(_ body: [UInt8], keeping limit: Int = maximumStations) throws(ProviderParseError) -> ProviderJSON {
+        let root = try ProviderJSON.parse(body, provider: name, keepingElements: limit)
         if root.value["features"] == nil, let problem = NWSProblem(root.value) {
             throw root.error(.providerReported(problem.reason))
         }
@@ -65,6 +68,25 @@ extension NWSObservationSource {
             }
             feature = first
         }
+        return try observation(feature, station: station)
+    }
+
+    /// Every observation of a history answer (a feature collection); a
+    /// feature whose values are all unknown is still kept, and left out when paired.
+    public func parseHistory(
+        _ body: [UInt8], station: ObservationStation, now: Double
+    ) throws(ProviderParseError) -> [Observation] {
+        let root = try document(body, keeping: Self.maximumHistory)
+        guard let features = try root.array("features") else { throw root.error(.missing, at: "features") }
+        var observations: [Observation] = []
+        for feature in features { observations.append(try observation(feature, station: station)) }
+        return observations
+    }
+
+    /// One observation feature's values.
+    private func observation(
+        _ feature: ProviderJSON, station: ObservationStation
+    ) throws(ProviderParseError) -> Observation {
         let properties = try feature.required("properties")
         if let id = try properties.string("stationId"), id != station.id {
             throw properties.error(

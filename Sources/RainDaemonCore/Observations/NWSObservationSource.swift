@@ -54,4 +54,13 @@ public struct NWSObservationSource: ObservationSource {
     public func request(for station: ObservationStation) -> ProviderRequest {
         ProviderRequest(path: "/stations/\(station.id)/observations/latest", headers: NWS.headers)
     }
+
+    /// `/stations/KDCA/observations?start=2026-07-22T14:00:00Z`: the
+    /// station's observations since then, newest first (the API keeps
+    /// about seven days).
+    public func historyRequest(for station: ObservationStation, since: Double, now: Double) -> ProviderRequest {
+        ProviderRequest(
+            path: "/stations/\(station.id)/observations?start=\(ObservationSources.instant(since))",
+            headers: NWS.headers)
+    }
 }

@@ -116,6 +116,22 @@ extension ObservationSource {
         return observation
     }
 
+    /// `parseHistory`, each observation held to the rules every observation
+    /// meets: one that breaks them refuses the whole answer, naming it, so
+    /// that nothing of a broken answer is kept. Oldest first.
+    public func history(
+        _ body: [UInt8], station: ObservationStation, now: Double
+    ) throws(ProviderParseError) -> [Observation] {
+        let observations = try parseHistory(body, station: station, now: now)
+        for (index, observation) in observations.enumerated() {
+            if let problem = observation.validationProblem(now: now) {
+                throw ProviderParseError(
+                    provider: name, field: "[\(index)].\(problem.field)", problem: .invalidValue(problem.reason))
+            }
+        }
+        return observations.sorted { $0.time < $1.time }
+    }
+
     /// `parseStations`, each station at most once and only those every
     /// rule allows (a station with a broken id or position is left out,
     /// not the list).

@@ -41,12 +41,33 @@ public protocol ObservationSource: Sendable {
     func parseObservation(
         _ body: [UInt8], station: ObservationStation, now: Double
     ) throws(ProviderParseError) -> Observation
+    /// The request for `station`'s observations from `since` to now, read
+    /// once for a new place's backfill (docs/ACCURACY.md, "Backfill").
+    func historyRequest(for station: ObservationStation, since: Double, now: Double) -> ProviderRequest
+    /// Every observation of `station` in a history request's successful
+    /// answer, with the values it marks bad left out, in any order. Throws
+    /// on an answer that is not the service's or a value of the wrong kind.
+    func parseHistory(
+        _ body: [UInt8], station: ObservationStation, now: Double
+    ) throws(ProviderParseError) -> [Observation]
 }
 
 extension ObservationSource {
     /// Never asked unless the source's plan has a lookup (the NWS's).
     public func parseLookup(_ body: [UInt8], now: Double) throws(ProviderParseError) -> ProviderLookup {
         throw ProviderParseError(provider: name, field: "", problem: .invalidValue("no lookup is made"))
+    }
+}
+
+extension ObservationSources {
+    /// A UTC instant as the services' history requests take it: `2026-07-22T14:00:00Z`.
+    static func instant(_ unixSeconds: Double) -> String {
+        let time = CivilDateTime(unixSeconds: unixSeconds.rounded(.down), utcOffsetSeconds: 0)
+        let year = String(time.year)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-"
+            + CivilDateTime.twoDigits(time.month) + "-" + CivilDateTime.twoDigits(time.day) + "T"
+            + CivilDateTime.twoDigits(time.hour) + ":" + CivilDateTime.twoDigits(time.minute) + ":"
+            + CivilDateTime.twoDigits(time.second) + "Z"
     }
 }
 

@@ -85,8 +85,10 @@ extension WeatherInterface {
         # distanceMetres, heightDifferenceMetres) or why there is none (problem), why
         # its kept pairs were started anew (fileProblem: a damaged file), the provider
         # serving it and since when (servingSince null: since before raind started),
-        # the scores by provider then lead time, and each provider's +24 h
-        # temperature error day by day over the window (days, by provider then day).
+        # what was taken from history for its first scores (backfill: null while it
+        # was not done), the scores by provider then lead time, and each provider's
+        # +24 h temperature error day by day over the window (days, by provider then
+        # day).
         type PlaceAccuracy (
           id: string,
           name: string,
@@ -101,6 +103,7 @@ extension WeatherInterface {
           fileProblem: ?string,
           serving: ?string,
           servingSince: ?float,
+          backfill: ?AccuracyBackfill,
           scores: []AccuracyScore,
           days: []AccuracyDay
         )
@@ -113,6 +116,18 @@ extension WeatherInterface {
           from: float,
           temperatureError: ?float,
           pairs: int
+        )
+
+        # The backfill of a place, done once (docs/ACCURACY.md): when (at), the provider
+        # whose archive of past runs was taken, the samples taken from it (+24 h and
+        # +48 h), the verifying station's hours read from its recent observations, and
+        # why nothing was taken (problem: an answer raind could not read).
+        type AccuracyBackfill (
+          at: float,
+          provider: string,
+          samples: int,
+          observedHours: int,
+          problem: ?string
         )
 
         # One provider at one lead time (hours between the forecast's fetch and the

@@ -88,6 +88,19 @@ struct AccuracyCommand: ClientCommand {
                     tr("Served by {provider} since {time}", ["provider": serving, "time": dateTime($0)])
                 } ?? tr("Served by {provider}", ["provider": serving]))
         }
+        if let backfill = place.backfill {
+            let provider = backfill.provider.strippingControlCharacters()
+            lines.append(
+                backfill.problem.map {
+                    tr(
+                        "Not backfilled from {provider}'s past runs: {problem}",
+                        // Whole, not brief: the field it names is what to look at.
+                        ["provider": provider, "problem": $0.strippingControlCharacters()])
+                }
+                    ?? tr(
+                        "Backfilled on {time} from {provider}'s past runs (+24 h and +48 h)",
+                        ["time": dateTime(backfill.at), "provider": provider]))
+        }
         if let problem = place.fileProblem { lines.append(ForecastPresenter.brief(problem)) }
         let days = Int(((place.until - place.from) / 86_400).rounded())
         lines.append(

@@ -70,6 +70,8 @@ public struct PlaceAccuracy: Codable, Sendable, Equatable {
     /// The provider serving the place now, and since when (nil: since before raind started).
     public var serving: String?
     public var servingSince: Double?
+    /// What was taken from history for the place's first scores, once; nil while it was not done.
+    public var backfill: AccuracyBackfill?
     /// By provider, then lead time.
     public var scores: [AccuracyScore]
     /// Each provider's +24 h temperature error day by day over the window, by provider then day.
