@@ -21,7 +21,8 @@ Figures, each beside its yardstick measured in the same run:
     median of 200, against GetStatus on the same connection (median of 200);
   - GetAccuracy for every place in one call.
 
-`python3 bench/accuracy_bench.py BIN_DIR [--write docs/PERFORMANCE.md]`."""
+`python3 bench/accuracy_bench.py BIN_DIR [--write docs/PERFORMANCE.md]`; with `--places`, prints
+`raindctl accuracy` for three places (the US, Germany, Norway) with such records instead."""
 import json
 import math
 import pathlib
@@ -50,8 +51,9 @@ PROVIDERS = {SERVING: (0.4, 1.2), "metno": (-0.2, 1.0), "brightsky": (0.0, 1.4),
 RUNS = 200
 
 
-def record(rng, now):
-    """A month of one place's record, as raind writes it (AccuracyRecord)."""
+def record(rng, now, providers=PROVIDERS, serving=SERVING, station="EHTW"):
+    """A month of one place's record, as raind writes it (AccuracyRecord): `serving`'s samples every
+    hour, the other `providers`' four times a day, each with its (bias, noise)."""
     end = int(now // 3600) * 3600
     start = end - DAYS * 86_400
     truth = {}
@@ -64,15 +66,15 @@ def record(rng, now):
     samples = []
 
     def sample(provider, lead, hour, issued):
-        bias, noise = PROVIDERS[provider]
+        bias, noise = providers[provider]
         wet = rng.random() < 0.18
         samples.append({"provider": provider, "lead": lead, "hour": hour, "issuedAt": issued,
                         "temperature": round(truth[hour] + bias + rng.gauss(0, noise * (1 + lead / 48)), 1),
                         "rain": wet, "rainProbability": round(rng.random() * (0.9 if wet else 0.4), 2),
                         "windSpeed": round(abs(rng.gauss(4, 2.5)), 1)})
-    for provider in PROVIDERS:
+    for provider in providers:
         for lead in LEADS:
-            if provider == SERVING:
+            if provider == serving:
                 for hour in range(start, end, 3600):
                     sample(provider, lead, hour, hour - lead * 3600)
             else:
@@ -82,7 +84,7 @@ def record(rng, now):
                         if start <= hour < end:
                             sample(provider, lead, hour, issued)
     samples.sort(key=lambda s: (s["provider"], s["lead"], s["hour"]))
-    return {"version": 1, "station": "EHTW", "samples": samples, "observed": observed}
+    return {"version": 1, "station": station, "samples": samples, "observed": observed}
 
 
 def start(binary, env, base):
@@ -117,6 +119,46 @@ def timed(client, method, parameters=None):
     return elapsed, reply
 
 
+# `--places`: three places as the issue's note shows them, each with its region's providers.
+THREE = [
+    ({"id": "columbus-us", "name": "Columbus", "latitude": 39.9612, "longitude": -82.9988}, "KCMH",
+     "nws", {"nws": (0.6, 1.3), "open-meteo": (-0.3, 1.1), "pirateweather": (1.4, 1.5)}),
+    ({"id": "berlin-de", "name": "Berlin", "latitude": 52.5244, "longitude": 13.4105}, "10384",
+     "brightsky", {"brightsky": (0.2, 1.0), "open-meteo": (0.3, 1.2), "metno": (-0.5, 1.4)}),
+    ({"id": "oslo-no", "name": "Oslo", "latitude": 59.9127, "longitude": 10.7461}, "ENGM",
+     "metno", {"metno": (-0.1, 0.9), "open-meteo": (0.9, 1.3)}),
+]
+
+
+def three_places(binary, now, forecast):
+    """Prints `raindctl accuracy` for a place in the US, Germany and Norway, each with a month of
+    records (`record`) from its region's providers."""
+    rng = random.Random(36)
+    base = pathlib.Path(tempfile.mkdtemp(prefix="raind-accuracy-places-"))
+    try:
+        env = environment(base, "http://127.0.0.1:9")
+        saved = []
+        (base / "state/raind/accuracy").mkdir(parents=True, exist_ok=True)
+        for place, station, serving, providers in THREE:
+            saved.append(dict(places(1)[0], **place))
+            served = dict(forecast, provider=serving)
+            (base / f"cache/raind/forecasts/{place['id']}.json").write_text(json.dumps(cached(saved[-1], served)))
+            (base / f"state/raind/accuracy/{place['id']}.json").write_text(
+                json.dumps(record(rng, now, providers, serving, station)))
+        (base / "state/raind/state.json").write_text(json.dumps(
+            {"version": 1, "locations": saved, "selected": saved[0]["id"], "settings": {"units": "si"}}))
+        process, _ = start(binary / "raind", env, base)
+        try:
+            for place in saved:
+                shown = subprocess.run([str(binary / "raindctl"), "accuracy", place["name"]], capture_output=True,
+                                       text=True, env=dict(env, RAIND_SOCKET=str(base / "run/raind/raind.sock")))
+                print(f"$ raindctl accuracy {place['name']}\n{shown.stdout}{shown.stderr}")
+        finally:
+            stop(process)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def main():
     binary = pathlib.Path(sys.argv[1]) / "raind"
     target = sys.argv[sys.argv.index("--write") + 1] if "--write" in sys.argv else None
@@ -125,6 +167,8 @@ def main():
     golden = json.loads((FIXTURES / "Golden" / "openmeteo-paris.forecast.json").read_text())
     forecast = moved_in_time(golden, hours_since(golden["fetchedAt"]), golden["fetchedAt"])
     forecast["fetchedAt"] = now - 60
+    if "--places" in sys.argv:
+        return three_places(binary.parent, now, forecast)
     base = pathlib.Path(tempfile.mkdtemp(prefix="raind-accuracy-bench-"))
     # Nothing leaves loopback and nothing is asked during the measurement: the
     # forecasts are cached and fresh (the provider is a closed port); alerts, air and observations are off.

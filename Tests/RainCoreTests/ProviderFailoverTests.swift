@@ -80,7 +80,7 @@ final class ProviderFailoverTests: XCTestCase {
         XCTAssertEqual(try german { moved.localizedReason }, "open-meteo: open-meteo antwortete mit einer Webseite")
         XCTAssertEqual(
             Localization.with(locale: "fr_FR.UTF-8") { moved.localizedReason },
-            "open-meteo : open-meteo a répondu par une page web")
+            "open-meteo\u{A0}: open-meteo a répondu par une page web", "French puts a no-break space before a colon")
         let refused = ProviderChange(provider: "metno", previous: "open-meteo", failed: "open-meteo", failure: nil)
         XCTAssertEqual(refused.reason, "open-meteo: not available")
         XCTAssertEqual(try german { refused.localizedReason }, "open-meteo: nicht verfügbar")

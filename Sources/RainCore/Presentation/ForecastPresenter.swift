@@ -536,9 +536,9 @@ public struct ForecastPresenter: Sendable {
             placeName + " " + formatter.temperature(conditions?.temperature)
             + (forecast.isCorrected(conditionsAt: now) ? Self.correctedMark : "")
         if let summary = conditions?.summary, !summary.isEmpty { line += " " + Localization.translate(summary) }
-        line +=
-            ", " + formatter.windSpeed(conditions?.windSpeed) + ", "
-            + UnitFormatter.percent(conditions?.precipProbability)
+        line = Localization.list([
+            line, formatter.windSpeed(conditions?.windSpeed), UnitFormatter.percent(conditions?.precipProbability),
+        ])
         return shownStale ? tr("{line} (stale)", ["line": line]) : line
     }
 

@@ -14,7 +14,7 @@ public enum ObservationWording {
             parts.append(UnitFormatter(system: units).spaced(temperature, .temperature))
         }
         parts += observation.weather.map(describe)
-        let values = parts.isEmpty ? tr("no values reported") : parts.joined(separator: ", ")
+        let values = parts.isEmpty ? tr("no values reported") : Localization.list(parts)
         return tr(
             "Observed at {station} {age}: {values}",
             [

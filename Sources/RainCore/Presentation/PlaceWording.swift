@@ -15,11 +15,11 @@ public enum PlaceWording {
         var parts = [candidate.name]
         if !candidate.region.isEmpty { parts.append(candidate.region) }
         parts.append(candidate.countryCode.isEmpty ? candidate.country : candidate.countryCode)
-        var text = parts.joined(separator: ", ")
+        var text = Localization.list(parts)
         var extra: [String] = []
         if candidate.population > 0 { extra.append(population(candidate.population)) }
         if let identity = candidate.source.identity { extra.append(identity) }
-        if !extra.isEmpty { text += " (" + extra.joined(separator: ", ") + ")" }
+        if !extra.isEmpty { text += " (" + Localization.list(extra) + ")" }
         return text
     }
 
@@ -53,7 +53,7 @@ public enum PlaceWording {
         guard !suggestions.isEmpty else { return message }
         return tr(
             "{message}; did you mean {suggestions}?",
-            ["message": message, "suggestions": suggestions.map(describe).joined(separator: ", ")])
+            ["message": message, "suggestions": Localization.list(suggestions.map(describe))])
     }
 
     /// No saved place has this id or name.

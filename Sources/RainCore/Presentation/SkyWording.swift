@@ -40,7 +40,7 @@ public enum SkyWording {
             }
         }
         if parts.isEmpty { return moon.upAtStart ? tr("up all day") : tr("below the horizon all day") }
-        return parts.joined(separator: ", ")
+        return Localization.list(parts)
     }
 
     /// `9 h 12 min`, `45 min`, `24 h`: `seconds` to the nearest minute.

@@ -14,7 +14,7 @@ enum SourceWording {
         var parts = [
             values.isEmpty
                 ? tr("Observed at {station}", ["station": station])
-                : tr("{values} from {station}", ["values": values.joined(separator: ", "), "station": station])
+                : tr("{values} from {station}", ["values": Localization.list(values), "station": station])
         ]
         if let distance = source.distanceMetres, distance.isFinite {
             let kilometres = Int(min(distance / 1000, 1e6).rounded())
@@ -26,7 +26,7 @@ enum SourceWording {
                 difference < 0
                     ? tr("{metres} m lower", ["metres": metres]) : tr("{metres} m higher", ["metres": metres]))
         }
-        let text = parts.joined(separator: ", ")
+        let text = Localization.list(parts)
         return text.readerCapitalized
     }
 

@@ -233,6 +233,10 @@ extension DesktopNotifier {
 
     /// One match on the bus daemon's NameOwnerChanged for the server's name:
     /// nothing is sent, and nothing wakes raind, until a server appears.
+    /// Once the match is in place the bus is asked whether the name has an
+    /// owner already (the bus daemon handles a connection's messages in
+    /// order): a server that started between the failed call and the match
+    /// is found too.
     func watchForServer() {
         guard ownerWatch == nil, let bus else { return }
         do throws(BusError) {
@@ -241,22 +245,32 @@ extension DesktopNotifier {
                     sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                     member: "NameOwnerChanged", arg0: Self.busName)
             ) { [weak self] message in
-                guard let self else { return }
                 let owner = (try? message.readString(), try? message.readString(), try? message.readString())
                 guard owner.0 == Self.busName, let newOwner = owner.2, !newOwner.isEmpty else { return }
-                self.logger.info("a notification server appeared on the session bus; notifications are on")
-                self.availability = .usable
-                self.ownerWatch = nil
-                // What holds now and was not shown while nobody could show it is shown now.
-                self.reconsiderAlerts()
-                self.reconsiderAir()
-                if self.isIdle { self.settled() }
+                self?.serverAppeared()
+            }
+            ownerCheck = try bus.nameHasOwner(Self.busName, timeout: Self.callTimeout) { [weak self] result in
+                self?.ownerCheck = nil
+                if case .success(true) = result { self?.serverAppeared() }
             }
         } catch {
             logger.warning(
                 "cannot watch the session bus for a notification server (\(error)); "
                     + "desktop notifications stay off until raind restarts")
         }
+    }
+
+    /// A notification server owns the name now: what holds and was not shown
+    /// while nobody could show it is shown.
+    private func serverAppeared() {
+        guard availability == .noServer else { return }
+        logger.info("a notification server appeared on the session bus; notifications are on")
+        availability = .usable
+        ownerWatch = nil
+        ownerCheck = nil
+        reconsiderAlerts()
+        reconsiderAir()
+        if isIdle { settled() }
     }
 
     // MARK: Record

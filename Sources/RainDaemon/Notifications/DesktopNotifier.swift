@@ -78,6 +78,8 @@ public final class DesktopNotifier {
     /// Each place's air as last served.
     var reportedAir: [LocationID: (place: Location, air: AirQuality?)] = [:]
     var ownerWatch: BusSlot?
+    /// Whether the server's name has an owner already, asked once the watch is in place.
+    var ownerCheck: BusSlot?
     var queue: [Outgoing] = []
     var inFlight: BusSlot?
     /// The user manager's `LANG` and `LC_*` as last read, nil when it could

@@ -33,7 +33,7 @@ extension StatusCommand {
                     ["span": Durations.span(until - now), "failures": failures]))
         }
         if !details.isEmpty {
-            text = tr("{text} ({details})", ["text": text, "details": details.joined(separator: ", ")])
+            text = tr("{text} ({details})", ["text": text, "details": Localization.list(details)])
         }
         return tr("{name}: {text}", ["name": source.name, "text": text])
     }
