@@ -115,4 +115,74 @@ import Testing
             parseError(#"{"detail": "No sources match your criteria"}"#)?.problem
                 == .providerReported("No sources match your criteria"))
     }
+
+    /// A point answer's `location.warn_cell_id` is kept with the grid point;
+    /// the next plan asks by the cell, one URL for every place in it.
+    @Test func asksByTheWarnCellAPointAnswerNamed() throws {
+        let point = "/alerts?lat=52.52&lon=13.39&tz=Europe%2FBerlin"
+        let body = try Fixtures.bytes("alerts/brightsky-alerts-berlin-mitte.json")
+        let outcome = source.areaLookup([body], asked: [point], for: berlin, now: now)
+        guard case .keep(let lookup) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(lookup.expiresAt == now + DWDWarnCell.lifetime && lookup.validationProblem == nil)
+        let cellPath = "/alerts?warn_cell_id=711000101&tz=Europe%2FBerlin"
+        #expect(
+            source.plan(for: berlin, lookups: [lookup], languages: [], now: now) == .requests([.init(path: cellPath)]))
+        // Another place of the cell, in its own zone: the same question.
+        var neighbour = berlin
+        neighbour.timeZone = ""
+        let theirs = DWDWarnCell.lookup("711000101", for: neighbour, now: now)
+        #expect(
+            source.plan(for: neighbour, lookups: [theirs], languages: [], now: now)
+                == .requests([.init(path: cellPath)]))
+        // A place that moved asks by point: the cell was found for the old position.
+        var moved = berlin
+        moved.latitude = 48.14
+        #expect(
+            source.plan(for: moved, lookups: [lookup], languages: [], now: now)
+                == .requests([.init(path: "/alerts?lat=48.14&lon=13.39&tz=Europe%2FBerlin")]))
+        // Without the cell, and for a place outside Germany, as before.
+        #expect(source.plan(for: berlin, lookups: [], languages: [], now: now) == .requests([.init(path: point)]))
+        var strasbourg = berlin
+        strasbourg.countryCode = "FR"
+        #expect(
+            source.plan(for: strasbourg, lookups: [lookup], languages: [], now: now)
+                == .notCovered("the DWD warns for Germany only"))
+        // The cell's answer names the cell: nothing changes.
+        #expect(source.areaLookup([body], asked: [cellPath], for: berlin, now: now) == .unchanged)
+    }
+
+    /// Only a 9-digit cell id is kept; anything else leaves the point query,
+    /// and a cell answer naming another cell, or none, drops the cell.
+    @Test func aBadWarnCellKeepsThePointQuery() {
+        let point = "/alerts?lat=52.52&lon=13.39&tz=Europe%2FBerlin"
+        for cell in [
+            #""12345""#, "12345", #""071100010""#, #""71100010a""#, "711000101.5", #""711000101&x=1""#, "null",
+        ] {
+            let body = Array(#"{"alerts": [], "location": {"warn_cell_id": \#(cell)}}"#.utf8)
+            guard case .ignored = source.areaLookup([body], asked: [point], for: berlin, now: now) else {
+                Issue.record("\(cell) was taken for a warn cell")
+                continue
+            }
+        }
+        #expect(
+            source.areaLookup([Array(#"{"alerts": []}"#.utf8)], asked: [point], for: berlin, now: now) != .unchanged)
+        let cellPath = "/alerts?warn_cell_id=711000101&tz=Europe%2FBerlin"
+        let other = Array(#"{"alerts": [], "location": {"warn_cell_id": 803159016}}"#.utf8)
+        #expect(
+            source.areaLookup([other], asked: [cellPath], for: berlin, now: now)
+                == .drop("the answer for warn cell 711000101 names warn cell 803159016"))
+        guard case .drop = source.areaLookup([Array(#"{"alerts": []}"#.utf8)], asked: [cellPath], for: berlin, now: now)
+        else {
+            Issue.record("a cell answer naming no cell kept the cell")
+            return
+        }
+        // A kept value that is not a cell id is not asked.
+        let bad = ProviderLookup(
+            values: ["dwdWarnCell": "7110/0101", "dwdWarnCellLatitude": "52.52", "dwdWarnCellLongitude": "13.39"],
+            expiresAt: now + 60)
+        #expect(source.plan(for: berlin, lookups: [bad], languages: [], now: now) == .requests([.init(path: point)]))
+    }
 }

@@ -92,6 +92,7 @@ def test_the_key_never_goes_back_nor_into_a_log(proxy, upstream):
 ALERT_AND_AIR_TARGETS = [
     ("nws", "/alerts/active?point=45.46,-123.84"),
     ("brightsky", "/alerts?lat=52.52&lon=13.40&tz=Europe%2FBerlin"),
+    ("brightsky", "/alerts?warn_cell_id=711000101&tz=Europe%2FBerlin"),
     ("metno", "/weatherapi/metalerts/2.0/current.json?lat=59.91&lon=10.75&lang=en"),
     ("eccc", "/collections/weather-alerts/items?f=json&bbox=-79.50,43.55,-79.30,43.75&lang=en&limit=500"),
     ("meteoalarm", "/feeds/meteoalarm-legacy-atom-france"),
@@ -115,6 +116,8 @@ def test_alert_and_air_paths_reach_their_services_once(proxy, upstream):
     assert sorted(entry[0] for entry in upstream_log) == sorted(p for p, _ in ALERT_AND_AIR_TARGETS), upstream_log
     # Anything else on those paths is refused, and nothing goes upstream.
     for target in ["/alerts/active?point=45.46,-123.84&x=1", "/alerts/active?area=OR",
+                   "/alerts?warn_cell_id=71100&tz=Europe%2FBerlin", "/alerts?warn_cell_id=711000101",
+                   "/alerts?warn_cell_id=711000101&tz=Europe%2FBerlin&lat=1",
                    "/feeds/meteoalarm-legacy-atom-france?x=1", "/api/v1/warnings/feeds-france/04d497d4?x=1",
                    "/v1/air-quality?latitude=1&longitude=2",
                    "/collections/weather-alerts/items?f=json&bbox=1,2,3,4&lang=de&limit=5"]:

@@ -302,6 +302,45 @@ def test_two_machines_asking_the_alerts_of_one_nws_zone_cause_one_upstream_reque
         "/alerts/active?point=30,-85"], upstream.stats()["targets"]
 
 
+
+def test_two_machines_asking_the_alerts_of_one_dwd_warn_cell_cause_one_upstream_request(proxy, upstream, fleet):
+    """Places in one DWD warn cell ask `/alerts?warn_cell_id=...&tz=Europe%2FBerlin`
+    (docs/ALERTS.md) once a point answer has named the cell (the recorded
+    Berlin-Mitte answer names 711000101): the same URL on every machine, kept
+    2 minutes under the key "brightsky /alerts?warn_cell_id=...", so the
+    second machine is answered from it."""
+    site = proxy()
+    machines = fleet(2, site, "brightsky",
+                     extra=f"Contact={MACHINE_CONTACT}\n[Alerts]\nEnabled=yes\nBaseURL={site.url}\n")
+    cell_query = "/alerts?warn_cell_id=711000101&tz=Europe%2FBerlin"
+    # Two points of Berlin-Mitte in different 0.01° cells: their point queries differ.
+    points = [(52.5208, 13.3889), (52.5219, 13.4132)]
+    for index, daemon in enumerate(machines):
+        client = daemon.client()
+        latitude, longitude = points[index]
+        place = client.call("AddLocation", {"latitude": latitude, "longitude": longitude, "name": f"Place {index}"})
+        place_id = place["parameters"]["location"]["id"]
+        assert "error" not in client.call("Refresh", {"id": place_id}), daemon.read_log()
+
+        def answered():
+            forecast = (client.call("GetForecast", {"id": place_id}).get("parameters") or {}).get("forecast")
+            return forecast if forecast and (forecast.get("alertService") or {}).get("checkedAt") else None
+        # The first poll asks by point; its answer names the cell.
+        forecast = wait_for(answered, timeout=20, what=f"machine {index}'s alerts ({daemon.read_log()})")
+        assert forecast["alertService"]["source"] == "dwd", forecast["alertService"]
+        client.close()
+        # A reload asks the alerts again at once, now by cell.
+        daemon.process.send_signal(signal.SIGHUP)
+        wait_for(lambda: sum(entry[2] == cell_query for entry in site.access_log()) == index + 1, timeout=20,
+                 what=f"machine {index}'s cell query through the proxy ({daemon.read_log()})")
+    asked = [entry for entry in site.access_log() if entry[2] == cell_query]
+    assert [entry[1] for entry in asked] == ["MISS", "HIT"], asked
+    assert upstream.stats()["targets"].get(cell_query) == 1, upstream.stats()["targets"]
+    assert sorted(target for target in upstream.stats()["targets"] if target.startswith("/alerts?lat=")) == [
+        "/alerts?lat=52.52&lon=13.39&tz=Europe%2FBerlin", "/alerts?lat=52.52&lon=13.41&tz=Europe%2FBerlin"], \
+        upstream.stats()["targets"]
+
+
 # What a provider can send back that must never reach a machine: the key
 # echoed in an error's body, its reason phrase, its headers or a redirect's
 # Location, at every status a provider answers with.

@@ -24,7 +24,7 @@ final class AlertWatcher {
     private let answers: SharedAnswers
     let store: ForecastStore
     private let events: DaemonEvents
-    private let logger: Logger
+    let logger: Logger
     private(set) var places: [Location] = []
     var watches: [LocationID: Watch] = [:]
     /// The poll timer, with the polls' seeded jitter; reading the time
@@ -411,7 +411,7 @@ final class AlertWatcher {
             ) { [weak self] result in
                 results[index] = result
                 guard results.allSatisfy({ $0 != nil }) else { return }
-                self?.answered(id, results.compactMap { $0 }, place: place)
+                self?.answered(id, results.compactMap { $0 }, place: place, asked: asked.map(\.path))
             }
             watch.transfers.append(transfer)
         }
@@ -419,7 +419,7 @@ final class AlertWatcher {
     }
 
     private func answered(
-        _ id: LocationID, _ results: [Result<SharedAnswers.Answer, HTTPFailure>], place: Location
+        _ id: LocationID, _ results: [Result<SharedAnswers.Answer, HTTPFailure>], place: Location, asked: [String]
     ) {
         guard var watch = watches[id] else { return }
         watch.transfers = []
@@ -441,6 +441,7 @@ final class AlertWatcher {
         }
         do {
             let feed = try source.parseFeed(bodies, for: place, languages: languages, now: time)
+            keepArea(source.areaLookup(bodies, asked: asked, for: place, now: time), of: id, source: source)
             watch.feedAlerts = Self.checked(feed.alerts, source: source.name)
             // Documents the feed no longer names are forgotten; new ones are fetched.
             watch.documents = watch.documents.filter { feed.documents.contains($0.key) }

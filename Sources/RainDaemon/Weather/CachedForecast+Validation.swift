@@ -17,8 +17,10 @@ extension CachedForecast {
             }
         }
         if let lookups {
-            if lookups.count > WeatherProviders.all.count {
-                return WireDecodingError(field: "cache.lookups", reason: "holds more lookups than raind has providers")
+            // One a forecast provider, and one an alert service (the DWD's warn cell).
+            if lookups.count > WeatherProviders.all.count + AlertSources.all.count {
+                return WireDecodingError(
+                    field: "cache.lookups", reason: "holds more lookups than raind has providers and alert services")
             }
             for (name, lookup) in lookups {
                 if let problem = lookup.validationProblem {

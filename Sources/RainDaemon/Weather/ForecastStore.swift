@@ -173,6 +173,11 @@ public final class ForecastStore {
         lookups[id, default: [:]][provider.rawValue] = lookup
     }
 
+    /// Forgets what `provider`'s lookup found for the place.
+    func dropLookup(of id: LocationID, by provider: ProviderName) {
+        lookups[id]?[provider.rawValue] = nil
+    }
+
     /// Forgets the place's lookups (it moved: they are for the old position).
     func dropLookups(of id: LocationID) {
         lookups[id] = nil

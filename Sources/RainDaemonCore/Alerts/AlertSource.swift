@@ -34,6 +34,11 @@ public protocol AlertSource: Sendable {
     /// (the NWS's zones, `NWSAlertZones`), so places in one area ask one
     /// question. By default, `plan(for:languages:now:)`.
     func plan(for place: Location, lookups: [ProviderLookup], languages: [String], now: Double) -> AlertPlan
+    /// What the successful answers to `asked` (the plan's request paths)
+    /// say of the place's area, for the next plan: a lookup to keep (the
+    /// DWD's warn cell, `DWDWarnCell`), one to drop, or nothing. By
+    /// default, nothing.
+    func areaLookup(_ answers: [[UInt8]], asked: [String], for place: Location, now: Double) -> AlertAreaLookup
     /// The successful (200) answers of a plan's requests, in its order: the
     /// alerts they hold that concern `place` (matched by the area's outline
     /// where one is given), and the CAP documents to fetch for the rest of
@@ -58,6 +63,11 @@ extension AlertSource {
         plan(for: place, languages: languages, now: now)
     }
 
+    /// A source whose answers name no area.
+    public func areaLookup(_ answers: [[UInt8]], asked: [String], for place: Location, now: Double) -> AlertAreaLookup {
+        .unchanged
+    }
+
     /// Never asked unless the source's feed names documents.
     public func parseDocument(
         _ body: [UInt8], for place: Location, languages: [String], now: Double
@@ -75,6 +85,19 @@ public enum AlertPlan: Equatable, Sendable {
     case requests([ProviderRequest])
     /// The source does not cover the place; the reason is shown to people.
     case notCovered(String)
+}
+
+/// What a poll's answers say of the area a place is asked by (`AlertSource.areaLookup`).
+public enum AlertAreaLookup: Equatable, Sendable {
+    /// Nothing to change.
+    case unchanged
+    /// Keep this lookup for the place, under the source's book.
+    case keep(ProviderLookup)
+    /// The answer names no usable area (why, for the log): nothing is kept
+    /// and the place keeps the point query.
+    case ignored(String)
+    /// The area kept is wrong (why, for the log): forget it, and ask by point again.
+    case drop(String)
 }
 
 /// What a source's feed says about a place.

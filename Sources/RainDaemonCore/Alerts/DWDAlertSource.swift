@@ -7,7 +7,10 @@ import RainCore
 /// `/alerts?lat=..&lon=..&tz=..`: Bright Sky finds the cell the point lies
 /// in and answers the warnings in force or announced for it (`alerts`),
 /// with the cell (`location`: its id and name). So every alert in the
-/// answer concerns the place, and the cell's name is the area shown.
+/// answer concerns the place, and the cell's name is the area shown. Once
+/// an answer has named the cell, the place asks by it,
+/// `/alerts?warn_cell_id=..&tz=..`, whose answer holds the same: every
+/// warning of the cell (`DWDWarnCell`).
 ///
 /// Bright Sky keeps the DWD's current set: an update replaces the warning
 /// it updates and a cancelled warning leaves the set, so each alert is an
@@ -58,6 +61,21 @@ public struct DWDAlertSource: AlertSource {
             ("tz", BrightSky.zoneParameter(timeZone)),
         ]
         return "/alerts?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+    }
+
+    /// By the place's warn cell when a point answer has named it and the
+    /// place has not moved since (`DWDWarnCell`): one question for every
+    /// place in the cell. Else by point.
+    public func plan(for place: Location, lookups: [ProviderLookup], languages: [String], now: Double) -> AlertPlan {
+        let byPoint = plan(for: place, languages: languages, now: now)
+        guard case .requests = byPoint, let cell = DWDWarnCell.cell(in: lookups, for: place) else { return byPoint }
+        return .requests([ProviderRequest(path: DWDWarnCell.path(cell))])
+    }
+
+    /// The cell a point answer names, kept; a cell answer naming another, dropped (`DWDWarnCell.outcome`).
+    public func areaLookup(_ answers: [[UInt8]], asked: [String], for place: Location, now: Double) -> AlertAreaLookup {
+        guard answers.count == 1, asked.count == 1 else { return .unchanged }
+        return DWDWarnCell.outcome(answers[0], asked: asked[0], for: place, now: now)
     }
 
     /// One request; a place known to lie outside Germany is not covered.

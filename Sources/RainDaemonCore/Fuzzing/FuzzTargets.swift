@@ -191,7 +191,8 @@ public enum FuzzTargets {
     /// place in the source's country at two points (where the ECCC
     /// recording's regions meet, and in Šumadija, where the Serbian CAP's
     /// polygon lies, so outlines are matched too), and by `CAPAlert` with
-    /// geocodes known; every alert made plain text as raind shows it; then
+    /// geocodes known, and for the area it names (`areaLookup`); every
+    /// alert made plain text as raind shows it; then
     /// the life of the alerts they held, and those alerts in a forecast,
     /// validated and presented.
     public static func alerts(_ bytes: [UInt8]) {
@@ -207,6 +208,12 @@ public enum FuzzTargets {
                     latitude: point.latitude, longitude: point.longitude, timeZone: "America/Toronto",
                     source: .coordinates)
                 _ = source.plan(for: place, languages: ["de", "fr", "en"], now: now)
+                // What the answer says of the place's area, asked by point and by area (the DWD's warn cell).
+                for asked in ["/alerts?lat=44&lon=21&tz=UTC", "/alerts?warn_cell_id=711000101&tz=Europe%2FBerlin"] {
+                    if case .keep(let lookup) = source.areaLookup([bytes], asked: [asked], for: place, now: now) {
+                        _ = source.plan(for: place, lookups: [lookup], languages: ["en"], now: now)
+                    }
+                }
                 if let feed = try? source.parseFeed([bytes], for: place, languages: ["de", "fr", "en"], now: now) {
                     messages += feed.alerts
                     _ = feed.documents.map(\.utf8.count)
