@@ -500,13 +500,20 @@ class FakeNotifications:
             stdout=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         assert line.strip() == "ready", line
+        # Its lines, read as they come: a call that follows "ready" at once
+        # may already sit in the pipe's reader, where select() cannot see it.
+        self.calls = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.calls.put(json.loads(line))
 
     def next(self, timeout=10):
-        import select
-        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
-        if not ready:
-            raise AssertionError(f"no notification call within {timeout}s")
-        return json.loads(self.process.stdout.readline())
+        try:
+            return self.calls.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no notification call within {timeout}s") from None
 
     def stop(self):
         self.process.terminate()
