@@ -136,7 +136,8 @@ def three_places(binary, now, forecast):
     rng = random.Random(36)
     base = pathlib.Path(tempfile.mkdtemp(prefix="raind-accuracy-places-"))
     try:
-        env = environment(base, "http://127.0.0.1:9")
+        # Each place served by its region's provider, as a default install chooses.
+        env = environment(base, "http://127.0.0.1:9", "[Provider]\nName=auto\n")
         saved = []
         (base / "state/raind/accuracy").mkdir(parents=True, exist_ok=True)
         for place, station, serving, providers in THREE:

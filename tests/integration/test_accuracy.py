@@ -59,6 +59,20 @@ def test_a_place_with_a_station_names_it_and_its_serving_provider(daemon_factory
     assert {sample["provider"] for sample in record["samples"]} == {"open-meteo"}
 
 
+def test_after_a_restart_every_place_says_who_serves_it(daemon_factory, service):
+    """The places other than the selected one are read from the cache after
+    READY=1; their serving provider is known from it all the same."""
+    daemon = start(daemon_factory, service)
+    daemon.ctl("add", "--coords", "38.89,-77.04", "--name", "Washington", check=True)
+    daemon.ctl("add", "--coords", "35.68,139.69", "--name", "Tokyo", check=True)
+    ids = [place["id"] for place in daemon.client().call("ListLocations")["parameters"]["locations"]]
+    wait_for(lambda: all(place["serving"] for place in accuracy(daemon)), timeout=10, what="both forecasts")
+    daemon.stop()
+    daemon.start()
+    assert [(place["id"], place["serving"], place["servingSince"]) for place in accuracy(daemon)] == [
+        (place_id, "open-meteo", None) for place_id in ids]
+
+
 def test_a_place_without_a_station_says_why(daemon_factory, service):
     daemon = start(daemon_factory, service)
     # Tokyo: no NWS, and the fixture server's METAR box answer is a 404.

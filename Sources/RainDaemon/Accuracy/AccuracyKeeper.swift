@@ -91,6 +91,12 @@ final class AccuracyKeeper {
         reschedule()
     }
 
+    /// `id`'s cached forecast, read at start, is `provider`'s: it serves the
+    /// place since before raind started, unless a forecast since said otherwise.
+    func servedBeforeStart(_ id: LocationID, by provider: String) {
+        if serving[id] == nil { serving[id] = (provider, nil) }
+    }
+
     func stateChanged(from old: PersistentState, to new: PersistentState) {
         guard old.places.locations != new.places.locations else { return }
         let kept = Set(new.places.locations.map(\.id))

@@ -164,6 +164,8 @@ public final class Refresher {
             if current, let name = ProviderName(rawValue: cached.forecast.provider) {
                 serving[location.id] = name
             }
+            // Who serves it since before the restart (`raindctl accuracy`), for places read after READY=1 too.
+            accuracy?.servedBeforeStart(location.id, by: cached.forecast.provider)
             scheduler.restored(
                 location.id, fetchedAt: current ? cached.forecast.fetchedAt : 0,
                 expiresAt: current ? cached.forecast.expiresAt : nil,
