@@ -70,18 +70,8 @@ final class BackfillTests: XCTestCase {
             PlaceCandidate(
                 name: "Orlando", region: "Florida", country: "United States", countryCode: "US", latitude: latitude,
                 longitude: longitude, timeZone: "America/New_York", source: .coordinates))
-        let events = DaemonEvents()
-        let store = ForecastStore(cache: ForecastCache(directory: paths.cacheDirectory, logger: logger))
-        let refresher = try Refresher(
-            context: context, http: harness.http, store: store, events: events, places: list,
-            settings: Settings(units: .si, refreshMinutes: nil))
-        refresher.restore()
-        let watcher = try ObservationWatcher(context: context, http: harness.http, books: refresher, events: events)
-        let keeper = try AccuracyKeeper(
-            context: context, http: harness.http, refresher: refresher, observations: watcher)
-        events.connect(EventParts(refresher: refresher, observations: watcher, accuracy: keeper))
-        watcher.restore(list.locations)
-        keeper.restore(list.locations, forecasts: store)
+        let parts = try AccuracyParts(context: context, http: harness.http, places: list)
+        let (refresher, watcher, keeper) = (parts.refresher, parts.watcher, parts.keeper)
         return Rig(
             harness: harness, server: server, refresher: refresher, watcher: watcher, keeper: keeper, paths: paths,
             location: added.location)

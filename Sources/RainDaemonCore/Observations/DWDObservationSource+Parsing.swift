@@ -71,20 +71,30 @@ extension DWDObservationSource {
         guard let time = try record.instant("timestamp") else {
             throw record.error(.missing, at: record.childPath("timestamp"))
         }
-        // Values Bright Sky filled from another station are not this station's.
+        return try observation(record, station: source.station, time: time, wind: "_10", hour: "_60")
+    }
+
+    /// A record's values as the station's observation at `time`: those
+    /// Bright Sky filled from another station (`fallback_source_ids`) are not
+    /// this station's and are left out. `/current_weather` names its wind
+    /// `wind_speed_10` and the hour's rain `precipitation_60` (`wind`, `hour`),
+    /// `/weather`'s hours without the suffixes.
+    private func observation(
+        _ record: ProviderJSON, station: ObservationStation, time: Double, wind: String, hour: String
+    ) throws(ProviderParseError) -> Observation {
         let borrowed = Set((try record.object("fallback_source_ids"))?.value.objectValue?.map(\.key) ?? [])
         func own(_ key: String) throws(ProviderParseError) -> Double? {
             borrowed.contains(key) ? nil : try record.number(key)
         }
-        var observation = Observation(source: name, station: source.station, time: time)
+        var observation = Observation(source: name, station: station, time: time)
         observation.temperature = try own("temperature")
         observation.dewPoint = try own("dew_point")
-        observation.windSpeed = try own("wind_speed_10").map { $0 / 3.6 }
-        observation.windGust = try own("wind_gust_speed_10").map { $0 / 3.6 }
-        observation.windBearing = try own("wind_direction_10")
+        observation.windSpeed = try own("wind_speed" + wind).map { $0 / 3.6 }
+        observation.windGust = try own("wind_gust_speed" + wind).map { $0 / 3.6 }
+        observation.windBearing = try own("wind_direction" + wind)
         if observation.windSpeed ?? 0 == 0, observation.windBearing == 0 { observation.windBearing = nil }
         observation.visibility = try own("visibility").map { $0 / 1000 }
-        if let amount = try own("precipitation_60") {
+        if let amount = try own("precipitation" + hour) {
             observation.precipitation = amount
             observation.precipitationHours = 1
         }
@@ -120,24 +130,7 @@ extension DWDObservationSource {
             guard let time = try record.instant("timestamp") else {
                 throw record.error(.missing, at: record.childPath("timestamp"))
             }
-            let borrowed = Set((try record.object("fallback_source_ids"))?.value.objectValue?.map(\.key) ?? [])
-            func own(_ key: String) throws(ProviderParseError) -> Double? {
-                borrowed.contains(key) ? nil : try record.number(key)
-            }
-            var observation = Observation(source: name, station: source.station, time: time)
-            observation.temperature = try own("temperature")
-            observation.dewPoint = try own("dew_point")
-            observation.windSpeed = try own("wind_speed").map { $0 / 3.6 }
-            observation.windGust = try own("wind_gust_speed").map { $0 / 3.6 }
-            observation.windBearing = try own("wind_direction")
-            if observation.windSpeed ?? 0 == 0, observation.windBearing == 0 { observation.windBearing = nil }
-            observation.visibility = try own("visibility").map { $0 / 1000 }
-            if let amount = try own("precipitation") {
-                observation.precipitation = amount
-                observation.precipitationHours = 1
-            }
-            if !borrowed.contains("condition") { observation.weather = Self.weather(try record.string("condition")) }
-            observations.append(observation)
+            observations.append(try observation(record, station: source.station, time: time, wind: "", hour: ""))
         }
         return observations
     }

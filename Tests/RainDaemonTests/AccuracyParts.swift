@@ -1,0 +1,30 @@
+import RainCore
+import RainDaemonCore
+
+@testable import RainDaemon
+
+/// The parts an accuracy test runs, as `Daemon.init` makes them: the
+/// forecast store, the refresher (restored from the cache), the
+/// observation watcher and the accuracy keeper, wired by the event table
+/// and restored for `places`.
+struct AccuracyParts {
+    let store: ForecastStore
+    /// What the parts tell one another.
+    let events = DaemonEvents()
+    let refresher: Refresher
+    let watcher: ObservationWatcher
+    let keeper: AccuracyKeeper
+
+    init(context: DaemonContext, http: any HTTPFetching, places: LocationList) throws {
+        store = ForecastStore(cache: ForecastCache(directory: context.paths.cacheDirectory, logger: context.logger))
+        refresher = try Refresher(
+            context: context, http: http, store: store, events: events, places: places,
+            settings: Settings(units: .si, refreshMinutes: nil))
+        refresher.restore()
+        watcher = try ObservationWatcher(context: context, http: http, books: refresher, events: events)
+        keeper = try AccuracyKeeper(context: context, http: http, refresher: refresher, observations: watcher)
+        events.connect(EventParts(refresher: refresher, observations: watcher, accuracy: keeper))
+        watcher.restore(places.locations)
+        keeper.restore(places.locations, forecasts: store)
+    }
+}
