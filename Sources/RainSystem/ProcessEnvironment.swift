@@ -4,11 +4,7 @@ public enum ProcessEnvironment {
     /// Every variable, as a dictionary.
     public static func current() -> [String: String] {
         var result: [String: String] = [:]
-        for text in SystemCall.environment() {
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-        }
+        for (name, value) in SystemCall.environment() { result[name] = value }
         return result
     }
 

@@ -13,11 +13,20 @@ enum SystemCall {
     static func setErrno(_ code: Int32) { Glibc.errno = code }
 
     /// `environ`'s entries, `NAME=value` each.
-    static func environment() -> [String] {
-        var entries: [String] = []
+    /// Every `NAME=value` entry as its name and value, split at the first `=`
+    /// on the C string's bytes (an entry without one is left out).
+    static func environment() -> [(name: String, value: String)] {
+        var entries: [(name: String, value: String)] = []
         var pointer = Glibc.environ
         while let entry = pointer.pointee {
-            entries.append(String(cString: entry))
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
+            if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
+                entries.append(
+                    (
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[..<equals]), as: UTF8.self),
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[(equals + 1)...]), as: UTF8.self)
+                    ))
+            }
             pointer += 1
         }
         return entries

@@ -108,6 +108,27 @@ final class StatusReplyTests: XCTestCase {
         XCTAssertEqual(try status(first)["uptimeSeconds"], .number(0))
     }
 
+    /// A burst of subscribers: the first one's coming moves the version (its
+    /// watchingChanged) but not the status. The snapshot found to match is
+    /// kept at the new version, so the next subscriber builds no status.
+    func testSnapshot_foundToMatchAfterAChange_isKeptAtTheNewVersion() throws {
+        let rig = try rig(wall: midnight - 3600.75)
+        defer { try? FileManager.default.removeItem(at: rig.directory) }
+        var first: [UInt8] = []
+        rig.service.snapshotWriter()(&first)
+        let built = try XCTUnwrap(rig.service.snapshotCache)
+        // An event no part of this rig acts on: the version moves, the status does not.
+        rig.service.events.emit(.published(.reachabilityChanged(online: true)))
+        XCTAssertNotEqual(rig.service.statusVersion(now: rig.refresher.now), built.version)
+        var second: [UInt8] = []
+        rig.service.snapshotWriter()(&second)
+        XCTAssertEqual(second, first)
+        let kept = try XCTUnwrap(rig.service.snapshotCache)
+        XCTAssertTrue(kept.reply === built.reply, "the matching reply is reused")
+        XCTAssertEqual(
+            kept.version, rig.service.statusVersion(now: rig.refresher.now), "and kept at the version it matched")
+    }
+
     func testReply_followsAChangeOfState_aBudgetAndTheNextSecond() throws {
         let rig = try rig(wall: midnight - 3600.25)
         defer { try? FileManager.default.removeItem(at: rig.directory) }

@@ -64,18 +64,22 @@ public enum Localization {
     /// checkout (`CHECKOUT/.build/TRIPLE/debug/raindctl`), the checkout being
     /// the nearest ancestor holding `Package.swift`. Nil when neither holds them.
     static func directoryBeside(_ path: String) -> String? {
-        var directories = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        directories.removeLast()  // the executable's own name
+        // The directory holding `path`, cut at its last slash; nil when there is none.
+        func parent(_ path: Substring) -> Substring? {
+            path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[..<$0] }
+        }
         let holds = { (directory: String) in FileIO.exists(directory + "/de/LC_MESSAGES/\(domain).mo") }
-        if directories.count > 1 {
-            let beside = (directories.dropLast() + ["share", "locale"]).joined(separator: "/")
+        guard var directory = parent(path[...]) else { return nil }
+        if let above = parent(directory) {
+            let beside = String(above) + "/share/locale"
             if holds(beside) { return beside }
         }
         // A build directory is a few levels below the checkout; looking higher
         // would only find unrelated trees.
-        for _ in 0..<5 where directories.count > 1 {
-            directories.removeLast()
-            let root = directories.joined(separator: "/")
+        for _ in 0..<5 {
+            guard let above = parent(directory) else { break }
+            directory = above
+            let root = String(directory)
             if FileIO.exists(root + "/Package.swift") {
                 return holds(root + "/.build/locale") ? root + "/.build/locale" : nil
             }
@@ -272,18 +276,43 @@ public enum Localization {
     public static func list(_ items: [String]) -> String { items.joined(separator: listSeparator) }
 
     /// `template` with each `{name}` replaced by its value.
-    static func fill(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
-        guard !values.isEmpty else { return template }
-        var text = template
-        for (name, value) in values { text = text.replacingAll("{" + name + "}", with: value) }
-        return text
+    /// `template` with each `{name}` that `value` knows replaced, in one
+    /// pass: what a value brings in is never read as a placeholder itself (a
+    /// place named "{count}" stays so), and a brace `value` does not know
+    /// stays as it is.
+    static func fill(_ template: String, _ value: (UnsafeBufferPointer<UInt8>) -> String?) -> String {
+        var utf8 = template
+        return utf8.withUTF8 { bytes in
+            guard var open = bytes.firstIndex(of: UInt8(ascii: "{")) else { return template }
+            var text: [UInt8] = []
+            text.reserveCapacity(bytes.count + 32)
+            var copied = 0
+            while let close = bytes[open...].firstIndex(of: UInt8(ascii: "}")) {
+                if let replacement = value(UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close])) {
+                    text += bytes[copied..<open]
+                    text += replacement.utf8
+                    copied = close + 1
+                }
+                guard let next = bytes[(open + 1)...].firstIndex(of: UInt8(ascii: "{")) else { break }
+                open = next
+            }
+            guard copied > 0 else { return template }
+            text += bytes[copied...]
+            return String(decoding: text, as: UTF8.self)
+        }
+    }
+
+    /// The value `values` gives `name`.
+    static func value(of name: UnsafeBufferPointer<UInt8>, in values: KeyValuePairs<String, String>) -> String? {
+        values.first { $0.key.utf8.elementsEqual(name) }?.value
     }
 }
 
 /// A sentence in the reader's language (`Localization`): `tr("Updated {age}", ["age": age])`.
 public func tr(_ message: StaticString, _ values: KeyValuePairs<String, String> = [:]) -> String {
     let translated = Localization.gettext(message.description)
-    return Localization.fill(translated, values)
+    guard !values.isEmpty else { return translated }
+    return Localization.fill(translated) { Localization.value(of: $0, in: values) }
 }
 
 /// A word in the reader's language where the same English means another
@@ -304,7 +333,9 @@ public func trn(
 ) -> String {
     let magnitude = UInt(min(count.magnitude, UInt(UInt32.max)))
     let translated = Localization.ngettext(singular.description, plural.description, magnitude)
-    return Localization.fill(Localization.fill(translated, values), ["count": LocaleConventions.count(count)])
+    return Localization.fill(translated) { name in
+        Localization.value(of: name, in: values) ?? (name.elementsEqual("count".utf8) ? LocaleConventions.count(count) : nil)
+    }
 }
 
 extension String {

@@ -13,7 +13,10 @@ extension String {
     /// and invisible operators (U+2060–U+2064), and U+FEFF (a byte-order
     /// mark inside text).
     public var containsControlCharacters: Bool {
-        unicodeScalars.contains(where: Self.isControl)
+        // Printable ASCII, most text: the bytes say it all.
+        let printable = utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+        if printable == true { return false }
+        return unicodeScalars.contains(where: Self.isControl)
     }
 
     /// The text with each control character (see `containsControlCharacters`)
@@ -31,6 +34,11 @@ extension String {
     /// Newlines and tabs are kept when `keepingLineBreaks` (multi-line text such
     /// as a table raindctl built itself is never passed here).
     public func strippingControlCharacters(keepingLineBreaks: Bool = false) -> String {
+        // Printable ASCII and the line breaks kept (a wrapped line): nothing to strip.
+        let plain = utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || (keepingLineBreaks && ($0 == 0x0A || $0 == 0x09)) }
+        }
+        if plain == true { return self }
         guard containsControlCharacters else { return self }
         var out = String.UnicodeScalarView()
         for scalar in unicodeScalars {

@@ -6,6 +6,14 @@
 /// wraps lines (`TextTable`, `LineWrap`, raindctl's tables and help)
 /// measures with it, so Japanese and Chinese line up and fit 80 columns.
 public enum DisplayWidth {
+    /// The columns `text` takes on a terminal: a String's bytes read in
+    /// place for the ASCII case, without the generic path's iterator.
+    public static func columns(_ text: String) -> Int {
+        let ascii = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 && $0 != 0x1B } }
+        if ascii == true { return text.utf8.count }
+        return columns(text[...])
+    }
+
     /// The columns `text` takes on a terminal.
     public static func columns(_ text: some StringProtocol) -> Int {
         // Most text: ASCII without escapes, a column a byte.

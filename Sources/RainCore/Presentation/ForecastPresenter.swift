@@ -224,7 +224,13 @@ public struct ForecastPresenter: Sendable {
     /// A problem's first clause, at most 60 columns (an alert service's
     /// failed poll, shown briefly).
     public static func brief(_ text: String) -> String {
-        let clause = String(text.prefix { $0 != ";" && $0 != "；" && !$0.isNewline }).trimmingSpaces()
+        // ASCII text (most): its first clause found on the bytes, without Unicode's newline property.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? false
+        let first =
+            ascii
+            ? text[..<(text.utf8.firstIndex { $0 == UInt8(ascii: ";") || (0x0A...0x0D).contains($0) } ?? text.endIndex)]
+            : text.prefix { $0 != ";" && $0 != "；" && !$0.isNewline }
+        let clause = String(first).trimmingSpaces()
         guard DisplayWidth.columns(clause) > 60 else { return clause }
         var cut = ""
         for character in clause {

@@ -19,6 +19,11 @@ public enum LineWrap {
 
     public static func wrap(_ text: String, width: Int = LineWrap.width) -> String {
         guard !text.isEmpty else { return text }
+        // One line (most): no splitting and joining.
+        if !text.utf8.contains(UInt8(ascii: "\n")) {
+            let lines = wrapLine(text, width: width)
+            return lines.count == 1 ? lines[0] : lines.joined(separator: "\n")
+        }
         // Split at the newline's byte: a line break is never part of another character here.
         return text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             .flatMap { wrapLine(String(Substring($0)), width: width) }
@@ -27,9 +32,23 @@ public enum LineWrap {
 
     static func wrapLine(_ line: String, width: Int) -> [String] {
         guard TextTable.width(line) > width else { return [line] }
-        let characters = Array(line)
+        // Each character, and where it starts in `line` (its end last) to cut lines from.
+        var characters: [Character] = []
+        var starts: [String.Index] = []
+        var position = line.startIndex
+        while position < line.endIndex {
+            starts.append(position)
+            characters.append(line[position])
+            position = line.index(after: position)
+        }
+        starts.append(line.endIndex)
+        func text(_ range: Range<Int>) -> Substring { line[starts[range.lowerBound]..<starts[range.upperBound]] }
         let widths = Self.widths(of: characters)
-        func columns(_ range: Range<Int>) -> Int { widths[range].reduce(0, +) }
+        // Columns before each character, so that any stretch's columns are one subtraction.
+        var before = [0]
+        before.reserveCapacity(widths.count + 1)
+        for width in widths { before.append(before[before.count - 1] + width) }
+        func columns(_ range: Range<Int>) -> Int { before[range.upperBound] - before[range.lowerBound] }
         let leading = characters.prefix { $0 == " " }.count
         var indent = leading
         // The column after the first run of two or more spaces past the indent.
@@ -64,7 +83,9 @@ public enum LineWrap {
             var cut: Int?
             for position in start..<characters.count {
                 if position > start, prefix > 0 || used > indent,
-                    characters[position] == " " || breaksBetween(characters[position - 1], characters[position])
+                    characters[position] == " "
+                        || (widths[position - 1] == 2 && widths[position] == 2
+                            && breaksBetween(characters[position - 1], characters[position]))
                 {
                     cut = position
                 }
@@ -72,13 +93,14 @@ public enum LineWrap {
                 if used > width { break }
             }
             guard let cut else { break }
-            lines.append(
-                String(repeating: " ", count: prefix) + String(characters[start..<cut]).trimmingTrailingSpaces())
+            var end = cut
+            while end > start, characters[end - 1] == " " { end -= 1 }
+            lines.append(String(repeating: " ", count: prefix) + text(start..<end))
             start = cut
             while start < characters.count, characters[start] == " " { start += 1 }
             prefix = indent
         }
-        lines.append(String(repeating: " ", count: prefix) + String(characters[start...]))
+        lines.append(String(repeating: " ", count: prefix) + text(start..<characters.count))
         return lines
     }
 
@@ -111,13 +133,5 @@ public enum LineWrap {
     static func breaksBetween(_ before: Character, _ after: Character) -> Bool {
         DisplayWidth.columns(of: before) == 2 && DisplayWidth.columns(of: after) == 2
             && !closing.contains(after) && !opening.contains(before)
-    }
-}
-
-extension String {
-    fileprivate func trimmingTrailingSpaces() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }

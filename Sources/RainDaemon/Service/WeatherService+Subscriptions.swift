@@ -66,9 +66,10 @@ extension WeatherService {
                     continues: true, into: &bytes)
                 return bytes
             }
-            snapshotCache = SnapshotCache(
-                version: statusVersion, places: places, forecast: version, failure: failure, reply: reply)
         }
+        // Kept at this version either way: a reply found to match still saves the next subscriber the build.
+        snapshotCache = SnapshotCache(
+            version: statusVersion, places: places, forecast: version, failure: failure, reply: reply)
         return { frame in reply.write(status, into: &frame) }
     }
 }
