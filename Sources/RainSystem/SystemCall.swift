@@ -19,7 +19,8 @@ enum SystemCall {
         var entries: [(name: String, value: String)] = []
         var pointer = Glibc.environ
         while let entry = pointer.pointee {
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
             if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
                 entries.append(
                     (

@@ -54,7 +54,8 @@ final class TextFastPathTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let installed = root + "/usr/share/locale/de/LC_MESSAGES"
         try FileManager.default.createDirectory(atPath: installed, withIntermediateDirectories: true)
-        XCTAssertTrue(FileManager.default.createFile(atPath: installed + "/\(Localization.domain).mo", contents: Data()))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: installed + "/\(Localization.domain).mo", contents: Data()))
         XCTAssertEqual(Localization.directoryBeside(root + "/usr/bin/raindctl"), root + "/usr/share/locale")
 
         let checkout = root + "/checkout"

@@ -334,7 +334,8 @@ public func trn(
     let magnitude = UInt(min(count.magnitude, UInt(UInt32.max)))
     let translated = Localization.ngettext(singular.description, plural.description, magnitude)
     return Localization.fill(translated) { name in
-        Localization.value(of: name, in: values) ?? (name.elementsEqual("count".utf8) ? LocaleConventions.count(count) : nil)
+        Localization.value(of: name, in: values)
+            ?? (name.elementsEqual("count".utf8) ? LocaleConventions.count(count) : nil)
     }
 }
 
