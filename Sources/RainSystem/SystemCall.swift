@@ -12,9 +12,8 @@ enum SystemCall {
 
     static func setErrno(_ code: Int32) { Glibc.errno = code }
 
-    /// `environ`'s entries, `NAME=value` each.
-    /// Every `NAME=value` entry as its name and value, split at the first `=`
-    /// on the C string's bytes (an entry without one is left out).
+    /// `environ`'s `NAME=value` entries as names and values, split at the
+    /// first `=` on the C string's bytes (an entry without one is left out).
     static func environment() -> [(name: String, value: String)] {
         var entries: [(name: String, value: String)] = []
         var pointer = Glibc.environ

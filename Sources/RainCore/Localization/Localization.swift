@@ -275,14 +275,13 @@ public enum Localization {
     /// grass 12 grains/m³`, Chinese `桦树 35 粒/m³、禾草 12 粒/m³`.
     public static func list(_ items: [String]) -> String { items.joined(separator: listSeparator) }
 
-    /// `template` with each `{name}` replaced by its value.
     /// `template` with each `{name}` that `value` knows replaced, in one
     /// pass: what a value brings in is never read as a placeholder itself (a
     /// place named "{count}" stays so), and a brace `value` does not know
     /// stays as it is.
     static func fill(_ template: String, _ value: (UnsafeBufferPointer<UInt8>) -> String?) -> String {
-        var utf8 = template
-        return utf8.withUTF8 { bytes in
+        var contiguous = template
+        return contiguous.withUTF8 { bytes in
             guard var open = bytes.firstIndex(of: UInt8(ascii: "{")) else { return template }
             var text: [UInt8] = []
             text.reserveCapacity(bytes.count + 32)
