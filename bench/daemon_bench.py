@@ -309,6 +309,12 @@ def main():
         burst = rss_kib(pid)
 
         client_env = dict(raind.env, RAIND_SOCKET=str(raind.socket))
+        # The servers (every raind thread, MPD) on CPU 0, the clients and Python starting them on
+        # CPU 1, as the other benchmarks: unpinned, a round trip's time moves with the scheduler.
+        servers = [pid] + ([mpd.pid] if mpd else [])
+        for server in servers:
+            subprocess.run(["taskset", "-a", "-p", "-c", "0", str(server)], stdout=subprocess.DEVNULL, check=True)
+        os.sched_setaffinity(0, {1})
         ctl = timed_runs([str(BIN / "raindctl"), "status"], client_env, RUNS)
         ctl_json = timed_runs([str(BIN / "raindctl"), "status", "--json"], client_env, RUNS)
         mpc = (timed_runs(["mpc", "status"], dict(client_env, MPD_HOST=str(mpd_socket)), RUNS)
@@ -384,7 +390,9 @@ def main():
         "and fetched once, then raind restarted); memory is the whole process's VmRSS from",
         "`/proc/PID/status`, CPU time the sum of `/proc/PID/task/*/schedstat`, wake-ups the sum of",
         "every thread's voluntary and involuntary context switches. mpc talks to an MPD with an",
-        "empty library on a local socket.",
+        "empty library on a local socket. For the raindctl and mpc rows raind and MPD run on CPU 0,",
+        "the clients on CPU 1 (`taskset`); `bench/status_bench.py` measures `status` as a user with",
+        "alerts and air has it (\"raindctl status\").",
         "",
         "| figure | measured | yardstick (same run) | ratio |",
         "| --- | --- | --- | --- |",

@@ -130,6 +130,28 @@ final class LocalizedViewTests: XCTestCase {
         XCTAssertEqual(c.time(hour: 20, minute: 0), "20:00")
     }
 
+    /// The conventions kept for a locale stay its own across a switch to C
+    /// and back (a failure's English wording is made in C to be matched),
+    /// and a locale freed and made again is read anew.
+    func testConventions_keptPerLocale_acrossSwitchesToCAndBack() throws {
+        _ = Self.catalogues
+        let separators = try XCTUnwrap(
+            Localization.with(locale: "de_DE.UTF-8") { () -> [String] in
+                var seen: [String] = []
+                for _ in 0..<2 {
+                    seen.append(LocaleConventions.current.decimal("0.5"))
+                    seen.append(Localization.english { LocaleConventions.current.decimal("0.5") })
+                    seen.append(
+                        Localization.with(locale: "fr_FR.UTF-8") { LocaleConventions.current.integer(1_000) } ?? "")
+                }
+                return seen
+            })
+        XCTAssertEqual(separators, ["0,5", "0.5", "1\u{202F}000", "0,5", "0.5", "1\u{202F}000"])
+        for (name, grouped) in [("de_DE.UTF-8", "1.000"), ("en_US.UTF-8", "1,000"), ("de_DE.UTF-8", "1.000")] {
+            XCTAssertEqual(Localization.with(locale: name) { LocaleConventions.current.integer(1_000) }, grouped)
+        }
+    }
+
     func testPolish_hasItsThreePluralForms() throws {
         _ = Self.catalogues
         let forms = try XCTUnwrap(

@@ -42,22 +42,29 @@ public struct LocaleConventions: Sendable, Equatable {
         // Read from glibc once for each locale a thread speaks (45 look-ups and
         // trims): `raindctl status` asks a dozen times in one locale.
         let key = LocaleKey(locale: UInt(bitPattern: uselocale(nil)), generation: Localization.localeGeneration)
-        if let cached = conventionsCache.withLock({ $0?.key == key ? $0?.value : nil }) { return cached }
+        if let cached = conventionsCache.withLock({ $0.first { $0.key == key }?.value }) { return cached }
         let value = read()
         // Read after: reading a locale that is not UTF-8 may itself switch to C and back.
         let after = LocaleKey(locale: key.locale, generation: Localization.localeGeneration)
-        conventionsCache.withLock { $0 = (after, value) }
+        conventionsCache.withLock { cache in
+            cache.removeAll { $0.key.generation != after.generation || $0.key == after }
+            if cache.count == Self.localesKept { cache.removeFirst() }
+            cache.append((after, value))
+        }
         return value
     }
 
-    /// A thread's locale (`uselocale`'s handle) and how many times raind
-    /// switched locales before: a handle freed and made again names another.
+    /// A thread's locale (`uselocale`'s handle) and how many locales raind
+    /// had freed: a handle freed and made again names another.
     private struct LocaleKey: Equatable {
         var locale: UInt
         var generation: UInt64
     }
 
-    private static let conventionsCache = Mutex<(key: LocaleKey, value: LocaleConventions)?>(nil)
+    /// The reader's locale and C (a failure's English wording is made in C
+    /// to be matched), and a few more for the daemon's threads.
+    private static let localesKept = 4
+    private static let conventionsCache = Mutex<[(key: LocaleKey, value: LocaleConventions)]>([])
 
     private static func read() -> LocaleConventions {
         let codeset = String(cString: nl_langinfo(nl_item(Int32(CODESET))))

@@ -142,17 +142,30 @@ public enum Localization {
         return true
     }
 
-    /// How many times a thread switched locales (`LocaleConventions.current`
-    /// keeps what it read for one).
+    /// How many locales raind has freed: a handle freed and made again may
+    /// name another locale, so what was read for a handle
+    /// (`LocaleConventions.current`) holds until the next one is freed.
+    /// Switching between locales that stay made changes nothing.
     static var localeGeneration: UInt64 { generation.load(ordering: .acquiring) }
     private static let generation = Atomic<UInt64>(0)
 
-    /// `uselocale(locale)`, counted.
+    /// `uselocale(locale)`.
     @discardableResult
     private static func switchLocale(_ locale: locale_t) -> locale_t {
-        generation.add(1, ordering: .releasing)
-        return uselocale(locale)
+        uselocale(locale)
     }
+
+    /// `freelocale(locale)`, counted.
+    private static func release(_ locale: locale_t) {
+        generation.add(1, ordering: .releasing)
+        freelocale(locale)
+    }
+
+    /// The C locale, made once and never freed (its handle as a number, which
+    /// threads may share): `english` and `with(locale: "C")` switch to it
+    /// without making and freeing one each time, so what was read for the
+    /// reader's locale stays good across them.
+    private static let cLocale = newlocale(Int32(LC_ALL_MASK_VALUE), "C", nil).map { UInt(bitPattern: $0) }
 
     /// Runs `body` in the environment's locale (`useEnvironmentLocale`) on
     /// this thread, then returns to the locale before: how the daemon writes
@@ -160,7 +173,7 @@ public enum Localization {
     /// stay in C.
     public static func inEnvironmentLocale<T>(_ body: () -> T) -> T {
         guard let locale = raind_environment_locale() else { return body() }
-        defer { freelocale(locale) }
+        defer { release(locale) }
         let previous = switchLocale(locale)
         defer { switchLocale(previous) }
         return body()
@@ -188,7 +201,7 @@ public enum Localization {
             }
         }
         guard let chosen else { return body() }
-        defer { freelocale(chosen) }
+        defer { release(chosen) }
         let previous = switchLocale(chosen)
         defer { switchLocale(previous) }
         return body()
@@ -206,8 +219,13 @@ public enum Localization {
     /// Runs `body` in `locale` (a name such as `de_DE.UTF-8`) on this
     /// thread, then returns to the locale before; nil when it is not installed.
     public static func with<T>(locale name: String, _ body: () -> T) -> T? {
+        if name == "C", let c = cLocale.flatMap({ locale_t(bitPattern: $0) }) {
+            let previous = switchLocale(c)
+            defer { switchLocale(previous) }
+            return body()
+        }
         guard let locale = newlocale(Int32(LC_ALL_MASK_VALUE), name, nil) else { return nil }
-        defer { freelocale(locale) }
+        defer { release(locale) }
         let previous = switchLocale(locale)
         defer { switchLocale(previous) }
         return body()
