@@ -16,10 +16,7 @@ struct AccuracyParts {
     let keeper: AccuracyKeeper
 
     init(context: DaemonContext, http: any HTTPFetching, places: LocationList) throws {
-        store = ForecastStore(cache: ForecastCache(directory: context.paths.cacheDirectory, logger: context.logger))
-        refresher = try Refresher(
-            context: context, http: http, store: store, events: events, places: places,
-            settings: Settings(units: .si, refreshMinutes: nil))
+        (store, refresher) = try Refresher.withStore(context: context, http: http, events: events, places: places)
         refresher.restore()
         watcher = try ObservationWatcher(context: context, http: http, books: refresher, events: events)
         keeper = try AccuracyKeeper(context: context, http: http, refresher: refresher, observations: watcher)

@@ -14,10 +14,7 @@ struct AirParts {
     let events = DaemonEvents()
 
     init(context: DaemonContext, http: any HTTPFetching, places: LocationList) throws {
-        store = ForecastStore(cache: ForecastCache(directory: context.paths.cacheDirectory, logger: context.logger))
-        refresher = try Refresher(
-            context: context, http: http, store: store, events: events, places: places,
-            settings: Settings(units: .si, refreshMinutes: nil))
+        (store, refresher) = try Refresher.withStore(context: context, http: http, events: events, places: places)
         refresher.restore()
         air = try AirWatcher(context: context, http: http, store: store, events: events, budget: refresher)
     }

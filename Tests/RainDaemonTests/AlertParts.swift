@@ -39,10 +39,8 @@ final class AlertParts {
         clock = FakeClock(wall: start)
         context = DaemonContext(
             loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
-        store = ForecastStore(cache: ForecastCache(directory: paths.cacheDirectory, logger: logger))
-        refresher = try Refresher(
-            context: context, http: harness.http, store: store, events: events, places: places,
-            settings: Settings(units: .si, refreshMinutes: nil))
+        (store, refresher) = try Refresher.withStore(
+            context: context, http: harness.http, events: events, places: places)
         watcher = try AlertWatcher(
             context: context, http: harness.http, store: store, events: events, books: refresher, languages: ["en"])
     }

@@ -13,9 +13,7 @@ extension String {
     /// and invisible operators (U+2060–U+2064), and U+FEFF (a byte-order
     /// mark inside text).
     public var containsControlCharacters: Bool {
-        // Printable ASCII, most text: the bytes say it all.
-        let printable = utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
-        if printable == true { return false }
+        if isPrintableASCII(keepingLineBreaks: false) { return false }
         return unicodeScalars.contains(where: Self.isControl)
     }
 
@@ -35,11 +33,8 @@ extension String {
     /// as a table raindctl built itself is never passed here).
     public func strippingControlCharacters(keepingLineBreaks: Bool = false) -> String {
         // Printable ASCII and the line breaks kept (a wrapped line): nothing to strip.
-        let plain = utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || (keepingLineBreaks && ($0 == 0x0A || $0 == 0x09)) }
-        }
-        if plain == true { return self }
-        guard containsControlCharacters else { return self }
+        if isPrintableASCII(keepingLineBreaks: keepingLineBreaks) { return self }
+        guard unicodeScalars.contains(where: Self.isControl) else { return self }
         var out = String.UnicodeScalarView()
         for scalar in unicodeScalars {
             if keepingLineBreaks, scalar == "\n" || scalar == "\t" {
@@ -49,6 +44,16 @@ extension String {
             }
         }
         return String(out)
+    }
+
+    /// Whether every byte is printable ASCII (or a newline or tab, when
+    /// `keepingLineBreaks`), read in place: most text, with nothing to look
+    /// for beyond the bytes. False when the bytes are not held in one block.
+    private func isPrintableASCII(keepingLineBreaks: Bool) -> Bool {
+        let printable = utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || (keepingLineBreaks && ($0 == 0x0A || $0 == 0x09)) }
+        }
+        return printable == true
     }
 
     package static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -9,15 +9,23 @@ public enum DisplayWidth {
     /// The columns `text` takes on a terminal: a String's bytes read in
     /// place for the ASCII case, without the generic path's iterator.
     public static func columns(_ text: String) -> Int {
-        let ascii = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 && $0 != 0x1B } }
+        let ascii = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPlainASCII) }
         if ascii == true { return text.utf8.count }
-        return columns(text[...])
+        return characterColumns(text)
     }
 
     /// The columns `text` takes on a terminal.
     public static func columns(_ text: some StringProtocol) -> Int {
         // Most text: ASCII without escapes, a column a byte.
-        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x1B }) { return text.utf8.count }
+        if text.utf8.allSatisfy(isPlainASCII) { return text.utf8.count }
+        return characterColumns(text)
+    }
+
+    /// A byte that is a character of a column: ASCII, not an escape.
+    private static func isPlainASCII(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x1B }
+
+    /// The columns character by character, colour escapes taking none.
+    private static func characterColumns(_ text: some StringProtocol) -> Int {
         var count = 0
         var inEscape = false
         for character in text {

@@ -15,36 +15,76 @@ public enum AccuracyScorer {
     public static func scores(
         _ record: AccuracyRecord, now: Double, windowSeconds: Double = windowSeconds, minimumPairs: Int = minimumPairs
     ) -> [AccuracyScore] {
-        let from = now - windowSeconds
         // The observed hours by their place in the window, and the tallies in
-        // a short list (a few providers times three leads) whose last one is
-        // tried first, as the samples come sorted: no hashing per sample, which
-        // took nearly all of a month's scoring.
-        let firstHour = (from / 3600).rounded(.up) * 3600
-        var observed = [ObservedHour?](repeating: nil, count: max(0, Int((now - firstHour) / 3600) + 1))
+        // a short list (a few providers times three leads): no hashing per
+        // sample, which took nearly all of a month's scoring.
+        let hours = HourSlots(from: now - windowSeconds, to: now, includingEnd: true)
+        var observed = [ObservedHour?](repeating: nil, count: hours.count)
+        for hour in record.observed { if let index = hours.slot(hour.hour) { observed[index] = hour } }
+        var keys = RecentKeys<ProviderLead>()
+        var tallies: [Tally] = []
+        for sample in record.samples {
+            guard let index = hours.slot(sample.hour), let seen = observed[index] else { continue }
+            let key = keys.index(of: ProviderLead(provider: sample.provider, lead: sample.lead))
+            if key == tallies.count { tallies.append(Tally()) }
+            tallies[key].add(sample, seen)
+        }
+        return keys.keys.indices.sorted { keys.keys[$0] < keys.keys[$1] }.compactMap { index in
+            let key = keys.keys[index]
+            guard tallies[index].pairs > 0 else { return nil }
+            return tallies[index].score(provider: key.provider, lead: key.lead, minimumPairs: minimumPairs)
+        }
+    }
+
+    /// A tally's key: provider, then lead time.
+    struct ProviderLead: Equatable, Comparable {
+        var provider: String
+        var lead: Int
+
+        static func < (lhs: Self, rhs: Self) -> Bool { (lhs.provider, lhs.lead) < (rhs.provider, rhs.lead) }
+    }
+
+    /// The whole hours of a window by their place in it (an array index, no hashing).
+    struct HourSlots {
+        let firstHour: Double
+        let end: Double
+        let includingEnd: Bool
+        /// Slots from the first whole hour at or after `from` to `end`.
+        let count: Int
+
+        init(from: Double, to end: Double, includingEnd: Bool) {
+            firstHour = (from / 3600).rounded(.up) * 3600
+            self.end = end
+            self.includingEnd = includingEnd
+            count = max(0, Int(((end - firstHour) / 3600).rounded(.down)) + 1)
+        }
+
+        /// `hour`'s slot; nil when it is not a whole hour of the window.
         func slot(_ hour: Double) -> Int? {
             let offset = (hour - firstHour) / 3600
-            guard hour <= now, offset >= 0, offset == offset.rounded() else { return nil }
+            guard includingEnd ? hour <= end : hour < end, offset >= 0, offset == offset.rounded(),
+                Int(offset) < count
+            else { return nil }
             return Int(offset)
         }
-        for hour in record.observed { if let index = slot(hour.hour) { observed[index] = hour } }
-        var tallies: [(provider: String, lead: Int, tally: Tally)] = []
-        var last = 0
-        for sample in record.samples {
-            guard let index = slot(sample.hour), let seen = observed[index] else { continue }
-            if last >= tallies.count || tallies[last].lead != sample.lead || tallies[last].provider != sample.provider {
-                if let found = tallies.firstIndex(where: { $0.lead == sample.lead && $0.provider == sample.provider }) {
-                    last = found
-                } else {
-                    tallies.append((sample.provider, sample.lead, Tally()))
-                    last = tallies.count - 1
-                }
+    }
+
+    /// A few keys in the order first met, the last one found tried first:
+    /// the samples come sorted, so most look-ups are one comparison.
+    struct RecentKeys<Key: Equatable> {
+        private(set) var keys: [Key] = []
+        private var last = 0
+
+        /// `key`'s place, at the end (`keys.count` before) when it is new.
+        mutating func index(of key: Key) -> Int {
+            if last < keys.count, keys[last] == key { return last }
+            if let found = keys.firstIndex(of: key) {
+                last = found
+            } else {
+                keys.append(key)
+                last = keys.count - 1
             }
-            tallies[last].tally.add(sample, seen)
-        }
-        return tallies.sorted { ($0.provider, $0.lead) < ($1.provider, $1.lead) }.compactMap { entry in
-            guard entry.tally.pairs > 0 else { return nil }
-            return entry.tally.score(provider: entry.provider, lead: entry.lead, minimumPairs: minimumPairs)
+            return last
         }
     }
 
