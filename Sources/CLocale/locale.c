@@ -41,6 +41,11 @@ const char *raind_messages_locale_name(void) {
     return name ? name : "C";
 }
 
+const char *raind_language_list(void) {
+    const char *list = getenv("LANGUAGE");
+    return list ? list : "";
+}
+
 int raind_measurement(void) {
     const char *value = nl_langinfo(_NL_MEASUREMENT_MEASUREMENT);
     return value && value[0] ? value[0] : 1;

@@ -152,6 +152,21 @@ final class LocalizedViewTests: XCTestCase {
         }
     }
 
+    /// gettext is asked only where a catalogue of raind's can answer: not in
+    /// C, nor in a locale raind has none for (British English), and each answer
+    /// is the locale's own however the calls alternate.
+    func testLookUps_onlyWhereACatalogueCanAnswer_perLocale() throws {
+        _ = try XCTUnwrap(Self.catalogues, "msgfmt compiles po/")
+        let asked = ["de_DE.UTF-8", "C", "en_GB.UTF-8", "de_DE.UTF-8", "C.UTF-8", "en_US.UTF-8", "C"].map {
+            name in Localization.with(locale: name) { Localization.cataloguesUsable() }
+        }
+        XCTAssertEqual(asked, [true, false, false, true, false, true, false])
+        let words = ["de_DE.UTF-8", "en_GB.UTF-8", "de_DE.UTF-8"].map { name in
+            Localization.with(locale: name) { tr("Feels like") }
+        }
+        XCTAssertEqual(words, ["Gefühlt", "Feels like", "Gefühlt"])
+    }
+
     func testPolish_hasItsThreePluralForms() throws {
         _ = Self.catalogues
         let forms = try XCTUnwrap(

@@ -49,6 +49,27 @@ final class TextFastPathTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.columns("東京 5 °C"[...]), 9)
     }
 
+    /// A line wraps at the same places read a byte a character (ASCII) as
+    /// read a character at a time: one letter made "é" (a column either
+    /// way) moves nothing; escapes take no room in both.
+    func testWrap_ofASCII_asOfOtherText() {
+        let row = "Alert pace:     boston-us, chicago-us, denver-us, houston-us, las-vegas-us, miami-us: every 5 min"
+        let ascii = LineWrap.wrap(row)
+        XCTAssertEqual(
+            ascii,
+            "Alert pace:     boston-us, chicago-us, denver-us, houston-us, las-vegas-us,\n"
+                + "                miami-us: every 5 min")
+        XCTAssertEqual(
+            LineWrap.wrap(row.replacingOccurrences(of: "houston", with: "houstén")),
+            ascii.replacingOccurrences(of: "houston", with: "houstén"))
+        let coloured = "Summary: " + String(repeating: "\u{1B}[1mword\u{1B}[0m ", count: 16)
+        let wrapped = LineWrap.wrap(coloured, width: 40)
+        XCTAssertEqual(
+            LineWrap.wrap(coloured.replacingOccurrences(of: "Summary", with: "Sümmary"), width: 40),
+            wrapped.replacingOccurrences(of: "Summary", with: "Sümmary"))
+        XCTAssertEqual(wrapped.split(separator: "\n").map { DisplayWidth.columns($0) }, [38, 38, 29])
+    }
+
     func testCatalogueDirectory_besideTheExecutable_orInTheCheckout() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("raind-beside-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -26,6 +26,9 @@ locale_t raind_named_locale(const char *lc_all, const char *lang, const char *co
 /// "C"): the one gettext looks catalogues up by.
 const char *raind_messages_locale_name(void);
 
+/// The process's LANGUAGE ("fr_CA:en"), as gettext reads it; "" when unset.
+const char *raind_language_list(void);
+
 /// The measurement system of the calling thread's locale: 1 metric, 2 US.
 int raind_measurement(void);
 

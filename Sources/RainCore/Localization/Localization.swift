@@ -48,7 +48,10 @@ public enum Localization {
             directory = found
         }
         binding.withLock { binding in
-            if binding.directory != directory { binding.checked = [:] }
+            if binding.directory != directory {
+                binding.checked = [:]
+                binding.last = nil
+            }
             binding.directory = directory
             binding.warn = warn
         }
@@ -89,37 +92,67 @@ public enum Localization {
 
     /// Where the domain is bound, who hears of a bad catalogue, and the
     /// locales whose catalogues were checked (by `LANGUAGE` and locale
-    /// name), with whether gettext may open them. Threads read it (the
-    /// tests run in parallel), so it is behind a lock.
+    /// name), with whether gettext may look them up; the last answer
+    /// with the names it was for, so that a run of look-ups in one locale
+    /// compares two C strings each. Threads read it (the tests run in
+    /// parallel), so it is behind a lock.
     struct Binding {
         var directory = Localization.installedDirectory
         var warn: @Sendable (String) -> Void = { _ in }
         var checked: [String: Bool] = [:]
+        /// The last locale name and `LANGUAGE` asked about, NUL-terminated, and the answer.
+        var last: (name: [CChar], language: [CChar], looksUp: Bool)?
     }
 
     private static let binding = Mutex(Binding())
 
-    /// Whether gettext may look up the calling thread's locale: in C it
-    /// opens nothing; otherwise every catalogue it could open for the
-    /// locale and `LANGUAGE` was checked (`MessageCatalogue`) before its
-    /// first look-up, which maps it. A bad one keeps the locale English.
+    /// Whether gettext may look up the calling thread's locale. Not in C
+    /// or POSIX (glibc gives the English literal there, whatever
+    /// `LANGUAGE` says), nor where `LANGUAGE` is unset and raind has no
+    /// catalogue that glibc would open for the locale (`C.UTF-8`,
+    /// `en_US.UTF-8`): the literal is the text, and the look-up is saved.
+    /// Otherwise every catalogue it could open for the locale and
+    /// `LANGUAGE` was checked (`MessageCatalogue`) before its first
+    /// look-up, which maps it; a bad one keeps the locale English.
     static func cataloguesUsable() -> Bool {
-        let name = String(cString: raind_messages_locale_name())
-        if name == "C" || name == "POSIX" { return true }
-        let language = getenv("LANGUAGE").map { String(cString: $0) } ?? ""
+        // Neither is ever null (locale.c); C imports them as optional.
+        guard let namePointer = raind_messages_locale_name(), let languagePointer = raind_language_list() else {
+            return false
+        }
+        let answered = binding.withLock { binding -> Bool? in
+            guard let last = binding.last, same(last.name, namePointer), same(last.language, languagePointer)
+            else { return nil }
+            return last.looksUp
+        }
+        if let answered { return answered }
+        let name = String(cString: namePointer)
+        let language = String(cString: languagePointer)
+        let looksUp = lookUpNeeded(name: name, language: language)
+        binding.withLock { $0.last = (Array(name.utf8CString), Array(language.utf8CString), looksUp) }
+        return looksUp
+    }
+
+    /// `cataloguesUsable` for the locale `name` and `LANGUAGE`'s `language`, worked out.
+    private static func lookUpNeeded(name: String, language: String) -> Bool {
+        if name == "C" || name == "POSIX" { return false }
         let key = language + "\n" + name
         let (directory, known) = binding.withLock { ($0.directory, $0.checked[key]) }
         if let known { return known }
         let names = language.split(separator: ":").map(String.init) + [name]
         var problem: String?
+        var found = false
         for path in MessageCatalogue.candidates(directory: directory, domain: domain, names: names) {
-            if case .some(.some(let found)) = MessageCatalogue.problem(at: path) {
-                problem = "\(path): \(found)"
+            guard case .some(let wrong) = MessageCatalogue.problem(at: path) else { continue }
+            found = true
+            if let wrong {
+                problem = "\(path): \(wrong)"
                 break
             }
         }
+        // Without LANGUAGE, glibc opens only what `candidates` lists for the locale.
+        let looksUp = problem == nil && (found || !language.isEmpty)
         let warn = binding.withLock { binding in
-            binding.checked[key] = problem == nil
+            binding.checked[key] = looksUp
             return binding.warn
         }
         if let problem {
@@ -127,7 +160,12 @@ public enum Localization {
                 "the translation catalogue \(problem); text stays in English for \(name) (reinstall raind's "
                     + "catalogues, or remove the file)")
         }
-        return problem == nil
+        return looksUp
+    }
+
+    /// Whether the NUL-terminated `stored` spells the C string at `pointer`.
+    private static func same(_ stored: [CChar], _ pointer: UnsafePointer<CChar>) -> Bool {
+        stored.withUnsafeBufferPointer { strcmp($0.baseAddress!, pointer) == 0 }
     }
 
     /// Makes the calling thread speak the environment's locale (`LANG`,

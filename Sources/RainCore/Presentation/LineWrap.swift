@@ -32,31 +32,25 @@ public enum LineWrap {
 
     static func wrapLine(_ line: String, width: Int) -> [String] {
         guard TextTable.width(line) > width else { return [line] }
-        // Each character, and where it starts in `line` (its end last) to cut lines from.
-        var characters: [Character] = []
-        var starts: [String.Index] = []
-        var position = line.startIndex
-        while position < line.endIndex {
-            starts.append(position)
-            characters.append(line[position])
-            position = line.index(after: position)
+        let cells = Cells(line)
+        let count = cells.count
+        func text(_ range: Range<Int>) -> Substring {
+            line[cells.starts[range.lowerBound]..<cells.starts[range.upperBound]]
         }
-        starts.append(line.endIndex)
-        func text(_ range: Range<Int>) -> Substring { line[starts[range.lowerBound]..<starts[range.upperBound]] }
-        let widths = Self.widths(of: characters)
         // Columns before each character, so that any stretch's columns are one subtraction.
         var before = [0]
-        before.reserveCapacity(widths.count + 1)
-        for width in widths { before.append(before[before.count - 1] + width) }
+        before.reserveCapacity(count + 1)
+        for width in cells.widths { before.append(before[before.count - 1] + width) }
         func columns(_ range: Range<Int>) -> Int { before[range.upperBound] - before[range.lowerBound] }
-        let leading = characters.prefix { $0 == " " }.count
+        let isSpace = { (index: Int) in cells.kinds[index] == .space }
+        let leading = (0..<count).prefix(while: isSpace).count
         var indent = leading
         // The column after the first run of two or more spaces past the indent.
         var index = leading
-        while index < characters.count - 1 {
-            if characters[index] == " ", characters[index + 1] == " ", index > leading {
+        while index < count - 1 {
+            if isSpace(index), isSpace(index + 1), index > leading {
                 var end = index
-                while end < characters.count, characters[end] == " " { end += 1 }
+                while end < count, isSpace(end) { end += 1 }
                 indent = columns(0..<end)
                 break
             }
@@ -64,10 +58,7 @@ public enum LineWrap {
         }
         // A row whose label is the widest has one space after its colon.
         if indent == leading,
-            let colon = characters.indices.first(where: {
-                (characters[$0] == ":" || characters[$0] == "：") && $0 + 1 < characters.count
-                    && characters[$0 + 1] == " "
-            }),
+            let colon = (0..<count).first(where: { cells.kinds[$0] == .colon && $0 + 1 < count && isSpace($0 + 1) }),
             columns(0..<(colon + 2)) <= width / 2
         {
             indent = columns(0..<(colon + 2))
@@ -77,47 +68,84 @@ public enum LineWrap {
         var start = 0
         // The continuation's indent: none on the first line.
         var prefix = 0
-        while prefix + columns(start..<characters.count) > width {
+        while prefix + columns(start..<count) > width {
             // The last space within the room, past the first line's label.
             var used = prefix
             var cut: Int?
-            for position in start..<characters.count {
-                if position > start, prefix > 0 || used > indent,
-                    characters[position] == " "
-                        || (widths[position - 1] == 2 && widths[position] == 2
-                            && breaksBetween(characters[position - 1], characters[position]))
-                {
+            for position in start..<count {
+                if position > start, prefix > 0 || used > indent, isSpace(position) || cells.breaksBefore[position] {
                     cut = position
                 }
-                used += widths[position]
+                used += cells.widths[position]
                 if used > width { break }
             }
             guard let cut else { break }
             var end = cut
-            while end > start, characters[end - 1] == " " { end -= 1 }
+            while end > start, isSpace(end - 1) { end -= 1 }
             lines.append(String(repeating: " ", count: prefix) + text(start..<end))
             start = cut
-            while start < characters.count, characters[start] == " " { start += 1 }
+            while start < count, isSpace(start) { start += 1 }
             prefix = indent
         }
-        lines.append(String(repeating: " ", count: prefix) + text(start..<characters.count))
+        lines.append(String(repeating: " ", count: prefix) + text(start..<count))
         return lines
     }
 
-    /// Each character's columns, as `TextTable.width` counts them: none
-    /// for a colour escape's characters (`ESC [ ... m`).
-    private static func widths(of characters: [Character]) -> [Int] {
-        var inEscape = false
-        return characters.map { character in
-            if inEscape {
-                if character == "m" { inEscape = false }
-                return 0
+    /// A line's characters as the wrapper sees them: where each starts in
+    /// the line (its end last), its columns as `TextTable.width` counts
+    /// them (none for a colour escape's, `ESC [ ... m`), whether it is a
+    /// space or a colon, and whether the line may break before it with no
+    /// space (`breaksBetween`). ASCII, most lines, is read a byte a character.
+    private struct Cells {
+        enum Kind { case space, colon, other }
+        var starts: [String.Index] = []
+        var widths: [Int] = []
+        var kinds: [Kind] = []
+        var breaksBefore: [Bool] = []
+        var count: Int { widths.count }
+
+        init(_ line: String) {
+            var inEscape = false
+            // The columns of a character that is (or is not) ESC, or `m`, given its own.
+            func columns(escape: Bool, ending: Bool, _ own: @autoclosure () -> Int) -> Int {
+                if inEscape {
+                    if ending { inEscape = false }
+                    return 0
+                }
+                if escape {
+                    inEscape = true
+                    return 0
+                }
+                return own()
             }
-            if character == "\u{1B}" {
-                inEscape = true
-                return 0
+            if line.utf8.allSatisfy({ $0 < 0x80 }) {
+                var position = line.utf8.startIndex
+                while position < line.utf8.endIndex {
+                    let byte = line.utf8[position]
+                    starts.append(position)
+                    widths.append(columns(escape: byte == 0x1B, ending: byte == UInt8(ascii: "m"), 1))
+                    kinds.append(byte == UInt8(ascii: " ") ? .space : byte == UInt8(ascii: ":") ? .colon : .other)
+                    breaksBefore.append(false)
+                    line.utf8.formIndex(after: &position)
+                }
+            } else {
+                var previous: Character?
+                var position = line.startIndex
+                while position < line.endIndex {
+                    let character = line[position]
+                    let afterWide = widths.last == 2
+                    starts.append(position)
+                    widths.append(
+                        columns(
+                            escape: character == "\u{1B}", ending: character == "m", TextTable.columns(of: character)))
+                    kinds.append(character == " " ? .space : character == ":" || character == "：" ? .colon : .other)
+                    breaksBefore.append(
+                        afterWide && widths.last == 2 && previous.map { breaksBetween($0, character) } == true)
+                    previous = character
+                    position = line.index(after: position)
+                }
             }
-            return TextTable.columns(of: character)
+            starts.append(line.endIndex)
         }
     }
 
