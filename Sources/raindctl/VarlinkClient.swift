@@ -113,7 +113,7 @@ final class VarlinkClient {
                     tr("lost the connection to raind at {path}: {error}", ["path": path, "error": error.message]))
             }
             if n == 0 { throw .unreachable(tr("raind at {path} closed the connection", ["path": path])) }
-            framer.append(buffer)
+            buffer.withUnsafeBytes { framer.append($0) }
         }
     }
 

@@ -20,12 +20,13 @@ public enum LineWrap {
     public static func wrap(_ text: String, width: Int = LineWrap.width) -> String {
         guard !text.isEmpty else { return text }
         // One line (most): no splitting and joining.
-        if !text.utf8.contains(UInt8(ascii: "\n")) {
+        let newline = UInt8(ascii: "\n")
+        if !(text.utf8.withContiguousStorageIfAvailable { $0.contains(newline) } ?? text.utf8.contains(newline)) {
             let lines = wrapLine(text, width: width)
             return lines.count == 1 ? lines[0] : lines.joined(separator: "\n")
         }
         // Split at the newline's byte: a line break is never part of another character here.
-        return text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        return text.utf8.split(separator: newline, omittingEmptySubsequences: false)
             .flatMap { wrapLine(String(Substring($0)), width: width) }
             .joined(separator: "\n")
     }
@@ -105,6 +106,12 @@ public enum LineWrap {
         var count: Int { widths.count }
 
         init(_ line: String) {
+            // As many characters as bytes at most.
+            let most = line.utf8.count + 1
+            starts.reserveCapacity(most)
+            widths.reserveCapacity(most)
+            kinds.reserveCapacity(most)
+            breaksBefore.reserveCapacity(most)
             var inEscape = false
             // The columns of a character that is (or is not) ESC, or `m`, given its own.
             func columns(escape: Bool, ending: Bool, _ own: @autoclosure () -> Int) -> Int {

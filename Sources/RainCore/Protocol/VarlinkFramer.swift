@@ -21,12 +21,24 @@ public struct VarlinkFramer: Sendable {
     }
 
     public mutating func append<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// What a read brought: copied as one block. (The generic form, called
+    /// from another module, runs unspecialized, a byte at a time.)
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Drops the bytes already returned once they are at least half the buffer.
+    private mutating func compact() {
         if start > 0 && start >= buffer.count - start {
             buffer.removeSubrange(..<start)
             scanned -= start
             start = 0
         }
-        buffer.append(contentsOf: bytes)
     }
 
     /// Bytes received and not yet returned as a message.

@@ -38,6 +38,23 @@ public enum WireDecoder {
         return decoded
     }
 
+    /// Whether `primitive` reads `type` itself.
+    static func isPrimitive<T>(_ type: T.Type) -> Bool {
+        T.self == String.self || T.self == Double.self || T.self == Int.self || T.self == Bool.self
+            || T.self == JSON.self
+    }
+
+    /// `primitive` of a type `isPrimitive` says it reads, not optional.
+    @inline(never)
+    static func primitiveValue<T>(
+        _ type: T.Type, from value: JSON, at path: @autoclosure () -> String
+    ) throws(WireDecodingError) -> T {
+        guard let read = try primitive(type, from: value, at: path()) else {
+            preconditionFailure("\(type) is not a primitive wire type")
+        }
+        return read
+    }
+
     /// The value of a primitive type straight from JSON, without a decoder.
     /// `path` is only made into text for an error.
     static func primitive<T>(
@@ -134,8 +151,10 @@ private struct TreeDecoder: Decoder {
     static func decode<T: Decodable>(
         _ type: T.Type, from value: JSON, at part: DecodingPath.Part, under path: DecodingPath
     ) throws -> T {
-        if let primitive = try WireDecoder.primitive(type, from: value, at: path.text(appending: part)) {
-            return primitive
+        // Tested on the type alone: the optional `primitive` returns would
+        // cost the structures and arrays that come here a look-up of its type each time.
+        if WireDecoder.isPrimitive(type) {
+            return try WireDecoder.primitiveValue(type, from: value, at: path.text(appending: part))
         }
         path.push(part)
         defer { path.pop() }
@@ -192,9 +211,7 @@ private struct ObjectReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeNil(forKey key: Key) throws -> Bool { present(key) == nil }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard let value = present(key) else {
-            throw WireDecodingError(field: path.text(appending: .key(key.stringValue)), reason: "missing")
-        }
+        guard let value = present(key) else { throw missing(key) }
         return try TreeDecoder.decode(type, from: value, at: .key(key.stringValue), under: path)
     }
 
@@ -213,17 +230,28 @@ private struct ObjectReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try WireDecoder.primitive(type, from: value, at: path.text(appending: .key(key.stringValue)))
     }
 
-    private func required<T>(_ type: T.Type, _ key: Key) throws(WireDecodingError) -> T {
-        guard let value = try primitive(type, key) else {
-            throw WireDecodingError(field: path.text(appending: .key(key.stringValue)), reason: "missing")
-        }
-        return value
+    /// A required field that is absent or null. (Each `decode` below unwraps
+    /// its own optional: a generic one would look its type up each call.)
+    private func missing(_ key: Key) -> WireDecodingError {
+        WireDecodingError(field: path.text(appending: .key(key.stringValue)), reason: "missing")
     }
 
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try required(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try required(type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try required(type, key) }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try required(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        guard let value = try primitive(type, key) else { throw missing(key) }
+        return value
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        guard let value = try primitive(type, key) else { throw missing(key) }
+        return value
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        guard let value = try primitive(type, key) else { throw missing(key) }
+        return value
+    }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        guard let value = try primitive(type, key) else { throw missing(key) }
+        return value
+    }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try primitive(type, key) }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try primitive(type, key) }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try primitive(type, key) }
