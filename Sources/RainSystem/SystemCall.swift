@@ -127,6 +127,19 @@ enum SystemCall {
         raind_peer_credentials(fd, &pid, &uid, &gid)
     }
 
+    static func epollCreate() -> Int32 { raind_epoll_create() }
+
+    static func epollControl(_ epoll: Int32, _ operation: Int32, _ fd: Int32, _ events: UInt32, _ data: UInt64) -> Int32
+    {
+        raind_epoll_control(epoll, operation, fd, events, data)
+    }
+
+    static func epollWait(
+        _ epoll: Int32, _ ready: UnsafeMutablePointer<raind_ready>, _ capacity: Int32, _ milliseconds: Int32
+    ) -> Int32 {
+        raind_epoll_wait(epoll, ready, capacity, milliseconds)
+    }
+
     static func getsockopt(
         _ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeMutableRawPointer?, _ length: inout socklen_t
     ) -> Int32 {

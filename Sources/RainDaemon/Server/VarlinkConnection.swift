@@ -23,7 +23,7 @@ public final class VarlinkConnection {
     /// Whether the peer may use the connections kept back for root and group `raind`.
     let isPrivileged: Bool
     let fd: FileDescriptor
-    private var source: EventSource?
+    private var source: IOGroup.Member?
     private var framer: VarlinkFramer
     private weak var server: VarlinkServer?
     private let loop: EventLoop
@@ -75,7 +75,7 @@ public final class VarlinkConnection {
 
     init(
         id: Int, fd: FileDescriptor, peer: PeerCredentials, access: VarlinkServer.Access, isPrivileged: Bool,
-        server: VarlinkServer, loop: EventLoop, logger: Logger
+        server: VarlinkServer, clients: IOGroup, loop: EventLoop, logger: Logger
     ) throws(SystemError) {
         self.id = id
         self.fd = fd
@@ -91,8 +91,7 @@ public final class VarlinkConnection {
         // Unowned, not weak: the sources are this connection's own and go with
         // it, and an object never weakly referenced keeps its reference count
         // inline, where retains and releases are cheap (docs/PERFORMANCE.md).
-        source = try loop.watch(fd: fd.rawValue, events: watchedEvents, name: "varlink client \(id)") {
-            [unowned self] events in
+        source = try clients.watch(fd: fd.rawValue, events: watchedEvents) { [unowned self] events in
             handle(events: events)
         }
         // Coarse: a connection closed a few seconds late costs nothing, and timers coalesce.

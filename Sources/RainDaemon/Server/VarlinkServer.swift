@@ -65,6 +65,8 @@ public final class VarlinkServer {
     public let limits: Limits
     private let listener: FileDescriptor
     private var listenerSource: EventSource?
+    /// The clients' sockets, all behind one source of the loop (`IOGroup`); made by `start()`.
+    private var clients: IOGroup?
     private let info: Info
     /// The interfaces the handler answers (`info.interfaces`), sorted as GetInfo lists them.
     private let interfaceNames: [String]
@@ -112,6 +114,7 @@ public final class VarlinkServer {
     deinit { readBuffer.deallocate() }
 
     public func start() throws(SystemError) {
+        clients = try IOGroup(loop: loop, name: "varlink clients")
         listenerSource = try loop.watch(fd: listener.rawValue, events: .readable, name: "varlink listener") {
             [weak self] _ in
             self?.acceptAll()
@@ -130,6 +133,7 @@ public final class VarlinkServer {
         listenerSource = nil
         acceptRetryTimer = nil
         for connection in Array(connections.values) { connection.close() }
+        clients = nil
     }
 
     private func acceptAll() {
@@ -212,12 +216,14 @@ public final class VarlinkServer {
             refuse(fd, .tooManyClients("too many clients for uid \(peer.uid) (\(held)); close some and try again"))
             return
         }
+        // Accepting starts with `start()`, which makes the group.
+        guard let clients else { return }
         let id = nextConnectionID
         nextConnectionID += 1
         do {
             connections[id] = try VarlinkConnection(
                 id: id, fd: fd, peer: peer, access: admission.access, isPrivileged: admission.isPrivileged,
-                server: self, loop: loop, logger: logger)
+                server: self, clients: clients, loop: loop, logger: logger)
             connectionsPerUID[peer.uid] = held + 1
         } catch {
             logger.warning("cannot watch client pid \(peer.pid): \(error)")

@@ -211,7 +211,9 @@ private struct ObjectReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeNil(forKey key: Key) throws -> Bool { present(key) == nil }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard let value = present(key) else { throw missing(key) }
+        guard let value = present(key) else {
+            throw WireDecodingError(field: path.text(appending: .key(key.stringValue)), reason: "missing")
+        }
         return try TreeDecoder.decode(type, from: value, at: .key(key.stringValue), under: path)
     }
 
@@ -230,28 +232,21 @@ private struct ObjectReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try WireDecoder.primitive(type, from: value, at: path.text(appending: .key(key.stringValue)))
     }
 
-    /// A required field that is absent or null. (Each `decode` below unwraps
-    /// its own optional: a generic one would look its type up each call.)
-    private func missing(_ key: Key) -> WireDecodingError {
-        WireDecodingError(field: path.text(appending: .key(key.stringValue)), reason: "missing")
+    /// The primitive field at `key`, an error when absent or null. Inlined
+    /// into each `decode` below, where its type is known: called generically,
+    /// its optional's type was looked up on every call.
+    @inline(__always)
+    private func required<T>(_ type: T.Type, _ key: Key) throws(WireDecodingError) -> T {
+        guard let value = try primitive(type, key) else {
+            throw WireDecodingError(field: path.text(appending: .key(key.stringValue)), reason: "missing")
+        }
+        return value
     }
 
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        guard let value = try primitive(type, key) else { throw missing(key) }
-        return value
-    }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        guard let value = try primitive(type, key) else { throw missing(key) }
-        return value
-    }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        guard let value = try primitive(type, key) else { throw missing(key) }
-        return value
-    }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        guard let value = try primitive(type, key) else { throw missing(key) }
-        return value
-    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try required(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try required(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try required(type, key) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try required(type, key) }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try primitive(type, key) }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try primitive(type, key) }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try primitive(type, key) }
