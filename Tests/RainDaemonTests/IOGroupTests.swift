@@ -95,4 +95,30 @@ final class IOGroupTests: XCTestCase {
         XCTAssertTrue(steps.isEmpty, "\(steps.count) steps left after \(turns) turns")
         step = nil
     }
+
+    /// A turn whose time is up leaves the members already reported for the
+    /// next one, and they are handled then though epoll reports them no more.
+    func testATurnOutOfTime_leavesTheRestForTheNext() throws {
+        let loop = try EventLoop()
+        // No time at all: each turn handles one member, then the loop gets its turn.
+        let group = try IOGroup(loop: loop, name: "test clients", turnSeconds: 0)
+        let pipes = try (0..<3).map { _ in try pipe() }
+        var handled: [Int] = []
+        var atNextTurn: Int?
+        let members = try pipes.enumerated().map { index, ends in
+            try group.watch(fd: ends.read.rawValue, events: [.readable, .edgeTriggered]) { _ in
+                handled.append(index)
+                if handled.count == 1 { loop.later { atNextTurn = handled.count } }
+                if handled.count == 3 { loop.exit(code: 0) }
+            }
+        }
+        for ends in pipes { XCTAssertEqual(try ends.write.write([1][...]), 1) }
+        // A deadline, not a wait: members left behind for good would otherwise hang the test.
+        let deadline = try loop.timer(accuracy: 0.1) { loop.exit(code: 1) }
+        deadline.arm(after: 10)
+        XCTAssertEqual(try loop.run(), 0)
+        XCTAssertEqual(handled.sorted(), [0, 1, 2], "each member reported once, edge-triggered, and all handled")
+        XCTAssertLessThan(try XCTUnwrap(atNextTurn), 3, "the loop had a turn before the last member")
+        withExtendedLifetime(members) {}
+    }
 }

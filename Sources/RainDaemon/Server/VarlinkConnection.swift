@@ -136,8 +136,9 @@ public final class VarlinkConnection {
             && framer.pendingByteCount <= limits.maximumMessageSize
     }
 
-    /// How long one connection's calls may run before the loop gets a turn
-    /// (signals, other clients) and before the replies so far are written:
+    /// How long one connection's calls may run before other clients get a
+    /// turn (and the loop, once the clients' group is out of its own turn,
+    /// `IOGroup`) and before the replies so far are written:
     /// pipelined GetStatus calls go out in one write per read, while slow
     /// calls (a SetSettings fsyncs) do not hold back the replies before them.
     private static let turnSeconds = 0.002
