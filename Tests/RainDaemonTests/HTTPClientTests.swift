@@ -247,6 +247,27 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(counts[4], 0, "and closed once idle again")
     }
 
+    /// Nothing answered, so nothing is kept: the handle and its descriptors
+    /// go when the last transfer ends, not an idle time later (raind stays
+    /// asleep between the retries of a service it cannot reach).
+    func testAllTransfersFailed_nothingIsKeptOpen() throws {
+        let harness = try ClientHarness()
+        let port = try Self.unusedPort()
+        let url = "http://127.0.0.1:\(port)/forecast"
+        let before = openDescriptors()
+        var left: Int?
+        _ = harness.http.get(HTTPRequest(url: url, redactedURL: url)) { [self] result in
+            XCTAssertEqual(try? result.failure().kind, .connectFailed)
+            // Counted once the client has finished handling what ended.
+            harness.loop.later { [self] in
+                left = openDescriptors() - before
+                harness.finish()
+            }
+        }
+        XCTAssertTrue(try harness.run(timeout: 10))
+        XCTAssertEqual(left, 0, "no descriptor kept after a transfer that reached nothing")
+    }
+
     // MARK: Failures
 
     func testGet_tooManyRedirects_fails() throws {

@@ -69,6 +69,12 @@ public final class HTTPClient {
     private var insideCurl = false
     /// Closes the idle connections `idleConnectionSeconds` after the last transfer.
     private var idleTimer: EventSource?
+    /// Whether a transfer got an answer since the multi handle was made, so
+    /// that libcurl may keep its connection for the next: when none did (the
+    /// service unreachable, every try failed), there is nothing to keep, and
+    /// the handle goes when the last transfer ends instead of waking raind
+    /// `idleConnectionSeconds` later.
+    private var connectionsMayBeKept = false
     private let idleConnectionSeconds: Double
 
     /// Sets up the loop timer libcurl drives. libcurl itself is loaded at the
@@ -121,6 +127,7 @@ public final class HTTPClient {
         retiredWatches.removeAll()
         timer?.disarm()
         self.multi = nil
+        connectionsMayBeKept = false
         logger.debug("closed the idle HTTP connections")
     }
 
@@ -365,6 +372,7 @@ public final class HTTPClient {
         for (transfer, result) in finished {
             switch result {
             case .success(let response):
+                connectionsMayBeKept = true
                 logger.debug(
                     "GET \(transfer.redactedURL): \(response.status), \(response.body.count) bytes, \(response.version.rawValue)"
                 )
@@ -373,7 +381,12 @@ public final class HTTPClient {
             }
             transfer.deliver(result)
         }
-        if transfers.isEmpty, multi != nil { idleTimer?.arm(after: idleConnectionSeconds) }
+        guard transfers.isEmpty, multi != nil else { return }
+        if connectionsMayBeKept {
+            idleTimer?.arm(after: idleConnectionSeconds)
+        } else {
+            closeIdleConnections()
+        }
     }
 
     /// curl_multi_remove_handle, then curl_easy_cleanup (by releasing the `CurlEasy`).
