@@ -8,7 +8,7 @@ import Glibc
 public final class Epoll {
     /// One ready descriptor: what it is ready for (epoll's event bits) and
     /// the number it was added with.
-    public struct Ready: Sendable, Equatable {
+    public struct Ready: Sendable {
         public let events: UInt32
         public let data: UInt64
     }

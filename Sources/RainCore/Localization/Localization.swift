@@ -110,11 +110,11 @@ public enum Localization {
     /// or POSIX (glibc gives the English literal there, whatever
     /// `LANGUAGE` says), nor where `LANGUAGE` is unset and raind has no
     /// catalogue that glibc would open for the locale (`C.UTF-8`,
-    /// `en_US.UTF-8`): the literal is the text, and the look-up is saved.
+    /// `en_GB.UTF-8`): the literal is the text, and the look-up is saved.
     /// Otherwise every catalogue it could open for the locale and
     /// `LANGUAGE` was checked (`MessageCatalogue`) before its first
     /// look-up, which maps it; a bad one keeps the locale English.
-    static func cataloguesUsable() -> Bool {
+    static func shouldLookUp() -> Bool {
         // Neither is ever null (locale.c); C imports them as optional.
         guard let namePointer = raind_messages_locale_name(), let languagePointer = raind_language_list() else {
             return false
@@ -132,7 +132,7 @@ public enum Localization {
         return looksUp
     }
 
-    /// `cataloguesUsable` for the locale `name` and `LANGUAGE`'s `language`, worked out.
+    /// `shouldLookUp` for the locale `name` and `LANGUAGE`'s `language`, worked out.
     private static func lookUpNeeded(name: String, language: String) -> Bool {
         if name == "C" || name == "POSIX" { return false }
         let key = language + "\n" + name
@@ -296,13 +296,13 @@ public enum Localization {
     /// none, in which case dgettext returns its own argument: read inside
     /// the call that lends the pointer).
     static func gettext(_ message: String) -> String {
-        guard cataloguesUsable() else { return message }
+        guard shouldLookUp() else { return message }
         return shown(message.withCString { String(cString: dgettext(domain, $0)) }, else: message)
     }
 
     static func ngettext(_ singular: String, _ plural: String, _ count: UInt) -> String {
         let english = count == 1 ? singular : plural
-        guard cataloguesUsable() else { return english }
+        guard shouldLookUp() else { return english }
         let translated = singular.withCString { one in
             plural.withCString { many in String(cString: dngettext(domain, one, many, count)) }
         }

@@ -27,17 +27,31 @@ public enum DisplayWidth {
     /// The columns character by character, colour escapes taking none.
     private static func characterColumns(_ text: some StringProtocol) -> Int {
         var count = 0
-        var inEscape = false
+        var escapes = Escapes()
         for character in text {
-            if inEscape {
-                if character == "m" { inEscape = false }
-            } else if character == "\u{1B}" {
-                inEscape = true
-            } else {
-                count += columns(of: character)
-            }
+            count += escapes.columns(escape: character == "\u{1B}", ending: character == "m", columns(of: character))
         }
         return count
+    }
+
+    /// Where a colour escape (`ESC [ ... m`) is, read a character at a
+    /// time: its characters take no columns, the others their own.
+    struct Escapes {
+        private var inside = false
+
+        /// The columns of the next character: `own` unless it starts
+        /// (`escape`), continues or ends (`ending`, an `m`) an escape.
+        mutating func columns(escape: Bool, ending: Bool, _ own: @autoclosure () -> Int) -> Int {
+            if inside {
+                if ending { inside = false }
+                return 0
+            }
+            if escape {
+                inside = true
+                return 0
+            }
+            return own()
+        }
     }
 
     /// The columns of one character (a grapheme: a base and its combining

@@ -112,25 +112,13 @@ public enum LineWrap {
             widths.reserveCapacity(most)
             kinds.reserveCapacity(most)
             breaksBefore.reserveCapacity(most)
-            var inEscape = false
-            // The columns of a character that is (or is not) ESC, or `m`, given its own.
-            func columns(escape: Bool, ending: Bool, _ own: @autoclosure () -> Int) -> Int {
-                if inEscape {
-                    if ending { inEscape = false }
-                    return 0
-                }
-                if escape {
-                    inEscape = true
-                    return 0
-                }
-                return own()
-            }
+            var escapes = DisplayWidth.Escapes()
             if line.utf8.allSatisfy({ $0 < 0x80 }) {
                 var position = line.utf8.startIndex
                 while position < line.utf8.endIndex {
                     let byte = line.utf8[position]
                     starts.append(position)
-                    widths.append(columns(escape: byte == 0x1B, ending: byte == UInt8(ascii: "m"), 1))
+                    widths.append(escapes.columns(escape: byte == 0x1B, ending: byte == UInt8(ascii: "m"), 1))
                     kinds.append(byte == UInt8(ascii: " ") ? .space : byte == UInt8(ascii: ":") ? .colon : .other)
                     breaksBefore.append(false)
                     line.utf8.formIndex(after: &position)
@@ -143,7 +131,7 @@ public enum LineWrap {
                     let afterWide = widths.last == 2
                     starts.append(position)
                     widths.append(
-                        columns(
+                        escapes.columns(
                             escape: character == "\u{1B}", ending: character == "m", TextTable.columns(of: character)))
                     kinds.append(character == " " ? .space : character == ":" || character == "：" ? .colon : .other)
                     breaksBefore.append(

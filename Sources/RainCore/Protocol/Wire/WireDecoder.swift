@@ -38,53 +38,51 @@ public enum WireDecoder {
         return decoded
     }
 
-    /// Whether `primitive` reads `type` itself.
+    /// Whether `type` is read straight from JSON (`primitiveValue`).
+    /// Everything else (wire enums too) decodes itself: asking whether a
+    /// type conforms to a protocol scans every conformance in the binary
+    /// the first time, which raindctl, a new process per command, paid on
+    /// every run. Asked of the type alone, so that a structure or an array
+    /// is not charged the look-up of an optional of its type.
     static func isPrimitive<T>(_ type: T.Type) -> Bool {
         T.self == String.self || T.self == Double.self || T.self == Int.self || T.self == Bool.self
             || T.self == JSON.self
     }
 
-    /// `primitive` of a type `isPrimitive` says it reads, not optional.
-    @inline(never)
+    /// The value of a primitive type (`isPrimitive`) straight from JSON,
+    /// without a decoder. `path` is only made into text for an error.
     static func primitiveValue<T>(
         _ type: T.Type, from value: JSON, at path: @autoclosure () -> String
     ) throws(WireDecodingError) -> T {
-        guard let read = try primitive(type, from: value, at: path()) else {
-            preconditionFailure("\(type) is not a primitive wire type")
-        }
-        return read
-    }
-
-    /// The value of a primitive type straight from JSON, without a decoder.
-    /// `path` is only made into text for an error.
-    static func primitive<T>(
-        _ type: T.Type, from value: JSON, at path: @autoclosure () -> String
-    ) throws(WireDecodingError) -> T? {
         func mismatch(_ expected: String) -> WireDecodingError {
             WireDecodingError(field: path(), reason: "expected \(expected), got \(value.kindName)")
         }
         if T.self == String.self {
             guard case .string(let string) = value else { throw mismatch("a string") }
-            return string as? T
+            return string as! T
         }
         if T.self == Double.self {
             guard case .number(let number) = value else { throw mismatch("a number") }
-            return number as? T
+            return number as! T
         }
         if T.self == Int.self {
             guard let number = value.intValue else { throw mismatch("a whole number") }
-            return number as? T
+            return number as! T
         }
         if T.self == Bool.self {
             guard case .bool(let bool) = value else { throw mismatch("true or false") }
-            return bool as? T
+            return bool as! T
         }
-        if T.self == JSON.self { return value as? T }
-        // Everything else (wire enums too) decodes itself: asking whether a
-        // type conforms to a protocol scans every conformance in the binary
-        // the first time, which raindctl, a new process per command, paid on
-        // every run.
-        return nil
+        if T.self == JSON.self { return value as! T }
+        preconditionFailure("\(type) is not a primitive wire type")
+    }
+
+    /// `primitiveValue` for a primitive type, nil for any other.
+    static func primitive<T>(
+        _ type: T.Type, from value: JSON, at path: @autoclosure () -> String
+    ) throws(WireDecodingError) -> T? {
+        guard isPrimitive(type) else { return nil }
+        return try primitiveValue(type, from: value, at: path())
     }
 }
 
@@ -151,8 +149,6 @@ private struct TreeDecoder: Decoder {
     static func decode<T: Decodable>(
         _ type: T.Type, from value: JSON, at part: DecodingPath.Part, under path: DecodingPath
     ) throws -> T {
-        // Tested on the type alone: the optional `primitive` returns would
-        // cost the structures and arrays that come here a look-up of its type each time.
         if WireDecoder.isPrimitive(type) {
             return try WireDecoder.primitiveValue(type, from: value, at: path.text(appending: part))
         }
@@ -229,7 +225,7 @@ private struct ObjectReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The primitive field at `key`: nil when absent or null, an error when of another type.
     private func primitive<T>(_ type: T.Type, _ key: Key) throws(WireDecodingError) -> T? {
         guard let value = present(key) else { return nil }
-        return try WireDecoder.primitive(type, from: value, at: path.text(appending: .key(key.stringValue)))
+        return try WireDecoder.primitiveValue(type, from: value, at: path.text(appending: .key(key.stringValue)))
     }
 
     /// The primitive field at `key`, an error when absent or null. Inlined
