@@ -64,7 +64,7 @@ public final class PlaceDirectory {
         directories.removeLast()  // the executable's own name
         var files: [String] = []
         if directories.last == "bin" {
-            files.append((directories.dropLast() + ["share", "raind", fileName]).joined(separator: "/"))
+            files.append((Array(directories.dropLast()) + ["share", "raind", fileName]).joined(separator: "/"))
         }
         // A build directory is a few levels below the checkout; looking higher
         // would only find unrelated trees.

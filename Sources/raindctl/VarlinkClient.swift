@@ -120,7 +120,21 @@ final class VarlinkClient {
     /// Calls a method and returns its declared reply; an error reply is thrown.
     func call<Call: WeatherCall>(_ call: Call.Type, _ parameters: Call.Parameters) throws(ClientError) -> Call.Reply {
         try send(Self.message(call, parameters))
-        return try reply(Call.Reply.self)
+        return try Self.decode(Call.Reply.self, successfulReply())
+    }
+
+    /// `call` for a reply that reads itself field by field (`WireReadable`),
+    /// without `Decodable`'s containers: the status.
+    func call<Call: WeatherCall>(
+        _ call: Call.Type, _ parameters: Call.Parameters
+    ) throws(ClientError) -> Call.Reply where Call.Reply: WireReadable {
+        try send(Self.message(call, parameters))
+        let value = try successfulReply()
+        do {
+            return try Call.Reply(wire: WireReader(value, context: "reply"))
+        } catch {
+            throw Self.unreadable(error)
+        }
     }
 
     /// Calls a method once for each of `parameters`, every call sent before
@@ -136,7 +150,7 @@ final class VarlinkClient {
         for each in parameters { VarlinkFramer.frame(Self.message(call, each).json, into: &frames) }
         try write(frames)
         var parts: [Part] = []
-        for _ in parameters { parts.append(try reply(Part.self)) }
+        for _ in parameters { parts.append(try Self.decode(Part.self, successfulReply())) }
         return parts
     }
 
@@ -156,11 +170,11 @@ final class VarlinkClient {
         }
     }
 
-    /// The next reply read as `Reply`; an error reply is thrown.
-    private func reply<Reply: Decodable>(_ type: Reply.Type) throws(ClientError) -> Reply {
+    /// The next reply's parameters; an error reply is thrown.
+    private func successfulReply() throws(ClientError) -> JSON {
         let reply = try receive()
         if let error = reply.error { throw .daemon(name: error, parameters: reply.parameters, instance: instance) }
-        return try Self.decode(Reply.self, reply.parameters)
+        return reply.parameters
     }
 
     /// Reads a reply as its declared type; a reply that is not is an error,
@@ -169,10 +183,14 @@ final class VarlinkClient {
         do {
             return try WireDecoder.decode(type, from: value, context: "reply")
         } catch {
-            throw .failed(
-                tr(
-                    "raind sent a reply raindctl cannot read ({error}); are raind and raindctl the same version?",
-                    ["error": "\(error)"]))
+            throw unreadable(error)
         }
+    }
+
+    private static func unreadable(_ error: WireDecodingError) -> ClientError {
+        .failed(
+            tr(
+                "raind sent a reply raindctl cannot read ({error}); are raind and raindctl the same version?",
+                ["error": "\(error)"]))
     }
 }

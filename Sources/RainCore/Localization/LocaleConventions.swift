@@ -146,7 +146,7 @@ public struct LocaleConventions: Sendable, Equatable {
             return decimal(text)
         }
         let grouped = Self.grouping(String(whole), separator: groupSeparator, size: groupSize, negative: negative)
-        return parts.count == 2 ? grouped + decimalSeparator + parts[1] : grouped
+        return parts.count == 2 ? grouped + decimalSeparator + String(parts[1]) : grouped
     }
 
     /// A count in a sentence (`trn`'s `{count}`): grouped from 1,000 on as

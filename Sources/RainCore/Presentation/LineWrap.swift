@@ -83,12 +83,12 @@ public enum LineWrap {
             guard let cut else { break }
             var end = cut
             while end > start, isSpace(end - 1) { end -= 1 }
-            lines.append(String(repeating: " ", count: prefix) + text(start..<end))
+            lines.append(String(repeating: " ", count: prefix) + String(text(start..<end)))
             start = cut
             while start < count, isSpace(start) { start += 1 }
             prefix = indent
         }
-        lines.append(String(repeating: " ", count: prefix) + text(start..<count))
+        lines.append(String(repeating: " ", count: prefix) + String(text(start..<count)))
         return lines
     }
 

@@ -29,7 +29,11 @@ public struct SourceWire: Codable, Sendable, Equatable, WireSparse {
 
 extension LocationSource: Codable, WireSparse {
     public init(from decoder: any Decoder) throws {
-        let wire = try SourceWire(from: decoder)
+        try self.init(SourceWire(from: decoder))
+    }
+
+    /// The place's source its wire form names; an error when the form is incomplete.
+    public init(_ wire: SourceWire) throws(WireDecodingError) {
         switch wire.kind {
         case .geonames:
             guard let id = wire.id.flatMap({ Int($0) }) else {
