@@ -3,8 +3,10 @@
 public enum ProcessEnvironment {
     /// Every variable, as a dictionary.
     public static func current() -> [String: String] {
+        let entries = SystemCall.environment()
         var result: [String: String] = [:]
-        for (name, value) in SystemCall.environment() { result[name] = value }
+        result.reserveCapacity(entries.count)
+        for (name, value) in entries { result[name] = value }
         return result
     }
 

@@ -16,6 +16,9 @@ enum SystemCall {
     /// first `=` on the C string's bytes (an entry without one is left out).
     static func environment() -> [(name: String, value: String)] {
         var entries: [(name: String, value: String)] = []
+        var count = 0
+        while Glibc.environ[count] != nil { count += 1 }
+        entries.reserveCapacity(count)
         var pointer = Glibc.environ
         while let entry = pointer.pointee {
             let bytes = UnsafeBufferPointer(

@@ -82,26 +82,27 @@ final class VarlinkClient {
 
     /// Reads the next reply; daemon errors are returned, not thrown, so streams can tell them apart.
     func receive() throws(ClientError) -> VarlinkReply {
+        try Self.reply(try receiveMessage())
+    }
+
+    private static func reply(_ message: [UInt8]) throws(ClientError) -> VarlinkReply {
+        do {
+            return try VarlinkReply(message: message)
+        } catch {
+            throw ClientError.failed(tr("raind sent an unreadable reply: {error}", ["error": "\(error)"]))
+        }
+    }
+
+    /// The next message's bytes, read as they arrive.
+    private func receiveMessage() throws(ClientError) -> [UInt8] {
         if let message = pending {
             pending = nil
-            do {
-                return try VarlinkReply(message: message)
-            } catch {
-                throw ClientError.failed(tr("raind sent an unreadable reply: {error}", ["error": "\(error)"]))
-            }
+            return message
         }
         var buffer: [UInt8] = []
         while true {
             do {
-                if let message = try framer.nextMessage() {
-                    do {
-                        return try VarlinkReply(message: message)
-                    } catch {
-                        throw ClientError.failed(tr("raind sent an unreadable reply: {error}", ["error": "\(error)"]))
-                    }
-                }
-            } catch let error as ClientError {
-                throw error
+                if let message = try framer.nextMessage() { return message }
             } catch {
                 throw .failed(tr("raind sent a reply larger than the client accepts"))
             }
@@ -123,15 +124,29 @@ final class VarlinkClient {
         return try Self.decode(Call.Reply.self, successfulReply())
     }
 
-    /// `call` for a reply that reads itself field by field (`WireReadable`),
-    /// without `Decodable`'s containers: the status.
+    /// `call` for a reply that reads itself field by field (`WireReadable`)
+    /// from a tape of the message (`JSONTape`), making no tree of it: the
+    /// status. A reply of another shape (an error, parameters that are not
+    /// an object) is read as `call` reads it, with the same errors.
     func call<Call: WeatherCall>(
         _ call: Call.Type, _ parameters: Call.Parameters
     ) throws(ClientError) -> Call.Reply where Call.Reply: WireReadable {
         try send(Self.message(call, parameters))
-        let value = try successfulReply()
+        let message = try receiveMessage()
+        guard let tape = try? JSONTape(parsing: message),
+            tape.member(VarlinkEnvelopeKey.error.rawValue, of: JSONTape.root) == nil,
+            let parameters = tape.member(VarlinkEnvelopeKey.parameters.rawValue, of: JSONTape.root),
+            tape.kind(parameters) == .object,
+            tape.member(VarlinkEnvelopeKey.continues.rawValue, of: JSONTape.root).map({ tape.bool($0) != nil }) ?? true
+        else {
+            let reply = try Self.reply(message)
+            if let error = reply.error {
+                throw .daemon(name: error, parameters: reply.parameters, instance: instance)
+            }
+            return try Self.decode(Call.Reply.self, reply.parameters)
+        }
         do {
-            return try Call.Reply(wire: WireReader(value, context: "reply"))
+            return try Call.Reply(wire: WireFields(tape, value: parameters, context: "reply"))
         } catch {
             throw Self.unreadable(error)
         }

@@ -135,7 +135,10 @@ final class WireReadingTests: XCTestCase {
     }
 
     private func read<T: WireReadable>(_ type: T.Type, _ json: JSON) -> Result<T, WireDecodingError> {
-        Result { () throws(WireDecodingError) in try T(wire: WireReader(json, context: "reply")) }
+        guard let tape = try? JSONTape(parsing: json.serializedBytes()) else {
+            return .failure(WireDecodingError(field: "", reason: "not JSON"))
+        }
+        return Result { () throws(WireDecodingError) in try T(wire: WireFields(tape, context: "reply")) }
     }
 
     private func outcome<T: Equatable>(_ result: Result<T, WireDecodingError>) -> String {
@@ -228,7 +231,7 @@ final class WireReadingTests: XCTestCase {
 /// An `Attribution` reader missing its `url`.
 private struct ForgetfulAttribution: WireReadable {
     var attribution: Attribution
-    init(wire: WireReader) throws(WireDecodingError) {
+    init(wire: WireFields) throws(WireDecodingError) {
         attribution = Attribution(text: try wire.string("text"), url: "")
     }
 }

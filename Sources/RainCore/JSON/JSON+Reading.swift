@@ -83,7 +83,7 @@ extension JSON {
 /// Reads JSON from memory the caller keeps alive while it runs: the hot
 /// path of every call (a parameters object, its keys and strings) reads
 /// bytes with no copies and no bounds-checked array in between.
-private struct JSONParser {
+struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
@@ -199,24 +199,33 @@ private struct JSONParser {
     }
 
     mutating func parseArray(building: Bool = true) throws(JSONParseError) -> JSON {
+        var values: [JSON] = []
+        try parseElements { parser throws(JSONParseError) in
+            let keeping = building && values.count < parser.keptElements
+            let value = try parser.parseValue(building: keeping)
+            if keeping { values.append(value) }
+        }
+        return building ? .array(values) : .null
+    }
+
+    /// Reads an array (the index at its `[`), handing each element to
+    /// `element` with the parser at it, which `element` must read.
+    mutating func parseElements(_ element: (inout JSONParser) throws(JSONParseError) -> Void) throws(JSONParseError) {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var values: [JSON] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return building ? .array(values) : .null
+            return
         }
         while true {
             skipWhitespace()
-            let keeping = building && values.count < keptElements
-            let value = try parseValue(building: keeping)
-            if keeping { values.append(value) }
+            try element(&self)
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return building ? .array(values) : .null }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return }
             throw fail("expected ',' or ']'")
         }
     }

@@ -359,7 +359,13 @@ public enum Localization {
 
     /// The value `values` gives `name`.
     static func value(of name: UnsafeBufferPointer<UInt8>, in values: KeyValuePairs<String, String>) -> String? {
-        values.first { $0.key.utf8.elementsEqual(name) }?.value
+        // Compared as two blocks of bytes: through the key's UTF-8 view, a byte at a time, this was
+        // most of filling a sentence in.
+        for (key, value) in values {
+            var key = key
+            if key.withUTF8({ WireBytes.equal($0, name) }) { return value }
+        }
+        return nil
     }
 }
 

@@ -68,6 +68,10 @@ public enum TextFolding {
 extension String {
     /// The string without leading and trailing spaces, tabs and newlines.
     public func trimmingSpaces() -> String {
+        // Nothing to trim, the usual case, told from the end bytes alone: a
+        // character equal to one of these is that one byte.
+        func isSpaceByte(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        if let first = utf8.first, let last = utf8.last, !isSpaceByte(first), !isSpaceByte(last) { return self }
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let first = firstIndex(where: { !isSpace($0) }),
             let last = lastIndex(where: { !isSpace($0) })

@@ -14,19 +14,19 @@ extension StatusCommand {
             "{shortest} to {longest}", ["shortest": Durations.span(shortest), "longest": Durations.span(longest)])
     }
 
-    /// "portland: every 5 min (thunderstorm forecast in 3 h 0 min); warnings read within 8 min";
-    /// `places`: every place asked at that pace for that reason ("boston-us, chicago-us: …").
-    static func describe(_ pace: AlertPace, places: [LocationID], now: Double) -> String {
+    /// "every 5 min (thunderstorm forecast in 3 h 0 min); warnings read within 8 min".
+    static func pace(_ pace: AlertPace, now: Double) -> String {
         let values: KeyValuePairs<String, String> = [
             "interval": Durations.span(pace.pollingSeconds), "why": why(pace, now: now),
             "delay": Durations.span(pace.worstDelaySeconds),
         ]
-        return tr(
-            "{name}: {text}",
-            [
-                "name": places.map(\.rawValue).joined(separator: ", "),
-                "text": tr("every {interval} ({why}); warnings read within {delay}", values),
-            ])
+        return tr("every {interval} ({why}); warnings read within {delay}", values)
+    }
+
+    /// "portland: every 5 min (…); warnings read within 8 min"; `places`: every
+    /// place asked at that pace for that reason ("boston-us, chicago-us: …").
+    private static func describe(pace text: String, places: [LocationID]) -> String {
+        tr("{name}: {text}", ["name": places.map(\.rawValue).joined(separator: ", "), "text": text])
     }
 
     /// Why the place is asked at its pace.
@@ -53,17 +53,17 @@ extension StatusCommand {
     /// places asked at one pace for one reason on one row (ten places with
     /// an alert in effect make one line, not ten).
     static func alertPaceRows(_ status: WeatherStatus, now: Double) -> [[String]] {
-        var groups: [(pace: AlertPace, text: String, places: [LocationID])] = []
+        var groups: [(text: String, places: [LocationID])] = []
         for pace in (status.alertSources ?? []).flatMap({ $0.paces ?? [] }) {
-            let text = describe(pace, places: [], now: now)
+            let text = Self.pace(pace, now: now)
             if let index = groups.firstIndex(where: { $0.text == text }) {
                 groups[index].places.append(pace.place)
             } else {
-                groups.append((pace, text, [pace.place]))
+                groups.append((text, [pace.place]))
             }
         }
         return groups.enumerated().map { index, group in
-            [index == 0 ? tr("Alert pace:") : "", describe(group.pace, places: group.places, now: now)]
+            [index == 0 ? tr("Alert pace:") : "", describe(pace: group.text, places: group.places)]
         }
     }
 }

@@ -4,13 +4,13 @@
 // not.
 
 extension GetStatusCall.Reply: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         self.init(status: try wire.value("status"))
     }
 }
 
 extension WeatherStatus: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         version = try wire.string("version")
         uptimeSeconds = try wire.double("uptimeSeconds")
         provider = try wire.string("provider")
@@ -43,7 +43,7 @@ extension WeatherStatus: WireReadable {
 }
 
 extension Location: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         id = try wire.id("id")
         name = try wire.string("name")
         region = try wire.string("region")
@@ -58,13 +58,13 @@ extension Location: WireReadable {
 }
 
 extension LocationSource: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         self = try LocationSource(try SourceWire(wire: wire))
     }
 }
 
 extension SourceWire: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         kind = try wire.wireEnum("kind")
         id = try wire.optionalString("id")
         provider = try wire.optionalString("provider")
@@ -73,7 +73,7 @@ extension SourceWire: WireReadable {
 }
 
 extension RefreshFailure: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         error = try wire.wireEnum("error")
         message = try wire.string("message")
         httpStatus = try wire.optionalInt("httpStatus")
@@ -84,14 +84,14 @@ extension RefreshFailure: WireReadable {
 }
 
 extension FailureWording: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         kind = try wire.string("kind")
         parameters = try wire.stringMap("parameters")
     }
 }
 
 extension NowcastStatus: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         enabled = try wire.bool("enabled")
         active = try wire.bool("active")
         intervalMinutes = try wire.int("intervalMinutes")
@@ -101,7 +101,7 @@ extension NowcastStatus: WireReadable {
 }
 
 extension ProviderStatus: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         name = try wire.string("name")
         places = try wire.ids("places")
         available = try wire.bool("available")
@@ -120,7 +120,7 @@ extension ProviderStatus: WireReadable {
 }
 
 extension ProviderChoice: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         place = try wire.string("place")
         provider = try wire.string("provider")
         error = try wire.double("error")
@@ -132,7 +132,7 @@ extension ProviderChoice: WireReadable {
 }
 
 extension AlertSourceStatus: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         name = try wire.string("name")
         places = try wire.ids("places")
         pollingSeconds = try wire.double("pollingSeconds")
@@ -151,7 +151,7 @@ extension AlertSourceStatus: WireReadable {
 }
 
 extension AlertPace: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         place = try wire.id("place")
         pollingSeconds = try wire.double("pollingSeconds")
         fast = try wire.bool("fast")
@@ -162,14 +162,14 @@ extension AlertPace: WireReadable {
 }
 
 extension PlaceAlertService: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         id = try wire.id("id")
         service = try wire.optionalValue("service")
     }
 }
 
 extension AlertService: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         source = try wire.optionalString("source")
         attribution = try wire.optionalValue("attribution")
         checkedAt = try wire.optionalDouble("checkedAt")
@@ -181,14 +181,14 @@ extension AlertService: WireReadable {
 }
 
 extension Attribution: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         text = try wire.string("text")
         url = try wire.string("url")
     }
 }
 
 extension ObservationSourceStatus: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         name = try wire.string("name")
         stations = try wire.strings("stations")
         places = try wire.ids("places")
@@ -206,7 +206,7 @@ extension ObservationSourceStatus: WireReadable {
 }
 
 extension PlaceObservation: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         id = try wire.id("id")
         source = try wire.optionalString("source")
         station = try wire.optionalValue("station")
@@ -219,7 +219,7 @@ extension PlaceObservation: WireReadable {
 }
 
 extension ObservationStation: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         id = try wire.string("id")
         name = try wire.string("name")
         latitude = try wire.double("latitude")
@@ -229,7 +229,7 @@ extension ObservationStation: WireReadable {
 }
 
 extension Observation: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         source = try wire.string("source")
         station = try wire.value("station")
         time = try wire.double("time")
@@ -246,7 +246,7 @@ extension Observation: WireReadable {
 }
 
 extension ObservedWeather: WireReadable {
-    public init(wire: WireReader) throws(WireDecodingError) {
+    public init(wire: WireFields) throws(WireDecodingError) {
         kind = try wire.wireEnum("kind")
         intensity = try wire.optionalWireEnum("intensity")
         showers = try wire.bool("showers")
