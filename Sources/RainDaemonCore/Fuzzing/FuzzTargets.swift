@@ -68,6 +68,15 @@ public enum FuzzTargets {
             _ = try? SubscribeReply(json: reply.parameters).decodedEvent()
             for method in WeatherMethod.allCases { decodeReply(method.call, reply.parameters) }
         }
+        // As `raindctl status` reads a status: from a tape of the message, which
+        // takes the documents the tree takes and no other.
+        let tape = try? JSONTape(parsing: message)
+        precondition((tape == nil) == ((try? JSON(parsing: message)) == nil), "the tape and the tree take alike")
+        if let tape, let parameters = tape.member("parameters", of: JSONTape.root),
+            let fields = try? WireFields(tape, value: parameters, context: "reply")
+        {
+            _ = try? GetStatusCall.Reply(wire: fields)
+        }
     }
 
     private static func decode<Call: WeatherCall>(_ call: Call.Type, _ parameters: JSONObject) {
