@@ -1,6 +1,6 @@
 /// A JSON document read in one pass into a flat list of where each of its
 /// values lies in its bytes, none of them made until asked for. Checked as
-/// `JSON(parsing:)` checks it: a document that refuses is refused here with
+/// `JSON(parsing:)` checks it: a document it refuses is refused here with
 /// the same error. A tree (`JSON`) is an array, a member list or a string
 /// allocated for each value, then freed; a tape is one array. raindctl
 /// reads its status this way (`WireFields`).
@@ -34,7 +34,7 @@ public struct JSONTape: Sendable {
         let read = bytes.withUnsafeBufferPointer { buffer -> Result<[Entry], JSONParseError> in
             var parser = JSONParser(bytes: buffer)
             var entries: [Entry] = []
-            // About one value for every 12 bytes of a status or a forecast.
+            // Room for a value every 12 bytes: a forecast answer has one every 11, a status fewer.
             entries.reserveCapacity(buffer.count / 12)
             do throws(JSONParseError) {
                 parser.skipWhitespace()

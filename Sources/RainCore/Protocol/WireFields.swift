@@ -4,7 +4,7 @@
 /// fields are ignored. `Decodable` goes through containers generic over each
 /// type's coding keys, which the Swift runtime builds the first time each is
 /// used, over a tree of the whole reply built and freed: in `raindctl
-/// status`, a new process on each run, that was a third of its instructions.
+/// status`, a new process on each run, that was nearly half its instructions.
 /// raindctl reads its status this way; `WireReadingTests` holds each reader
 /// to what `Decodable` reads.
 public protocol WireReadable {
