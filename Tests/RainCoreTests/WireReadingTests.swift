@@ -34,7 +34,7 @@ final class WireReadingTests: XCTestCase {
         try assertReadsAsDecodable(ObservedWeather.self)
     }
 
-    func testEveryGeoNamesAndGeocoderSource_isReadAsDecodableReadsIt() throws {
+    func testEveryKindOfSource_isReadAsDecodableReadsIt_andAnIncompleteOneRefusedAlike() throws {
         for source in [
             LocationSource.geonames(id: 2_988_507), .geocoder(provider: "open-meteo", id: "x1"), .coordinates,
             .current(approximate: true),
