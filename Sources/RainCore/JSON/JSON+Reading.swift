@@ -52,11 +52,10 @@ extension JSON {
         try parser.parseMembers { parser, key throws(JSONParseError) in
             let start = parser.index
             _ = try parser.parseValue(building: false)
-            let inner = UnsafeBufferPointer(rebasing: bytes[(key.lowerBound + 1)..<(key.upperBound - 1)])
-            if WireBytes.plainEnd(in: inner, from: 0) == inner.count {
-                member(inner, start..<parser.index)
+            if key.plain {
+                member(UnsafeBufferPointer(rebasing: bytes[key.inner]), start..<parser.index)
             } else {
-                var resolved = parser.string(at: key)
+                var resolved = parser.string(at: key.range)
                 resolved.withUTF8 { member($0, start..<parser.index) }
             }
         }
@@ -78,6 +77,20 @@ extension JSON {
             return .failure(error)
         }
     }
+}
+
+/// An object member's key as the parser found it: where it lies, quotes
+/// included, and whether it is plain (ASCII without escapes: the bytes
+/// between the quotes are its UTF-8).
+struct MemberKey {
+    let range: Range<Int>
+    let plain: Bool
+
+    /// What a value that is no object's member has.
+    static let none = MemberKey(range: 0..<0, plain: true)
+
+    /// The bytes between the quotes.
+    var inner: Range<Int> { (range.lowerBound + 1)..<(range.upperBound - 1) }
 }
 
 /// Reads JSON from memory the caller keeps alive while it runs: the hot
@@ -151,17 +164,18 @@ struct JSONParser {
         var object = JSONObject()
         try parseMembers { parser, key throws(JSONParseError) in
             let value = try parser.parseValue(building: building)
-            if building { object.append(parser.string(at: key), value) }
+            if building { object.append(parser.string(at: key.range), value) }
         }
         return building ? .object(object) : .null
     }
 
     /// Reads an object (the index at its `{`), handing each member to
     /// `member` with the parser at its value, which `member` must read, and
-    /// where its key lies (quotes included), checked but not made into a
-    /// String: a member that is not built makes none.
+    /// its key: where it lies (quotes included) and whether it is plain
+    /// (`skipString`), checked but not made into a String: a member that is
+    /// not built makes none.
     mutating func parseMembers(
-        _ member: (inout JSONParser, Range<Int>) throws(JSONParseError) -> Void
+        _ member: (inout JSONParser, MemberKey) throws(JSONParseError) -> Void
     ) throws(JSONParseError) {
         try enter()
         defer { depth -= 1 }
@@ -177,13 +191,13 @@ struct JSONParser {
                 throw fail("expected a quoted key")
             }
             let keyStart = index
-            try skipString()
-            let keyEnd = index
+            let plain = try skipString()
+            let key = MemberKey(range: keyStart..<index, plain: plain)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            try member(&self, keyStart..<keyEnd)
+            try member(&self, key)
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -231,17 +245,20 @@ struct JSONParser {
     }
 
     /// Checks a string as `parseString` reads it, making no String when it
-    /// is ASCII without escapes (every key and name of a call).
-    mutating func skipString() throws(JSONParseError) {
+    /// is ASCII without escapes (every key and name of a call). Returns
+    /// whether it was: then its bytes between the quotes are its UTF-8.
+    @discardableResult
+    mutating func skipString() throws(JSONParseError) -> Bool {
         let start = index
         index = WireBytes.plainEnd(in: bytes, from: index + 1)
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
             index += 1
-            return
+            return true
         }
         // Escapes, other scripts or no end: the reader that builds it checks it, errors and all.
         index = start
         _ = try parseString()
+        return false
     }
 
     mutating func parseString() throws(JSONParseError) -> String {

@@ -14,10 +14,8 @@ public struct JSONTape: Sendable {
         /// Where the value lies in the bytes.
         var start: Int
         var end: Int
-        /// An object member's key, quotes included; empty for anything else.
-        var key: Range<Int>
-        /// The key is ASCII without escapes: its bytes are its UTF-8.
-        var plainKey: Bool
+        /// An object member's key; an empty range for anything else.
+        var key: MemberKey
         /// The object or array the value is in; -1 for the document's own.
         var parent: Int
         /// The entry after this value and everything inside it.
@@ -38,7 +36,7 @@ public struct JSONTape: Sendable {
             entries.reserveCapacity(buffer.count / 12)
             do throws(JSONParseError) {
                 parser.skipWhitespace()
-                try parser.record(into: &entries, key: 0..<0)
+                try parser.record(into: &entries, key: .none)
                 parser.skipWhitespace()
                 guard parser.index == buffer.count else { throw parser.fail("unexpected text after the value") }
                 return .success(entries)
@@ -63,16 +61,13 @@ public struct JSONTape: Sendable {
                 var child = object + 1
                 while child < entries[object].next {
                     let entry = entries[child]
-                    if entry.plainKey {
-                        if entry.key.count - 2 == wanted.count,
-                            WireBytes.equal(
-                                UnsafeBufferPointer(
-                                    rebasing: bytes[(entry.key.lowerBound + 1)..<(entry.key.upperBound - 1)]),
-                                wanted)
+                    if entry.key.plain {
+                        if entry.key.inner.count == wanted.count,
+                            WireBytes.equal(UnsafeBufferPointer(rebasing: bytes[entry.key.inner]), wanted)
                         {
                             found = child
                         }
-                    } else if JSONParser(bytes: bytes).string(at: entry.key).utf8.elementsEqual(wanted) {
+                    } else if JSONParser(bytes: bytes).string(at: entry.key.range).utf8.elementsEqual(wanted) {
                         found = child
                     }
                     child = entry.next
@@ -84,7 +79,7 @@ public struct JSONTape: Sendable {
 
     /// The values directly inside `value` (an object's members' or an
     /// array's elements), in order; none for anything else.
-    public func children(of value: Int) -> [Int] {
+    func children(of value: Int) -> [Int] {
         var children: [Int] = []
         var child = value + 1
         while child < entries[value].next {
@@ -102,7 +97,7 @@ public struct JSONTape: Sendable {
     /// The members of `object` in order: each key and value.
     public func members(of object: Int) -> [(key: String, value: Int)] {
         guard entries[object].kind == .object else { return [] }
-        return children(of: object).map { (string(at: entries[$0].key), $0) }
+        return children(of: object).map { (string(at: entries[$0].key.range), $0) }
     }
 
     /// The string `value` is; nil when it is another kind.
@@ -127,11 +122,6 @@ public struct JSONTape: Sendable {
         return bytes[entries[value].start] == UInt8(ascii: "t")
     }
 
-    /// `value` made into a tree.
-    public func json(_ value: Int) -> JSON {
-        (try? JSON(parsing: bytes[entries[value].start..<entries[value].end])) ?? .null
-    }
-
     /// Where `value` sits below `base` (one of the values it is in, or
     /// itself): `.status.providers[2]`, appended to `context` (`reply`),
     /// or the path alone when `context` is empty. Made only for an error.
@@ -142,7 +132,7 @@ public struct JSONTape: Sendable {
             let parent = entries[inner].parent
             guard parent >= 0 else { break }
             if entries[parent].kind == .object {
-                parts.append((string(at: entries[inner].key), false))
+                parts.append((string(at: entries[inner].key.range), false))
             } else {
                 parts.append(("[\(children(of: parent).firstIndex(of: inner) ?? 0)]", true))
             }
@@ -176,15 +166,13 @@ extension JSONParser {
     /// Reads the value at the index (checked as `parseValue` checks it) into
     /// `entries`, each value's entry before those inside it.
     mutating func record(
-        into entries: inout [JSONTape.Entry], key: Range<Int>, parent: Int = -1
+        into entries: inout [JSONTape.Entry], key: MemberKey, parent: Int = -1
     ) throws(JSONParseError) {
         guard index < bytes.count else { throw fail("unexpected end of input") }
         let slot = entries.count
         let start = index
-        let plainKey = key.isEmpty || WireBytes.plainEnd(in: bytes, from: key.lowerBound + 1) == key.upperBound - 1
         func entry(_ kind: JSONTape.Kind, end: Int) -> JSONTape.Entry {
-            JSONTape.Entry(
-                kind: kind, start: start, end: end, key: key, plainKey: plainKey, parent: parent, next: slot + 1)
+            JSONTape.Entry(kind: kind, start: start, end: end, key: key, parent: parent, next: slot + 1)
         }
         let kind: JSONTape.Kind
         switch bytes[index] {
@@ -199,7 +187,7 @@ extension JSONParser {
         case UInt8(ascii: "["):
             entries.append(entry(.array, end: start))
             try parseElements { parser throws(JSONParseError) in
-                try parser.record(into: &entries, key: 0..<0, parent: slot)
+                try parser.record(into: &entries, key: .none, parent: slot)
             }
             entries[slot].end = index
             entries[slot].next = entries.count

@@ -48,12 +48,6 @@ public struct WireFields {
         return path.isEmpty ? key : "\(path).\(key)"
     }
 
-    func mismatch(_ key: String, expected: String, got value: Int) -> WireDecodingError {
-        WireDecodingError(field: path(key), reason: "expected \(expected), got \(tape.kindName(value))")
-    }
-
-    func missing(_ key: String) -> WireDecodingError { WireDecodingError(field: path(key), reason: "missing") }
-
     /// The field's value, or nil when absent or null.
     public func optional(_ key: String) -> Int? {
         guard let value = tape.member(key, of: object), tape.kind(value) != .null else { return nil }
@@ -62,55 +56,50 @@ public struct WireFields {
 
     /// The field's value; an error naming it when absent or null.
     public func required(_ key: String) throws(WireDecodingError) -> Int {
-        guard let value = optional(key) else { throw missing(key) }
-        return value
+        try present(optional(key), key)
     }
 
     public func optionalString(_ key: String) throws(WireDecodingError) -> String? {
-        guard let value = optional(key) else { return nil }
-        guard let string = tape.string(value) else { throw mismatch(key, expected: "a string", got: value) }
-        return string
+        try typed(key, "a string", tape.string)
     }
 
-    public func string(_ key: String) throws(WireDecodingError) -> String {
-        guard let string = try optionalString(key) else { throw missing(key) }
-        return string
-    }
+    public func string(_ key: String) throws(WireDecodingError) -> String { try present(optionalString(key), key) }
 
     public func optionalDouble(_ key: String) throws(WireDecodingError) -> Double? {
-        guard let value = optional(key) else { return nil }
-        guard let number = tape.number(value) else { throw mismatch(key, expected: "a number", got: value) }
-        return number
+        try typed(key, "a number", tape.number)
     }
 
-    public func double(_ key: String) throws(WireDecodingError) -> Double {
-        guard let number = try optionalDouble(key) else { throw missing(key) }
-        return number
-    }
+    public func double(_ key: String) throws(WireDecodingError) -> Double { try present(optionalDouble(key), key) }
 
     /// A whole number, as `JSON.intValue` takes one.
     public func optionalInt(_ key: String) throws(WireDecodingError) -> Int? {
-        guard let value = optional(key) else { return nil }
-        guard let number = tape.number(value).flatMap({ JSON.number($0).intValue }) else {
-            throw mismatch(key, expected: "a whole number", got: value)
-        }
-        return number
+        try typed(key, "a whole number") { tape.number($0).flatMap { JSON.number($0).intValue } }
     }
 
-    public func int(_ key: String) throws(WireDecodingError) -> Int {
-        guard let number = try optionalInt(key) else { throw missing(key) }
-        return number
-    }
+    public func int(_ key: String) throws(WireDecodingError) -> Int { try present(optionalInt(key), key) }
 
     public func optionalBool(_ key: String) throws(WireDecodingError) -> Bool? {
-        guard let value = optional(key) else { return nil }
-        guard let flag = tape.bool(value) else { throw mismatch(key, expected: "true or false", got: value) }
-        return flag
+        try typed(key, "true or false", tape.bool)
     }
 
-    public func bool(_ key: String) throws(WireDecodingError) -> Bool {
-        guard let flag = try optionalBool(key) else { throw missing(key) }
-        return flag
+    public func bool(_ key: String) throws(WireDecodingError) -> Bool { try present(optionalBool(key), key) }
+
+    /// The field as `read` takes it (`tape.string`), nil when absent or
+    /// null; an error saying `expected` when `read` finds another kind.
+    private func typed<T>(
+        _ key: String, _ expected: String, _ read: (Int) -> T?
+    ) throws(WireDecodingError) -> T? {
+        guard let value = optional(key) else { return nil }
+        guard let typed = read(value) else {
+            throw WireDecodingError(field: path(key), reason: "expected \(expected), got \(tape.kindName(value))")
+        }
+        return typed
+    }
+
+    /// A required field's `value`; an error naming `key` when there is none.
+    private func present<T>(_ value: T?, _ key: String) throws(WireDecodingError) -> T {
+        guard let value else { throw WireDecodingError(field: path(key), reason: "missing") }
+        return value
     }
 
     public func value<T: WireReadable>(_ key: String) throws(WireDecodingError) -> T {
@@ -159,8 +148,7 @@ public struct WireFields {
     }
 
     public func wireEnum<E: WireEnum>(_ key: String) throws(WireDecodingError) -> E {
-        guard let value: E = try optionalWireEnum(key) else { throw missing(key) }
-        return value
+        try present(optionalWireEnum(key), key)
     }
 
     /// An object whose every member is a string.
