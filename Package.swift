@@ -15,11 +15,15 @@ import PackageDescription
 // - Nothing here uses Swift concurrency or Regex, so their modules are not imported;
 //   otherwise the static raindctl links the concurrency runtime and libdispatch, whose
 //   constructors run at every start.
+// - Each function in a section of its own, so that the linker can place it alone: raindctl's
+//   link order (scripts/build-release) gathers what its commands run, function by function,
+//   instead of every function of each source file that has one of them.
 let startSettings: [SwiftSetting] = [
     .unsafeFlags([
         "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
         "-Xfrontend", "-disable-implicit-concurrency-module-import",
         "-Xfrontend", "-disable-implicit-string-processing-module-import",
+        "-Xfrontend", "-function-sections",
     ])
 ]
 
@@ -80,7 +84,8 @@ let package = Package(
             name: "raindctl",
             dependencies: ["RainCore", "RainSystem"],
             swiftSettings: startSettings,
-            linkerSettings: [.unsafeFlags(["-static-executable"])]
+            // lld, which takes the order scripts/build-release links raindctl in (--symbol-ordering-file).
+            linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"])]
         ),
         // What every test target shares: the repository's paths, its fixtures, whole-file reads.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

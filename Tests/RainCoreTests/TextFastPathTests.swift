@@ -70,6 +70,91 @@ final class TextFastPathTests: XCTestCase {
         XCTAssertEqual(wrapped.split(separator: "\n").map { DisplayWidth.columns($0) }, [38, 38, 29])
     }
 
+    /// Every scalar `isOwnCharacter` takes is a character of its own beside
+    /// any other of them, before or after, and a column wide, as the
+    /// character-level path counts it.
+    func testOwnCharacters_areEachACharacterOfOneColumn() {
+        let taken = (UInt32(0)...0x2FFF).compactMap(Unicode.Scalar.init).filter(DisplayWidth.isOwnCharacter)
+        XCTAssertGreaterThan(taken.count, 1_300)
+        let neighbours: [Unicode.Scalar] = ["a", " ", "\u{1B}", "\u{7F}", "é", "…", "Ж", "ω", "\u{2030}", "™"]
+        for scalar in taken {
+            XCTAssertTrue(neighbours.allSatisfy(DisplayWidth.isOwnCharacter))
+            for neighbour in neighbours {
+                var pair = String.UnicodeScalarView()
+                pair.append(scalar)
+                pair.append(neighbour)
+                XCTAssertEqual(String(pair).count, 2, "U+\(String(scalar.value, radix: 16)) before a neighbour")
+                pair = String.UnicodeScalarView([neighbour, scalar])
+                XCTAssertEqual(String(pair).count, 2, "U+\(String(scalar.value, radix: 16)) after a neighbour")
+            }
+            XCTAssertEqual(DisplayWidth.columns(of: Character(scalar)), 1, "U+\(String(scalar.value, radix: 16))")
+        }
+        XCTAssertFalse(DisplayWidth.isOwnCharacter("\r"))
+        XCTAssertFalse(DisplayWidth.isOwnCharacter("\u{301}"))
+        XCTAssertFalse(DisplayWidth.isOwnCharacter("\u{200D}"))
+        XCTAssertFalse(DisplayWidth.isOwnCharacter("東"))
+    }
+
+    /// Text read a scalar a character (accents, Cyrillic, "…") measures and
+    /// wraps as the same text read a character at a time: the second copy
+    /// has each "é" written as "e" and a combining accent (one character, a
+    /// column), which sends it down the character path.
+    func testWrap_aScalarAtATime_asACharacterAtATime() {
+        let lines = [
+            "Alert services: orléans-fr: meteoalarm, last check failed (could not resolve the host of https://feeds.meteoalarm.org/…)",
+            "Services d’alerte : paris-fr : météo, dernière vérification échouée (hôte introuvable https://feeds.meteoalarm.org/…)",
+            "Службы:         москва-ru: нет (для этого места нет официальной службы предупреждений), é проверено 5 мин назад",
+            "Summary: " + String(repeating: "\u{1B}[1mmétéo\u{1B}[0m – ", count: 12),
+            "   Καιρός:  βροχή – é – “quoted” ‰ ™ € " + String(repeating: "λέξη ", count: 16),
+        ]
+        for line in lines {
+            XCTAssertTrue(line.unicodeScalars.allSatisfy(DisplayWidth.isOwnCharacter), line)
+            let combined = line.replacingOccurrences(of: "é", with: "e\u{301}")
+            XCTAssertNotEqual(Array(combined.unicodeScalars), Array(line.unicodeScalars))
+            XCTAssertFalse(combined.unicodeScalars.allSatisfy(DisplayWidth.isOwnCharacter))
+            XCTAssertEqual(DisplayWidth.columns(line), DisplayWidth.columns(combined), line)
+            for width in [30, 50, 80] {
+                // Compared as Strings: "é" and "e\u{301}" are the same text, where the lines break is not.
+                XCTAssertEqual(LineWrap.wrap(line, width: width), LineWrap.wrap(combined, width: width), line)
+            }
+        }
+    }
+
+    /// A failure's sentence is filled on its bytes as it was a character at
+    /// a time (the reference below is the code it replaced).
+    func testFailureSentences_filledOnTheBytes_asACharacterAtATime() {
+        func referenceFilling(_ template: String, with values: [String: String]) -> String {
+            var text = ""
+            var rest = Substring(template)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                let name = String(rest[rest.index(after: open)..<close])
+                text += rest[..<open]
+                text += values[name] ?? String(rest[open...close])
+                rest = rest[rest.index(after: close)...]
+            }
+            return text + rest
+        }
+        let values = [
+            "url": "https://feeds.meteoalarm.org/…", "detail": " (délai {dépassé})", "seconds": "1.500", "": "empty",
+        ]
+        let templates = [
+            "could not resolve the host of {url}{detail}; check the network connection and DNS",
+            "impossible de joindre {url}{detail} : réessai dans {seconds} s",
+            "{unknown} stays, {} is named, a lone { or } stays, {url",
+            "{url}}{{detail}",
+            "no placeholder at all – “quoted”",
+            "",
+            "東京 {url}。{seconds} 秒",
+        ]
+        for template in templates {
+            XCTAssertEqual(
+                FailureWording.filling(template, with: values), referenceFilling(template, with: values), template)
+        }
+        XCTAssertEqual(FailureWording.placeholders(of: templates[1]), ["url", "detail", "seconds"])
+        XCTAssertEqual(FailureWording.placeholders(of: templates[2]), ["unknown", "", " or "])
+        XCTAssertEqual(FailureWording.placeholders(of: templates[4]), [])
+    }
+
     func testCatalogueDirectory_besideTheExecutable_orInTheCheckout() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("raind-beside-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: root) }

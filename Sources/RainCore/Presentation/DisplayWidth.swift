@@ -28,10 +28,34 @@ public enum DisplayWidth {
     private static func characterColumns(_ text: some StringProtocol) -> Int {
         var count = 0
         var escapes = Escapes()
+        if text.unicodeScalars.allSatisfy(isOwnCharacter) {
+            for scalar in text.unicodeScalars {
+                count += escapes.columns(escape: scalar == "\u{1B}", ending: scalar == "m", 1)
+            }
+            return count
+        }
         for character in text {
             count += escapes.columns(escape: character == "\u{1B}", ending: character == "m", columns(of: character))
         }
         return count
+    }
+
+    /// Whether `scalar` is a character of its own and a column wide in a
+    /// text made only of such scalars: none joins another into one
+    /// character (no mark, joiner or selector among them), none is wide or
+    /// zero-width. Latin, Greek and Cyrillic letters and the punctuation the
+    /// views use (`… – “ ”`); not a carriage return, one character with a
+    /// line feed after it. Such a text is measured and cut a scalar at a
+    /// time, which is much cheaper than a character (a grapheme) at a time
+    /// (`TextFastPathTests` checks every scalar listed here).
+    static func isOwnCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0D: false
+        case 0...0x2FF, 0x370...0x482, 0x48A...0x52F, 0x2010...0x2027, 0x2030...0x205E, 0x20A0...0x20C0,
+            0x2100...0x214F:
+            true
+        default: false
+        }
     }
 
     /// Where a colour escape (`ESC [ ... m`) is, read a character at a

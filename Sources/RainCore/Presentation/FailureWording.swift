@@ -196,27 +196,49 @@ public struct FailureWording: Codable, Equatable, Sendable {
 
     /// The names between braces in `template`.
     static func placeholders(of template: String) -> [String] {
-        var names: [String] = []
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            names.append(String(rest[rest.index(after: open)..<close]))
-            rest = rest[rest.index(after: close)...]
-        }
-        return names
+        let bytes = Array(template.utf8)
+        return placeholderRanges(in: bytes).map { name(in: bytes, $0) }
     }
 
     /// `template` with each `{name}` replaced by its value in one pass, so a
     /// value that holds braces (what a provider echoed) is shown, never filled.
     static func filling(_ template: String, with values: [String: String]) -> String {
-        var text = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            let name = String(rest[rest.index(after: open)..<close])
-            text += rest[..<open]
-            text += values[name] ?? String(rest[open...close])
-            rest = rest[rest.index(after: close)...]
+        let bytes = Array(template.utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count + 64)
+        var copied = 0
+        for placeholder in placeholderRanges(in: bytes) {
+            text += bytes[copied..<placeholder.lowerBound]
+            if let value = values[name(in: bytes, placeholder)] {
+                text += value.utf8
+            } else {
+                text += bytes[placeholder]
+            }
+            copied = placeholder.upperBound
         }
-        return text + rest
+        text += bytes[copied...]
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Where each `{name}` of a template lies, braces included, in order.
+    /// Found on the bytes: a template is one of raind's sentences or its
+    /// translation, whose braces are placeholders, and reading it a
+    /// character at a time was most of writing a failure.
+    private static func placeholderRanges(in bytes: [UInt8]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var index = 0
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "{")),
+            let close = bytes[open...].firstIndex(of: UInt8(ascii: "}"))
+        {
+            ranges.append(open..<(close + 1))
+            index = close + 1
+        }
+        return ranges
+    }
+
+    /// The name of the placeholder at `range` (`{name}`).
+    private static func name(in bytes: [UInt8], _ range: Range<Int>) -> String {
+        String(decoding: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)], as: UTF8.self)
     }
 
     /// The English sentence, as the daemon sends it whatever the thread's locale.

@@ -96,7 +96,9 @@ public enum LineWrap {
     /// the line (its end last), its columns as `TextTable.width` counts
     /// them (none for a colour escape's, `ESC [ ... m`), whether it is a
     /// space or a colon, and whether the line may break before it with no
-    /// space (`breaksBetween`). ASCII, most lines, is read a byte a character.
+    /// space (`breaksBetween`). ASCII, most lines, is read a byte a character;
+    /// a line of scalars that are characters of their own
+    /// (`DisplayWidth.isOwnCharacter`), a scalar a character.
     private struct Cells {
         enum Kind { case space, colon, other }
         var starts: [String.Index] = []
@@ -122,6 +124,17 @@ public enum LineWrap {
                     kinds.append(byte == UInt8(ascii: " ") ? .space : byte == UInt8(ascii: ":") ? .colon : .other)
                     breaksBefore.append(false)
                     line.utf8.formIndex(after: &position)
+                }
+            } else if line.unicodeScalars.allSatisfy(DisplayWidth.isOwnCharacter) {
+                // Accents, Cyrillic, "…": a scalar a character and a column, none wide.
+                var position = line.unicodeScalars.startIndex
+                while position < line.unicodeScalars.endIndex {
+                    let scalar = line.unicodeScalars[position]
+                    starts.append(position)
+                    widths.append(escapes.columns(escape: scalar == "\u{1B}", ending: scalar == "m", 1))
+                    kinds.append(scalar == " " ? .space : scalar == ":" ? .colon : .other)
+                    breaksBefore.append(false)
+                    line.unicodeScalars.formIndex(after: &position)
                 }
             } else {
                 var previous: Character?

@@ -1,0 +1,104 @@
+"""raindctl's link order (scripts/order-raindctl, run by scripts/build-release):
+the recorded replies it traces the commands against still read, their times
+are moved to the moment they are served, every CPU's form of a glibc
+function is listed where this CPU's was run, and the same binary traced twice
+gives the same order (the package is reproducible)."""
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from raindtest import RAINDCTL, ROOT
+
+
+def order_script():
+    loader = importlib.machinery.SourceFileLoader("order_raindctl", str(ROOT / "scripts" / "order-raindctl"))
+    spec = importlib.util.spec_from_loader("order_raindctl", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+ORDER = order_script()
+
+
+def scene(name):
+    return next(scene for scene in ORDER.scenes() if scene["name"] == name)
+
+
+def run(arguments, tmp_path, scene):
+    server = ORDER.Server(str(tmp_path / "raind.sock"), scene)
+    try:
+        env = {"HOME": str(tmp_path), "LANG": "C.UTF-8", "TZ": "UTC", "RAIND_SOCKET": str(tmp_path / "raind.sock"),
+               "XDG_RUNTIME_DIR": str(tmp_path)}
+        return subprocess.run([str(RAINDCTL), *arguments], env=env, capture_output=True, text=True, timeout=20)
+    finally:
+        server.close()
+        (tmp_path / "raind.sock").unlink()
+
+
+@pytest.mark.parametrize("scene", ORDER.scenes(), ids=lambda scene: scene["name"])
+@pytest.mark.parametrize("arguments", ORDER.COMMANDS, ids=" ".join)
+def test_every_traced_command_reads_the_recorded_replies(arguments, scene, tmp_path):
+    """A command that failed would be traced down its error path: the build stops instead."""
+    finished = run(arguments, tmp_path, scene)
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stdout.strip()
+    assert finished.stderr == ""
+
+
+def test_the_recorded_status_is_served_as_of_now(tmp_path):
+    """Recorded five minutes after the last refresh, it reads so whenever it is served; the
+    other scene, recorded as services failed, still shows them backing off."""
+    lines = run(["status"], tmp_path, scene("served")).stdout.splitlines()
+    assert "Last refresh:   5 min ago" in lines, lines
+    assert any(line.startswith("Next refresh:   in 2") for line in lines), lines
+    text = run(["status"], tmp_path, scene("unreachable")).stdout
+    assert "Last refresh:   just now" in text, text
+    assert "backing off for 5" in text, text
+
+
+def test_only_times_are_moved():
+    recorded = 1_796_601_534.8
+    value = {"fetchedAt": recorded - 300, "hourly": [{"time": recorded + 3600, "temperature": 12.5}],
+             "uptimeSeconds": 325.0, "requestsToday": 20, "online": True, "dailyBudget": 1500}
+    moved = ORDER.moved(value, 86_400, recorded)
+    assert moved == {"fetchedAt": recorded - 300 + 86_400,
+                     "hourly": [{"time": recorded + 3600 + 86_400, "temperature": 12.5}],
+                     "uptimeSeconds": 325.0, "requestsToday": 20, "online": True, "dailyBudget": 1500}
+
+
+def test_every_cpu_form_of_a_function_is_listed_where_one_ran():
+    names = {"_start", "main", "__memmove_avx_unaligned_erms", "__memmove_sse2_unaligned",
+             "__memmove_evex_unaligned_erms", "__strlen_avx2", "__strlen_sse2", "handle_intel.constprop.0",
+             "handle_amd", "intel_check_word.constprop.0", "handle_zhaoxin", "unrelated"}
+    order = ["_start", "handle_intel.constprop.0", "__memmove_evex_unaligned_erms", "main"]
+    assert ORDER.with_every_form(order, names) == [
+        "_start",
+        "handle_intel.constprop.0", "handle_amd", "handle_zhaoxin", "intel_check_word.constprop.0",
+        "__memmove_evex_unaligned_erms", "__memmove_avx_unaligned_erms", "__memmove_sse2_unaligned",
+        "main"]
+
+
+@pytest.mark.skipif(not shutil.which("valgrind"), reason="needs valgrind (apt-get install valgrind)")
+def test_the_same_binary_traced_twice_gives_the_same_order(tmp_path):
+    orders = []
+    for n in range(2):
+        path = tmp_path / f"order-{n}"
+        ORDER.trace(RAINDCTL, str(path), [["--version"]])
+        orders.append(path.read_text().split())
+    assert orders[0] == orders[1]
+    assert orders[0][0] == "_start"
+    assert "raindctl_main" in orders[0]
+    assert len(orders[0]) == len(set(orders[0]))
+
+
+@pytest.mark.skipif(not shutil.which("valgrind"), reason="needs valgrind (apt-get install valgrind)")
+def test_a_command_that_fails_stops_the_trace(tmp_path):
+    with pytest.raises(SystemExit, match="record the replies again"):
+        ORDER.trace(RAINDCTL, str(tmp_path / "order"), [["accuracy"]])
+    assert not (tmp_path / "order").exists()
+    assert os.listdir(tmp_path) == []
