@@ -5,9 +5,10 @@ function is listed where this CPU's was run, and the same binary traced twice
 gives the same order (the package is reproducible)."""
 import importlib.machinery
 import importlib.util
-import os
+import pathlib
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -98,7 +99,10 @@ def test_the_same_binary_traced_twice_gives_the_same_order(tmp_path):
 
 @pytest.mark.skipif(not shutil.which("valgrind"), reason="needs valgrind (apt-get install valgrind)")
 def test_a_command_that_fails_stops_the_trace(tmp_path):
-    with pytest.raises(SystemExit, match="record the replies again"):
+    """`accuracy` asks a method no scene recorded: the build stops, saying why, and leaves nothing behind."""
+    scratch = pathlib.Path(tempfile.gettempdir())
+    before = set(scratch.glob("raindctl-order-*"))
+    with pytest.raises(SystemExit, match=r"raindctl accuracy failed .*MethodNotFound.*record the replies again"):
         ORDER.trace(RAINDCTL, str(tmp_path / "order"), [["accuracy"]])
     assert not (tmp_path / "order").exists()
-    assert os.listdir(tmp_path) == []
+    assert set(scratch.glob("raindctl-order-*")) == before
