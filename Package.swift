@@ -71,11 +71,23 @@ let package = Package(
         ),
         // The Swift runtime is linked in, so the installed raind needs no Swift
         // toolchain; the C libraries (libsystemd, glibc, libcurl opened at run time) stay shared.
+        // What the loader does at its start is cut to what it needs (docs/DECISIONS.md, "raind
+        // reads what it needs before READY=1"):
+        // - the runtime's libstdc++ linked in too (libstdc++-12-dev's archive, chosen by the
+        //   linker script packaging/link/libstdc++.so): the loader neither maps it nor binds
+        //   the 1,666 symbols it did;
+        // - no symbol of raind's own exported (the runtime's link arguments export them all):
+        //   nothing looks them up, and the runtime's `dladdr` at start scanned them.
         .executableTarget(
             name: "raind",
             dependencies: ["RainDaemon"],
             swiftSettings: startSettings,
-            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
+            linkerSettings: [
+                .unsafeFlags([
+                    "-static-stdlib", "-L", Context.packageDirectory + "/packaging/link",
+                    "-Xlinker", "--no-export-dynamic",
+                ])
+            ]
         ),
         // Search and reverse-lookup latency against a linear-scan yardstick (docs/PERFORMANCE.md).
         .executableTarget(

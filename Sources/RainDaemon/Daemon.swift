@@ -197,8 +197,12 @@ public final class Daemon {
             info: .init(
                 version: RaindVersion.string, interfaces: [WeatherInterface.name: WeatherInterface.description]),
             logger: logger.scoped("socket"),
+            // Only the system instance lets group `raind` change things: a user
+            // instance does not ask the name service (which may load a module
+            // and walk the userdb directories) for a group it never reads.
             policy: AccessPolicy(
-                mode: options.mode, ownUID: ProcessIdentity.userID, raindGroup: Self.groupID(named: "raind")),
+                mode: options.mode, ownUID: ProcessIdentity.userID,
+                raindGroup: options.mode == .system ? Self.groupID(named: "raind") : nil),
             handler: service)
         if options.mode == .user {
             notifier = DesktopNotifier(

@@ -86,6 +86,36 @@ final class HostileValueTests: XCTestCase {
         XCTAssertEqual(problems.count, 2)
     }
 
+    /// A place's descriptive fields may be missing (a hand-written file, an
+    /// early raind), not null; a field of the wrong kind is named with its place.
+    func testStateFile_missingDescriptiveFieldsReadEmpty_butNullOrWrongOnesAreNamed() throws {
+        let bare =
+            #"{"version":1,"locations":[{"id":"paris-fr","name":"Paris","latitude":48.85,"longitude":2.35}],"settings":{"units":"si"}}"#
+        let paris = try XCTUnwrap(PersistentState(bytes: Array(bare.utf8)).places.locations.first)
+        XCTAssertEqual([paris.region, paris.country, paris.countryCode, paris.timeZone], ["", "", "", ""])
+        XCTAssertEqual(paris.source, .coordinates)
+        XCTAssertNil(paris.follows)
+        for (text, field) in [
+            (
+                bare.replacingOccurrences(of: #""name":"Paris","#, with: #""name":"Paris","region":null,"#),
+                "state.locations[0].region: missing"
+            ),
+            (
+                bare.replacingOccurrences(of: #""latitude":48.85"#, with: #""latitude":"48.85""#),
+                "state.locations[0].latitude: expected a number, got a string"
+            ),
+            (
+                bare.replacingOccurrences(of: #""units":"si""#, with: #""units":"metric""#),
+                "state.settings.units: unknown value 'metric'"
+            ),
+            (bare.replacingOccurrences(of: #""name":"Paris","#, with: ""), "state.locations[0].name: missing"),
+        ] {
+            XCTAssertThrowsError(try PersistentState(bytes: Array(text.utf8)), text) { error in
+                XCTAssertTrue("\(error)".hasPrefix(field), "\(error)")
+            }
+        }
+    }
+
     func testStateVersionZero_isInvalidNotNewer() {
         let text = #"{"version":0,"locations":[],"settings":{"units":"si"}}"#
         XCTAssertThrowsError(try PersistentState(bytes: Array(text.utf8))) { error in

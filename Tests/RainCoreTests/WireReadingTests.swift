@@ -1,4 +1,5 @@
 import RainCore
+import RainDaemonCore
 import XCTest
 
 /// Holds each `WireReadable` reader to its type's `Decodable` conformance,
@@ -32,6 +33,30 @@ final class WireReadingTests: XCTestCase {
         try assertReadsAsDecodable(ObservationStation.self)
         try assertReadsAsDecodable(Observation.self)
         try assertReadsAsDecodable(ObservedWeather.self)
+    }
+
+    /// raind reads its state file this way as it starts (`PersistentState(bytes:)`).
+    func testTheSettings_areReadAsDecodableReadsThem() throws {
+        try assertReadsAsDecodable(Settings.self)
+    }
+
+    /// raind reads its cached forecasts this way as it starts (`CachedForecast(bytes:)`).
+    func testEachTypeInAForecast_isReadAsDecodableReadsIt() throws {
+        try assertReadsAsDecodable(Forecast.self)
+        try assertReadsAsDecodable(CurrentConditions.self)
+        try assertReadsAsDecodable(ValueSource.self)
+        try assertReadsAsDecodable(HourlyForecast.self)
+        try assertReadsAsDecodable(DailyForecast.self)
+        try assertReadsAsDecodable(WeatherAlert.self)
+        try assertReadsAsDecodable(Nowcast.self)
+        try assertReadsAsDecodable(NowcastStep.self)
+        try assertReadsAsDecodable(ProviderFailover.self)
+        try assertReadsAsDecodable(AirQuality.self)
+        try assertReadsAsDecodable(Pollen.self)
+        try assertReadsAsDecodable(AirHour.self)
+        try assertReadsAsDecodable(TemperatureCorrection.self)
+        try assertReadsAsDecodable(CorrectedTemperature.self)
+        try assertReadsAsDecodable(ProviderLookup.self)
     }
 
     func testEveryKindOfSource_isReadAsDecodableReadsIt_andAnIncompleteOneRefusedAlike() throws {

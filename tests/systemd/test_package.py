@@ -102,6 +102,8 @@ def test_installed_binaries_need_no_swift_toolchain_and_carry_no_build_path(inst
     assert "libswift" not in libraries and "not found" not in libraries, libraries
     # libcurl is opened at the first request, not linked: the package must name it itself.
     assert "libcurl" not in libraries, libraries
+    # libstdc++ is linked in, so the loader binds none of its symbols at start (docs/DECISIONS.md).
+    assert "libstdc++" not in libraries, libraries
     depends = run(["dpkg-query", "-W", "-f=${Depends}", "raind"]).stdout
     assert "libcurl4 (>= 7.85.0)" in depends, depends
     for binary in ("raind", "raindctl"):

@@ -116,6 +116,14 @@ public struct JSONTape: Sendable {
         }
     }
 
+    /// The document's member `key` as a whole number (as `JSON.intValue`
+    /// takes one): a file's version, read before its shape is known. nil
+    /// when the document is not an object, or the member is absent or not
+    /// a whole number.
+    public func wholeNumber(_ key: String) -> Int? {
+        member(key, of: Self.root).flatMap(number).flatMap { JSON.number($0).intValue }
+    }
+
     /// The flag `value` is; nil when it is another kind.
     public func bool(_ value: Int) -> Bool? {
         guard entries[value].kind == .bool else { return nil }

@@ -48,6 +48,9 @@ public struct WireFields {
         return path.isEmpty ? key : "\(path).\(key)"
     }
 
+    /// Whether the object has the field, null or not.
+    public func has(_ key: String) -> Bool { tape.member(key, of: object) != nil }
+
     /// The field's value, or nil when absent or null.
     public func optional(_ key: String) -> Int? {
         guard let value = tape.member(key, of: object), tape.kind(value) != .null else { return nil }
@@ -130,6 +133,11 @@ public struct WireFields {
         }
     }
 
+    public func optionalStrings(_ key: String) throws(WireDecodingError) -> [String]? {
+        guard optional(key) != nil else { return nil }
+        return try strings(key)
+    }
+
     public func ids(_ key: String) throws(WireDecodingError) -> [LocationID] {
         try strings(key).map(LocationID.init)
     }
@@ -156,6 +164,15 @@ public struct WireFields {
         let fields = try nested(required(key))
         var map: [String: String] = [:]
         for (member, _) in tape.members(of: fields.object) { map[member] = try fields.string(member) }
+        return map
+    }
+
+    /// An object whose every member is a `T`, nil when absent or null.
+    public func optionalMap<T: WireReadable>(_ key: String) throws(WireDecodingError) -> [String: T]? {
+        guard let value = optional(key) else { return nil }
+        let fields = try nested(value)
+        var map: [String: T] = [:]
+        for (member, _) in tape.members(of: fields.object) { map[member] = try fields.value(member) }
         return map
     }
 

@@ -27,8 +27,31 @@ public struct CachedForecast: Equatable, Codable {
         self.lastModified = lastModified
     }
 
+    /// Reads a cache file, from a tape rather than through `Decodable`: the
+    /// selected place's is read before READY=1 (docs/PERFORMANCE.md,
+    /// "Start-up"). The errors are `ForecastCache.decode`'s.
     init(bytes: [UInt8]) throws(WireDecodingError) {
-        self = try ForecastCache.decode(
-            CachedForecast.self, from: bytes, version: Self.currentVersion, context: "cache")
+        let tape: JSONTape
+        do {
+            tape = try JSONTape(parsing: bytes)
+        } catch {
+            throw WireDecodingError(field: "cache", reason: error.description)
+        }
+        guard tape.wholeNumber("version") == Self.currentVersion else {
+            throw WireDecodingError(field: "cache.version", reason: "not version \(Self.currentVersion)")
+        }
+        try self.init(wire: WireFields(tape, context: "cache"))
+    }
+}
+
+extension CachedForecast: WireReadable {
+    public init(wire: WireFields) throws(WireDecodingError) {
+        version = try wire.int("version")
+        latitude = try wire.double("latitude")
+        longitude = try wire.double("longitude")
+        etag = try wire.optionalString("etag")
+        lastModified = try wire.optionalString("lastModified")
+        forecast = try wire.value("forecast")
+        lookups = try wire.optionalMap("lookups")
     }
 }

@@ -104,17 +104,10 @@ extension Refresher: ServiceBooks {
 /// configuration, every request spent and refunded there and written to
 /// the cache, and the scheduler's pace read from its total.
 extension Refresher {
-    /// Sets each provider's budget from the configuration, the places and the interval.
+    /// Sets each provider's budget from the configuration, the places and
+    /// the interval, and the scheduler's pace from the ledger's total.
     func updateBudgets() {
-        let interval = scheduler.policy.interval
-        ledger.sole = context.configuration.provider
-        for provider in WeatherProviders.all {
-            let budget = context.configuration.budget(
-                for: provider.name, places: list.locations.count, intervalSeconds: interval)
-            ledger.setLimits(
-                provider.name, daily: budget.daily, monthly: budget.monthly, callsPerRequest: budget.callsPerRequest,
-                perMinute: provider.terms.quota.callsPerMinute)
-        }
+        setBudgetLimits()
         // The scheduler's pace follows the ledger's total: with Name= the one
         // provider's budget; with Name=auto what all of them together allow.
         let total = ledgerTotal(now: now)
@@ -124,6 +117,20 @@ extension Refresher {
             scheduler.policy.callsPerRequest = budget.callsPerRequest
         }
         scheduler.restoreBudget(total.usage)
+    }
+
+    /// Each provider's budget from the configuration, the places and the
+    /// interval, and which one is the sole provider (`Name=`).
+    func setBudgetLimits() {
+        let interval = scheduler.policy.interval
+        ledger.sole = context.configuration.provider
+        for provider in WeatherProviders.all {
+            let budget = context.configuration.budget(
+                for: provider.name, places: list.locations.count, intervalSeconds: interval)
+            ledger.setLimits(
+                provider.name, daily: budget.daily, monthly: budget.monthly, callsPerRequest: budget.callsPerRequest,
+                perMinute: provider.terms.quota.callsPerMinute)
+        }
     }
 
     /// The ledger's total at `time` over the providers the places use (all of them when none is saved).

@@ -126,7 +126,8 @@ public final class Refresher {
     /// `restoreOthers()`.
     func restore(othersLater: Bool = false) {
         store.cache.removeLeftovers()
-        updateBudgets()
+        // The limits first, then what was spent, then the pace from both.
+        setBudgetLimits()
         let total = store.cache.loadBudget()
         for provider in WeatherProviders.all {
             ledger.restore(

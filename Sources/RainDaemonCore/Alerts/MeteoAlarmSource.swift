@@ -38,6 +38,9 @@ public struct MeteoAlarmSource: AlertSource {
         "UA": "ukraine",
     ]
 
+    /// The countries of `feeds`, made once: every place's source is chosen by them.
+    static let countries = Set(feeds.keys)
+
     public init() {}
 
     public var name: String { Self.sourceName }
@@ -60,7 +63,7 @@ public struct MeteoAlarmSource: AlertSource {
     ///   `Last-Modified`); no coordinates are sent.
     public var terms: AlertSourceTerms {
         AlertSourceTerms(
-            countries: Set(Self.feeds.keys), pollingInterval: 15 * 60, jitterFraction: 0.25,
+            countries: Self.countries, pollingInterval: 15 * 60, jitterFraction: 0.25,
             conditionalRequests: true, coordinateDigits: ProviderQuery.gridDigits,
             quota: ProviderQuota(callsPerRequest: 1, period: .day, freeCalls: nil))
     }

@@ -50,7 +50,7 @@ public struct ConfigParser {
         // Split by scalar, not by Character: "\r\n" is one Character and would never equal "\n".
         for rawLine in scalars.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
-            let line = String(String.UnicodeScalarView(rawLine)).trimmingSpaces()
+            let line = String(Substring(rawLine)).trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count > 2 else {

@@ -15,7 +15,7 @@ public struct PersistentState: Equatable, Sendable {
     }
 
     /// The file's shape, one field per property.
-    struct File: Codable {
+    struct File: Encodable {
         var version: Int
         var locations: [Location]
         var selected: LocationID?
@@ -29,16 +29,18 @@ public struct PersistentState: Equatable, Sendable {
         ).json
     }
 
-    /// Reads a state file's content. The error says what is wrong where.
+    /// Reads a state file's content, from a tape rather than through
+    /// `Decodable` (raind reads it before READY=1: docs/PERFORMANCE.md,
+    /// "Start-up"). The error says what is wrong where.
     public init(bytes: [UInt8]) throws(WireDecodingError) {
-        let value: JSON
+        let tape: JSONTape
         do {
-            value = try JSON(parsing: bytes)
+            tape = try JSONTape(parsing: bytes)
         } catch {
             throw WireDecodingError(field: "state", reason: error.description)
         }
         // The version first: a newer file may have any shape.
-        guard let version = value["version"]?.intValue else {
+        guard let version = tape.wholeNumber("version") else {
             throw WireDecodingError(field: "state.version", reason: "missing or not a whole number")
         }
         guard version >= 1 else {
@@ -53,25 +55,8 @@ public struct PersistentState: Equatable, Sendable {
                     "version \(version) is not one this raind reads (it reads 1...\(PersistentState.schemaVersion)); it was written by a newer raind"
             )
         }
-        let file = try File(json: Self.withDefaults(value), context: "state")
+        let file = try File(wire: WireFields(tape, context: "state"))
         self.init(places: LocationList(locations: file.locations, selectedID: file.selected), settings: file.settings)
-    }
-
-    /// A place's descriptive fields may be missing from a file written by
-    /// hand or by an early raind: they read as empty, and the source as
-    /// coordinates, as the first reader took them. Validation judges the rest.
-    static func withDefaults(_ value: JSON) -> JSON {
-        guard var file = value.objectValue, let locations = file["locations"]?.arrayValue else { return value }
-        file["locations"] = .array(
-            locations.map { location in
-                guard var object = location.objectValue else { return location }
-                for key in ["region", "country", "countryCode", "timeZone"] where object[key] == nil {
-                    object[key] = .string("")
-                }
-                if object["source"] == nil { object["source"] = .object(["kind": .string("coordinates")]) }
-                return .object(object)
-            })
-        return .object(file)
     }
 
     public var bytes: [UInt8] {

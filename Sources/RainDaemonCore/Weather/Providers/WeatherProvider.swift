@@ -204,3 +204,10 @@ public struct ProviderRefusal: Equatable, Sendable {
         self.retryAfter = retryAfter
     }
 }
+
+extension ProviderLookup: WireReadable {
+    public init(wire: WireFields) throws(WireDecodingError) {
+        values = try wire.stringMap("values")
+        expiresAt = try wire.double("expiresAt")
+    }
+}
