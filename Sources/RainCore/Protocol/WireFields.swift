@@ -124,18 +124,23 @@ public struct WireFields {
     }
 
     public func strings(_ key: String) throws(WireDecodingError) -> [String] {
-        try elements(of: required(key)) { value throws(WireDecodingError) in
+        try strings(in: required(key))
+    }
+
+    public func optionalStrings(_ key: String) throws(WireDecodingError) -> [String]? {
+        guard let value = optional(key) else { return nil }
+        return try strings(in: value)
+    }
+
+    /// The array `value`'s elements, each a string.
+    private func strings(in value: Int) throws(WireDecodingError) -> [String] {
+        try elements(of: value) { value throws(WireDecodingError) in
             guard let string = tape.string(value) else {
                 throw WireDecodingError(
                     field: path(of: value), reason: "expected a string, got \(tape.kindName(value))")
             }
             return string
         }
-    }
-
-    public func optionalStrings(_ key: String) throws(WireDecodingError) -> [String]? {
-        guard optional(key) != nil else { return nil }
-        return try strings(key)
     }
 
     public func ids(_ key: String) throws(WireDecodingError) -> [LocationID] {

@@ -31,16 +31,7 @@ public struct CachedForecast: Equatable, Codable {
     /// selected place's is read before READY=1 (docs/PERFORMANCE.md,
     /// "Start-up"). The errors are `ForecastCache.decode`'s.
     init(bytes: [UInt8]) throws(WireDecodingError) {
-        let tape: JSONTape
-        do {
-            tape = try JSONTape(parsing: bytes)
-        } catch {
-            throw WireDecodingError(field: "cache", reason: error.description)
-        }
-        guard tape.wholeNumber("version") == Self.currentVersion else {
-            throw WireDecodingError(field: "cache.version", reason: "not version \(Self.currentVersion)")
-        }
-        try self.init(wire: WireFields(tape, context: "cache"))
+        self = try ForecastCache.read(CachedForecast.self, from: bytes, version: Self.currentVersion, context: "cache")
     }
 }
 

@@ -98,10 +98,27 @@ public final class ForecastCache {
         } catch {
             throw WireDecodingError(field: context, reason: error.description)
         }
-        guard value["version"]?.intValue == version else {
-            throw WireDecodingError(field: "\(context).version", reason: "not version \(version)")
-        }
+        guard value["version"]?.intValue == version else { throw Self.notVersion(version, context) }
         return try T(json: value, context: context)
+    }
+
+    /// `decode`'s reading from a tape (`WireReadable`), with its rules and
+    /// errors: for a file read before READY=1 (`CachedForecast`).
+    static func read<T: WireReadable>(
+        _ type: T.Type, from bytes: [UInt8], version: Int, context: String
+    ) throws(WireDecodingError) -> T {
+        let tape: JSONTape
+        do {
+            tape = try JSONTape(parsing: bytes)
+        } catch {
+            throw WireDecodingError(field: context, reason: error.description)
+        }
+        guard tape.wholeNumber("version") == version else { throw Self.notVersion(version, context) }
+        return try T(wire: WireFields(tape, context: context))
+    }
+
+    private static func notVersion(_ version: Int, _ context: String) -> WireDecodingError {
+        WireDecodingError(field: "\(context).version", reason: "not version \(version)")
     }
 
     /// Writes a place's forecast. A failure is logged: the data stays in memory and is served.
