@@ -90,6 +90,26 @@ public struct Nowcast: Equatable, Sendable, Codable {
         summary = describe()
     }
 
+    /// A nowcast as it was derived and stored, field by field: what the
+    /// daemon reads back from its cache (`Forecast+Reading.swift`, in RainDaemonCore).
+    public init(
+        time: Double, resolutionSeconds: Int, coveredUntil: Double, rainingNow: Bool, startsAt: Double?,
+        stopsAt: Double?, peakIntensity: Double?, intensity: RainIntensity?, intermittent: Bool, summary: String,
+        steps: [NowcastStep]
+    ) {
+        self.time = time
+        self.resolutionSeconds = resolutionSeconds
+        self.coveredUntil = coveredUntil
+        self.rainingNow = rainingNow
+        self.startsAt = startsAt
+        self.stopsAt = stopsAt
+        self.peakIntensity = peakIntensity
+        self.intensity = intensity
+        self.intermittent = intermittent
+        self.summary = summary
+        self.steps = steps
+    }
+
     /// The same data as of another moment.
     public func at(_ now: Double) -> Nowcast? {
         Nowcast(steps: steps, resolutionSeconds: resolutionSeconds, now: now)
