@@ -78,13 +78,14 @@ let package = Package(
         //   the 1,666 symbols it did;
         // - no symbol of raind's own exported (the runtime's link arguments export them all):
         //   nothing looks them up, and the runtime's `dladdr` at start scanned them.
+        // lld, as for raindctl: it takes the order scripts/build-release links raind in.
         .executableTarget(
             name: "raind",
             dependencies: ["RainDaemon"],
             swiftSettings: startSettings,
             linkerSettings: [
                 .unsafeFlags([
-                    "-static-stdlib", "-L", Context.packageDirectory + "/packaging/link",
+                    "-static-stdlib", "-use-ld=lld", "-L", Context.packageDirectory + "/packaging/link",
                     "-Xlinker", "--no-export-dynamic",
                 ])
             ]

@@ -1,8 +1,10 @@
-"""raindctl's link order (scripts/order-raindctl, run by scripts/build-release):
-the recorded replies it traces the commands against still read, their times
-are moved to the moment they are served, every CPU's form of a glibc
-function is listed where this CPU's was run, and the same binary traced twice
-gives the same order (the package is reproducible)."""
+"""raindctl's and raind's link orders (scripts/order-raindctl and
+scripts/order-raind, run by scripts/build-release): the recorded replies
+raindctl's commands are traced against still read, their times are moved to
+the moment they are served, every CPU's form of a glibc function is listed
+where this CPU's was run, the same binary traced twice gives the same order
+(the package is reproducible: tests/systemd/test_reproducible.py builds it
+twice, raind's order with it), and a program that fails stops the trace."""
 import importlib.machinery
 import importlib.util
 import pathlib
@@ -15,15 +17,16 @@ import pytest
 from raindtest import RAINDCTL, ROOT
 
 
-def order_script():
-    loader = importlib.machinery.SourceFileLoader("order_raindctl", str(ROOT / "scripts" / "order-raindctl"))
-    spec = importlib.util.spec_from_loader("order_raindctl", loader)
+def order_script(name):
+    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), str(ROOT / "scripts" / name))
+    spec = importlib.util.spec_from_loader(name.replace("-", "_"), loader)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
 
 
-ORDER = order_script()
+ORDER = order_script("order-raindctl")
+ORDER_RAIND = order_script("order-raind")
 
 
 def scene(name):
@@ -106,3 +109,19 @@ def test_a_command_that_fails_stops_the_trace(tmp_path):
         ORDER.trace(RAINDCTL, str(tmp_path / "order"), [["accuracy"]])
     assert not (tmp_path / "order").exists()
     assert set(scratch.glob("raindctl-order-*")) == before
+
+
+@pytest.mark.skipif(not shutil.which("valgrind"), reason="needs valgrind (apt-get install valgrind)")
+def test_a_raind_that_does_not_start_stops_its_trace(tmp_path):
+    """A program that exits before READY=1 (here /bin/false in raind's place) stops the build while
+    its places are being saved, saying so, and leaves no fixture server or scratch directory."""
+    scratch = pathlib.Path(tempfile.gettempdir())
+    before = set(scratch.glob("raind-order-*"))
+    with pytest.raises(SystemExit, match=r"^order-raind: raind exited with 1 before it said READY=1"):
+        ORDER_RAIND.trace(pathlib.Path("/bin/false"), str(tmp_path / "order"))
+    assert not (tmp_path / "order").exists()
+    assert set(scratch.glob("raind-order-*")) == before
+    servers = subprocess.run(["pgrep", "-f", str(ORDER_RAIND.FIXTURE_SERVER) + " .*" + ORDER_RAIND.FORECAST],
+                             capture_output=True, text=True).stdout.split()
+    assert servers == []
+
