@@ -42,9 +42,12 @@ def moved(value, by, recorded):
 
 
 def valgrind_said(log):
-    """The last lines valgrind wrote to its log: why it stopped, when the program said nothing."""
+    """The last lines valgrind wrote to its log: why it stopped, when the program said nothing.
+    Only the log's end is read: before it lies the whole trace."""
     try:
-        lines = pathlib.Path(log).read_text(errors="replace").splitlines()
+        with open(log, "rb") as file:
+            file.seek(max(0, file.seek(0, 2) - 65536))
+            lines = file.read().decode(errors="replace").splitlines()
     except OSError:
         return "no valgrind log"
     said = [line.split("== ", 1)[1] for line in lines if line.startswith("==") and "== " in line]
