@@ -4,8 +4,10 @@ writes, and the functions and variables of its symbol table those addresses
 lie in, in the order first touched: the list lld places first
 (--symbol-ordering-file)."""
 import bisect
+import json
 import pathlib
 import re
+import socket
 import subprocess
 
 # Lines "I  04049d0,3" (run), " L 00d4e388,8" (read), " S ..." (written), " M ..." (both).
@@ -16,6 +18,22 @@ CPU_FORM = re.compile(r"^(__\w+?)_(sse2|ssse3|sse4_1|sse4_2|avx|avx2|evex|evex51
 VENDOR_FORMS = {"handle_intel", "intel_check_word", "handle_amd", "handle_zhaoxin"}
 # Times in what raind wrote lie near the moment it wrote them; counts, sizes and durations do not.
 WINDOW = (-400 * 86400, 400 * 86400)
+
+
+def first_reply(path, message, timeout=None):
+    """The first reply to the Varlink `message` (a dict) on the socket at `path`; None when the
+    server closes the connection before it. A call made with "more" is closed after it."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+        connection.settimeout(timeout)
+        connection.connect(str(path))
+        connection.sendall(json.dumps(message).encode() + b"\0")
+        data = b""
+        while b"\0" not in data:
+            chunk = connection.recv(65536)
+            if not chunk:
+                return None
+            data += chunk
+    return json.loads(data.split(b"\0", 1)[0])
 
 
 def lackey(binary, arguments, log):
