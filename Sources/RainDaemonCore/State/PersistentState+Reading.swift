@@ -35,3 +35,12 @@ private struct SavedLocation: WireReadable {
             longitude: longitude, timeZone: timeZone, source: source, follows: try wire.optionalBool("follows"))
     }
 }
+
+/// The settings as the state file keeps them. Here, not beside `Settings` in
+/// RainCore: raindctl reads no settings from a tape, and would link it.
+extension Settings: WireReadable {
+    public init(wire: WireFields) throws(WireDecodingError) {
+        let units: UnitSystem = try wire.wireEnum("units")
+        self.init(units: units, refreshMinutes: try wire.optionalInt("refreshMinutes"))
+    }
+}

@@ -57,13 +57,6 @@ extension Location: WireReadable {
     }
 }
 
-extension Settings: WireReadable {
-    public init(wire: WireFields) throws(WireDecodingError) {
-        units = try wire.wireEnum("units")
-        refreshMinutes = try wire.optionalInt("refreshMinutes")
-    }
-}
-
 extension LocationSource: WireReadable {
     public init(wire: WireFields) throws(WireDecodingError) {
         self = try LocationSource(try SourceWire(wire: wire))
