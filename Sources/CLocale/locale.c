@@ -61,6 +61,12 @@ char *raind_langinfo_utf8(nl_item item) {
     const char *codeset = nl_langinfo(CODESET);
     if (!text || !codeset) return NULL;
     size_t length = strlen(text);
+    /* ASCII is the same bytes in UTF-8 and in every character set a locale
+       can be made in (localedef refuses one that is not ASCII's superset):
+       copied, without a converter (the C locale's names, most numbers). */
+    size_t ascii = 0;
+    while (ascii < length && (unsigned char)text[ascii] < 0x80) ascii++;
+    if (ascii == length) return strdup(text);
     iconv_t converter = iconv_open("UTF-8", codeset);
     if (converter == (iconv_t)-1) return NULL;
     size_t room = length * 4 + 1;

@@ -132,6 +132,6 @@ extension DaemonCommandLine.Action {
 
 extension String {
     fileprivate func padding(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
+        count >= width ? self : self + String.spaces(width - count)
     }
 }

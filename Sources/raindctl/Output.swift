@@ -87,7 +87,7 @@ enum Output {
         return rows.map { row in
             row.enumerated().map { index, cell in
                 index == row.count - 1
-                    ? cell : cell + String(repeating: " ", count: widths[index] - DisplayWidth.columns(cell))
+                    ? cell : cell + String.spaces(widths[index] - DisplayWidth.columns(cell))
             }.joined(separator: separator)
         }
     }

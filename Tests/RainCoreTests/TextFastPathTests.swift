@@ -32,6 +32,80 @@ final class TextFastPathTests: XCTestCase {
         XCTAssertEqual("a\rb\u{1B}[2Jc".strippingControlCharacters(keepingLineBreaks: true), "ab[2Jc")
     }
 
+    /// Multi-line text with a character past ASCII (a status row wrapped
+    /// around "…") keeps its line breaks and loses only what a scalar at a
+    /// time would drop.
+    func testControlCharacters_keptLineBreaks_inTextPastASCII() {
+        func reference(_ text: String, keepingLineBreaks: Bool) -> String {
+            String(
+                String.UnicodeScalarView(
+                    text.unicodeScalars.filter {
+                        !String.isControl($0) || (keepingLineBreaks && ($0 == "\n" || $0 == "\t"))
+                    }))
+        }
+        let texts = [
+            "Stations:       paris-fr: none (metar: could not resolve the host of\n                https://aviationweathe…)",
+            "Ж\tтаб\nстрока",
+            "a…\u{1B}[2J\nb\u{2028}c\u{85}d",
+            "東京\r\n大阪\u{200B}",
+            "",
+        ]
+        for text in texts {
+            for keeping in [true, false] {
+                XCTAssertEqual(
+                    text.strippingControlCharacters(keepingLineBreaks: keeping),
+                    reference(text, keepingLineBreaks: keeping), text)
+            }
+        }
+        XCTAssertEqual(texts[0].strippingControlCharacters(keepingLineBreaks: true), texts[0])
+    }
+
+    /// The start of a text that fits in a number of columns, cut on the
+    /// bytes (ASCII), the scalars (accents, "…") or the characters (wide,
+    /// combining), is what adding a character at a time up to the limit
+    /// keeps (the code it replaced).
+    func testPrefix_fittingColumns_asACharacterAtATime() {
+        func reference(_ text: String, columns limit: Int) -> String {
+            var cut = ""
+            for character in text {
+                guard DisplayWidth.columns(cut) + DisplayWidth.columns(of: character) <= limit else { break }
+                cut.append(character)
+            }
+            return cut
+        }
+        let texts = [
+            "could not resolve the host of https://aviationweather.gov/api/data/metar",
+            "délai dépassé pour https://feeds.meteoalarm.org/… – “réessai” dans 5 min",
+            "東京の気象台: 警報は読めませんでした（タイムアウト）",
+            "e\u{301}te\u{301} a\u{301} Paris",
+            "",
+        ]
+        for text in texts {
+            for limit in 0...(DisplayWidth.columns(text) + 2) {
+                XCTAssertEqual(String(DisplayWidth.prefix(text, columns: limit)), reference(text, columns: limit), text)
+            }
+        }
+        XCTAssertEqual(DisplayWidth.prefix("abc", columns: -1), "")
+        // A colour escape takes no columns: the one that ends the bold is kept with the word.
+        XCTAssertEqual(DisplayWidth.prefix("\u{1B}[1mbold\u{1B}[0m and plain", columns: 4), "\u{1B}[1mbold\u{1B}[0m")
+        XCTAssertEqual(DisplayWidth.prefix("\u{1B}[1mbold\u{1B}[0m and plain", columns: 6), "\u{1B}[1mbold\u{1B}[0m a")
+        // A cut before a wide character that would pass the limit, not through it.
+        XCTAssertEqual(DisplayWidth.prefix("a東京", columns: 2), "a")
+        let long = String(repeating: "délai ", count: 20)
+        XCTAssertEqual(ForecastPresenter.brief(long), String(long.prefix(59)) + "…")
+        let wide = String(repeating: "東京", count: 20)
+        XCTAssertEqual(ForecastPresenter.brief(wide), String(wide.prefix(29)) + "…")
+    }
+
+    func testSpaces_asRepeatedSpaces() {
+        for count in 0...40 {
+            XCTAssertEqual(String.spaces(count), String(repeating: " ", count: count))
+        }
+        XCTAssertEqual(String.spaces(-3), "")
+        // `String.init` passed as a function is still the number's.
+        XCTAssertEqual(Optional(120).map(String.init), "120")
+    }
+
     func testBrief_isTheFirstClause_inASCIIAsInOtherScripts() {
         XCTAssertEqual(ForecastPresenter.brief("metar: HTTP 404; the station list"), "metar: HTTP 404")
         XCTAssertEqual(ForecastPresenter.brief("  first line \r\nsecond"), "first line")

@@ -36,8 +36,9 @@ int raind_measurement(void);
 int raind_group_size(void);
 
 /// nl_langinfo(item) of the calling thread's locale converted from its
-/// character set (EUC-JP, GB2312, ISO-8859-1...) to UTF-8 by iconv, in a
-/// buffer the caller frees; NULL when it does not convert.
+/// character set (EUC-JP, GB2312, ISO-8859-1...) to UTF-8 by iconv (ASCII is
+/// copied as it is), in a buffer the caller frees; NULL when it does not
+/// convert.
 char *raind_langinfo_utf8(nl_item item);
 
 #endif

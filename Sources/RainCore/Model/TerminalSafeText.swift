@@ -34,14 +34,14 @@ extension String {
     public func strippingControlCharacters(keepingLineBreaks: Bool = false) -> String {
         // Printable ASCII and the line breaks kept (a wrapped line): nothing to strip.
         if isPrintableASCII(keepingLineBreaks: keepingLineBreaks) { return self }
-        guard unicodeScalars.contains(where: Self.isControl) else { return self }
+        let stripped = { (scalar: Unicode.Scalar) in
+            Self.isControl(scalar) && !(keepingLineBreaks && (scalar == "\n" || scalar == "\t"))
+        }
+        // Multi-line text with a character past ASCII ("…"): looked at, not rebuilt.
+        guard unicodeScalars.contains(where: stripped) else { return self }
         var out = String.UnicodeScalarView()
-        for scalar in unicodeScalars {
-            if keepingLineBreaks, scalar == "\n" || scalar == "\t" {
-                out.append(scalar)
-            } else if !Self.isControl(scalar) {
-                out.append(scalar)
-            }
+        for scalar in unicodeScalars where !stripped(scalar) {
+            out.append(scalar)
         }
         return String(out)
     }

@@ -40,6 +40,38 @@ public enum DisplayWidth {
         return count
     }
 
+    /// The longest start of `text` that takes at most `limit` columns (a
+    /// colour escape in it taking none): where a long text is cut for an
+    /// `…`. Plain ASCII is cut at its byte, text of characters that are one
+    /// scalar (`isOwnCharacter`) at its scalar, the rest a character at a time.
+    public static func prefix(_ text: String, columns limit: Int) -> Substring {
+        let limit = Swift.max(limit, 0)
+        let plain = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPlainASCII) } ?? false
+        if plain { return text[..<text.utf8.index(text.utf8.startIndex, offsetBy: Swift.min(limit, text.utf8.count))] }
+        var used = 0
+        var escapes = Escapes()
+        if text.unicodeScalars.allSatisfy(isOwnCharacter) {
+            var end = text.unicodeScalars.startIndex
+            while end < text.unicodeScalars.endIndex {
+                let scalar = text.unicodeScalars[end]
+                let own = escapes.columns(escape: scalar == "\u{1B}", ending: scalar == "m", 1)
+                guard used + own <= limit else { break }
+                used += own
+                text.unicodeScalars.formIndex(after: &end)
+            }
+            return text[..<end]
+        }
+        var end = text.startIndex
+        while end < text.endIndex {
+            let character = text[end]
+            let own = escapes.columns(escape: character == "\u{1B}", ending: character == "m", columns(of: character))
+            guard used + own <= limit else { break }
+            used += own
+            text.formIndex(after: &end)
+        }
+        return text[..<end]
+    }
+
     /// Whether `scalar` is a character of its own and a column wide in a
     /// text made only of such scalars: none joins another into one
     /// character (no mark, joiner or selector among them), none is wide or
@@ -136,4 +168,19 @@ public enum DisplayWidth {
         0x1F6EB...0x1F6EC, 0x1F6F4...0x1F6FC, 0x1F7E0...0x1F7EB, 0x1F7F0...0x1F7F0, 0x1F90C...0x1F93A,
         0x1F93C...0x1F945, 0x1F947...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
     ]
+}
+
+extension String {
+    /// `count` spaces, none when `count` is not positive: the padding of a
+    /// column or a continued line, written in place (`String(repeating:count:)`
+    /// repeats a string through its generic path, a few thousand instructions
+    /// for a few spaces). A function, not an initializer: `String.init`
+    /// passed as a function (`aqi.map(String.init)`) must stay the number's.
+    public static func spaces(_ count: Int) -> String {
+        let count = Swift.max(count, 0)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            buffer.initialize(repeating: UInt8(ascii: " "))
+            return count
+        }
+    }
 }

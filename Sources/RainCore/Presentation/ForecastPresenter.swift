@@ -232,12 +232,7 @@ public struct ForecastPresenter: Sendable {
             : text.prefix { $0 != ";" && $0 != "；" && !$0.isNewline }
         let clause = String(first).trimmingSpaces()
         guard DisplayWidth.columns(clause) > 60 else { return clause }
-        var cut = ""
-        for character in clause {
-            guard DisplayWidth.columns(cut) + DisplayWidth.columns(of: character) <= 59 else { break }
-            cut.append(character)
-        }
-        return cut + "…"
+        return String(DisplayWidth.prefix(clause, columns: 59)) + "…"
     }
 
     /// A day's local date (`Forecast.date(of:zone:)`).

@@ -83,12 +83,12 @@ public enum LineWrap {
             guard let cut else { break }
             var end = cut
             while end > start, isSpace(end - 1) { end -= 1 }
-            lines.append(String(repeating: " ", count: prefix) + String(text(start..<end)))
+            lines.append(String.spaces(prefix) + String(text(start..<end)))
             start = cut
             while start < count, isSpace(start) { start += 1 }
             prefix = indent
         }
-        lines.append(String(repeating: " ", count: prefix) + String(text(start..<count)))
+        lines.append(String.spaces(prefix) + String(text(start..<count)))
         return lines
     }
 
@@ -96,9 +96,9 @@ public enum LineWrap {
     /// the line (its end last), its columns as `TextTable.width` counts
     /// them (none for a colour escape's, `ESC [ ... m`), whether it is a
     /// space or a colon, and whether the line may break before it with no
-    /// space (`breaksBetween`). ASCII, most lines, is read a byte a character;
-    /// a line of scalars that are characters of their own
-    /// (`DisplayWidth.isOwnCharacter`), a scalar a character.
+    /// space (`breaksBetween`). ASCII and a line of scalars that are
+    /// characters of their own (`DisplayWidth.isOwnCharacter`), most lines,
+    /// are read on their bytes, a scalar a character.
     private struct Cells {
         enum Kind { case space, colon, other }
         var starts: [String.Index] = []
@@ -115,26 +115,19 @@ public enum LineWrap {
             kinds.reserveCapacity(most)
             breaksBefore.reserveCapacity(most)
             var escapes = DisplayWidth.Escapes()
-            if line.utf8.allSatisfy({ $0 < 0x80 }) {
+            if line.utf8.allSatisfy({ $0 < 0x80 }) || line.unicodeScalars.allSatisfy(DisplayWidth.isOwnCharacter) {
+                // ASCII, accents, Cyrillic, "…": a scalar a character and a column, none wide. Read
+                // on the bytes: a scalar starts at each byte that does not continue another.
                 var position = line.utf8.startIndex
                 while position < line.utf8.endIndex {
                     let byte = line.utf8[position]
-                    starts.append(position)
-                    widths.append(escapes.columns(escape: byte == 0x1B, ending: byte == UInt8(ascii: "m"), 1))
-                    kinds.append(byte == UInt8(ascii: " ") ? .space : byte == UInt8(ascii: ":") ? .colon : .other)
-                    breaksBefore.append(false)
+                    if byte & 0xC0 != 0x80 {
+                        starts.append(position)
+                        widths.append(escapes.columns(escape: byte == 0x1B, ending: byte == UInt8(ascii: "m"), 1))
+                        kinds.append(byte == UInt8(ascii: " ") ? .space : byte == UInt8(ascii: ":") ? .colon : .other)
+                        breaksBefore.append(false)
+                    }
                     line.utf8.formIndex(after: &position)
-                }
-            } else if line.unicodeScalars.allSatisfy(DisplayWidth.isOwnCharacter) {
-                // Accents, Cyrillic, "…": a scalar a character and a column, none wide.
-                var position = line.unicodeScalars.startIndex
-                while position < line.unicodeScalars.endIndex {
-                    let scalar = line.unicodeScalars[position]
-                    starts.append(position)
-                    widths.append(escapes.columns(escape: scalar == "\u{1B}", ending: scalar == "m", 1))
-                    kinds.append(scalar == " " ? .space : scalar == ":" ? .colon : .other)
-                    breaksBefore.append(false)
-                    line.unicodeScalars.formIndex(after: &position)
                 }
             } else {
                 var previous: Character?

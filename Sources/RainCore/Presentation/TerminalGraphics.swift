@@ -71,13 +71,13 @@ public enum BlockDrawing {
     /// `low...high` drawn in a bar of `width` cells whose ends are `lower` and `upper`.
     static func range(_ low: Double?, _ high: Double?, lower: Double, upper: Double, width: Int) -> String {
         guard let low, let high, low.isFinite, high.isFinite, upper > lower else {
-            return String(repeating: " ", count: width)
+            return String.spaces(width)
         }
         func cell(_ value: Double) -> Int {
             min(width - 1, max(0, Int(((value - lower) / (upper - lower) * Double(width - 1)).rounded())))
         }
         let (start, end) = (cell(min(low, high)), cell(max(low, high)))
-        return String(repeating: " ", count: start) + String(repeating: "━", count: end - start + 1)
-            + String(repeating: " ", count: width - end - 1)
+        return String.spaces(start) + String(repeating: "━", count: end - start + 1)
+            + String.spaces(width - end - 1)
     }
 }

@@ -24,7 +24,7 @@ struct TextTable {
             var line = ""
             for (index, cell) in row.enumerated() {
                 if index > 0 { line += "  " }
-                let padding = String(repeating: " ", count: widths[index] - Self.width(cell))
+                let padding = String.spaces(widths[index] - Self.width(cell))
                 line += alignments[index] == .right ? padding + cell : cell + padding
             }
             while line.last == " " { line.removeLast() }
@@ -47,12 +47,7 @@ struct TextTable {
         }
         let room = max(4, width - others.reduce(0, +) - 2 * last)
         for index in rows.indices where Self.width(rows[index][last]) > room {
-            var cut = ""
-            for character in rows[index][last] {
-                guard Self.width(cut) + Self.columns(of: character) < room else { break }
-                cut.append(character)
-            }
-            rows[index][last] = cut + "…"
+            rows[index][last] = String(DisplayWidth.prefix(rows[index][last], columns: room - 1)) + "…"
         }
     }
 

@@ -131,7 +131,7 @@ enum BashCompletion {
     /// `case` arms completing the value of each option that takes one
     /// (patterns such as `now:--format`); a value of free text gets nothing.
     static func valueArms(_ options: [(pattern: String, option: OptionSpec)], events: [String], indent: Int) -> String {
-        let pad = String(repeating: " ", count: indent)
+        let pad = String.spaces(indent)
         let withValues = options.filter { $0.option.value != nil }
         return grouped(withValues.map { (action(for: $0.option.source, events: events) ?? "", $0.pattern) }).map {
             action, patterns in

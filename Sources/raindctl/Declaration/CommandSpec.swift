@@ -25,7 +25,7 @@ struct CommandSpec: Equatable {
     /// under the first after `label` (the help's "Usage:", in its language).
     func usageLines(label: String = "Usage:") -> [String] {  // l10n: the declaration's English
         let prefix = "raindctl \(name) "
-        let continuation = String(repeating: " ", count: DisplayWidth.columns(label) + 1 + prefix.count)
+        let continuation = String.spaces(DisplayWidth.columns(label) + 1 + prefix.count)
         return synopses.map { synopsis in
             prefix + synopsis.split(separator: "\n").joined(separator: "\n" + continuation)
         }
@@ -40,7 +40,7 @@ struct CommandSpec: Equatable {
     func help(localized: Bool) -> String {
         func text(_ english: String) -> String { localized ? Localization.translate(english) : english }
         let label = localized ? tr("Usage:") : "Usage:"  // l10n: the declaration's English
-        let indent = "\n" + String(repeating: " ", count: DisplayWidth.columns(label) + 1)
+        let indent = "\n" + String.spaces(DisplayWidth.columns(label) + 1)
         let usage = label + " " + usageLines(label: label).joined(separator: indent)
         let list = OptionSpec.helpList(options, text)
         return usage + "\n\n" + text(description) + (list.isEmpty ? "" : "\n\n" + list)

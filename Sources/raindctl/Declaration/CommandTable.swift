@@ -42,7 +42,7 @@ enum CommandTable {
         let shown = self.shown
         let width = shown.map(\.name.count).max() ?? 0
         let lines = shown.map {
-            "  \($0.name)" + String(repeating: " ", count: width - $0.name.count) + "  "
+            "  \($0.name)" + String.spaces(width - $0.name.count) + "  "
                 + Localization.translate($0.summary)
         }
         // l10n: the synopsis is typed as it is

@@ -38,10 +38,10 @@ struct OptionSpec: Equatable {
     static func helpList(_ options: [OptionSpec], _ text: (String) -> String) -> String {
         let listed = options.filter { $0.help != nil }
         let width = listed.map(\.display.count).max() ?? 0
-        let indent = String(repeating: " ", count: 2 + width + 3)
+        let indent = String.spaces(2 + width + 3)
         return listed.map { option in
             let lines = text(option.help ?? "").split(separator: "\n", omittingEmptySubsequences: false)
-            let first = "  " + option.display + String(repeating: " ", count: width - option.display.count + 3)
+            let first = "  " + option.display + String.spaces(width - option.display.count + 3)
             return lines.enumerated().map { ($0.offset == 0 ? first : indent) + $0.element }.joined(separator: "\n")
         }.joined(separator: "\n")
     }
