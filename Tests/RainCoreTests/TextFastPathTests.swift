@@ -89,6 +89,8 @@ final class TextFastPathTests: XCTestCase {
         // A colour escape takes no columns: the one that ends the bold is kept with the word.
         XCTAssertEqual(DisplayWidth.prefix("\u{1B}[1mbold\u{1B}[0m and plain", columns: 4), "\u{1B}[1mbold\u{1B}[0m")
         XCTAssertEqual(DisplayWidth.prefix("\u{1B}[1mbold\u{1B}[0m and plain", columns: 6), "\u{1B}[1mbold\u{1B}[0m a")
+        XCTAssertEqual(DisplayWidth.fitting("short", columns: 5), "short")
+        XCTAssertEqual(DisplayWidth.fitting("shorts", columns: 5), "shor…")
         // A cut before a wide character that would pass the limit, not through it.
         XCTAssertEqual(DisplayWidth.prefix("a東京", columns: 2), "a")
         let long = String(repeating: "délai ", count: 20)

@@ -40,11 +40,19 @@ public enum DisplayWidth {
         return count
     }
 
+    /// `text` when it takes at most `limit` columns, else its start cut to
+    /// leave room for an `…` after it: a problem shown briefly, a table's
+    /// last column.
+    public static func fitting(_ text: String, columns limit: Int) -> String {
+        guard columns(text) > limit else { return text }
+        return String(prefix(text, columns: limit - 1)) + "…"
+    }
+
     /// The longest start of `text` that takes at most `limit` columns (a
-    /// colour escape in it taking none): where a long text is cut for an
-    /// `…`. Plain ASCII is cut at its byte, text of characters that are one
-    /// scalar (`isOwnCharacter`) at its scalar, the rest a character at a time.
-    public static func prefix(_ text: String, columns limit: Int) -> Substring {
+    /// colour escape in it taking none). Plain ASCII is cut at its byte,
+    /// text of characters that are one scalar (`isOwnCharacter`) at its
+    /// scalar, the rest a character at a time.
+    static func prefix(_ text: String, columns limit: Int) -> Substring {
         let limit = Swift.max(limit, 0)
         let plain = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPlainASCII) } ?? false
         if plain { return text[..<text.utf8.index(text.utf8.startIndex, offsetBy: Swift.min(limit, text.utf8.count))] }

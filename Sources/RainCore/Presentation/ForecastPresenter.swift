@@ -230,9 +230,7 @@ public struct ForecastPresenter: Sendable {
             ascii
             ? text[..<(text.utf8.firstIndex { $0 == UInt8(ascii: ";") || (0x0A...0x0D).contains($0) } ?? text.endIndex)]
             : text.prefix { $0 != ";" && $0 != "；" && !$0.isNewline }
-        let clause = String(first).trimmingSpaces()
-        guard DisplayWidth.columns(clause) > 60 else { return clause }
-        return String(DisplayWidth.prefix(clause, columns: 59)) + "…"
+        return DisplayWidth.fitting(String(first).trimmingSpaces(), columns: 60)
     }
 
     /// A day's local date (`Forecast.date(of:zone:)`).

@@ -116,8 +116,9 @@ public enum LineWrap {
             breaksBefore.reserveCapacity(most)
             var escapes = DisplayWidth.Escapes()
             if line.utf8.allSatisfy({ $0 < 0x80 }) || line.unicodeScalars.allSatisfy(DisplayWidth.isOwnCharacter) {
-                // ASCII, accents, Cyrillic, "…": a scalar a character and a column, none wide. Read
-                // on the bytes: a scalar starts at each byte that does not continue another.
+                // ASCII (a lone CR too, a byte a character here), accents, Cyrillic, "…": a scalar a
+                // character and a column, none wide. Read on the bytes: a scalar starts at each byte
+                // that does not continue another.
                 var position = line.utf8.startIndex
                 while position < line.utf8.endIndex {
                     let byte = line.utf8[position]

@@ -46,8 +46,8 @@ struct TextTable {
             }
         }
         let room = max(4, width - others.reduce(0, +) - 2 * last)
-        for index in rows.indices where Self.width(rows[index][last]) > room {
-            rows[index][last] = String(DisplayWidth.prefix(rows[index][last], columns: room - 1)) + "…"
+        for index in rows.indices {
+            rows[index][last] = DisplayWidth.fitting(rows[index][last], columns: room)
         }
     }
 
