@@ -17,10 +17,18 @@ func exitWith(_ error: ClientError) -> Never {
     exit(error.exitCode)
 }
 
-/// Reads the options before the command (as `CommandTable.globalOptions`
-/// declares them), picks the command, lets its declaration read the rest and
-/// runs it; every way out exits.
+/// Reads the options before the command (`GlobalOptions`), picks the command,
+/// lets its declaration read the rest and runs it; every way out exits.
 func main(_ arguments: [String]) -> Never {
+    let options = GlobalOptions(reading: arguments)
+    // The version has no text to translate: it is written before the catalogues and the
+    // locale are read, and straight to the descriptor, without `print`'s look-ups of how
+    // to write its arguments; each would be most of its memory (docs/PERFORMANCE.md).
+    if options.stop == .version {
+        // Nowhere left to report a failure to write it.
+        try? StandardStream.output.write("raindctl \(RaindVersion.string)\n")
+        exit(0)
+    }
     // The reader's language and conventions (docs/TRANSLATING.md); the catalogues
     // beside the executable's PREFIX/bin, or RAIND_LOCALE_DIR's.
     let environment = ProcessEnvironment.current()
@@ -29,31 +37,19 @@ func main(_ arguments: [String]) -> Never {
         warn: { Output.error("warning: \($0)") })
     Localization.useEnvironmentLocale()
     Output.utf8 = LocaleConventions.current.utf8
-    var arguments = arguments
-    var socketPath: String?
-    while let first = arguments.first, first.hasPrefix("-") {
-        arguments.removeFirst()
-        let equals = first.hasPrefix("--") ? first.utf8.firstIndex(of: UInt8(ascii: "=")) : nil
-        let given = equals.map { String(first[..<$0]) } ?? first
-        let option = CommandTable.globalOptions.first { $0.name == given || $0.short == given }
-        switch option?.name {
-        case "--socket":
-            if let equals {
-                socketPath = String(first[first.index(after: equals)...])
-            } else {
-                guard !arguments.isEmpty else { exitWith(.usage(tr("--socket needs a path"))) }
-                socketPath = arguments.removeFirst()
-            }
-        case "--version" where equals == nil:
-            print("raindctl \(RaindVersion.string)")
-            exit(0)
-        case "--help" where equals == nil:
-            print(Output.forTerminal(LineWrap.wrap(CommandTable.mainHelp)), terminator: "")
-            exit(0)
-        default:
-            exitWith(.usage(tr("unknown option '{option}'", ["option": first]) + "\n\n" + CommandTable.mainHelp))
-        }
+    switch options.stop {
+    case nil, .version:  // .version: printed above
+        break
+    case .help:
+        print(Output.forTerminal(LineWrap.wrap(CommandTable.mainHelp)), terminator: "")
+        exit(0)
+    case .socketWithoutPath:
+        exitWith(.usage(tr("--socket needs a path")))
+    case .unknown(let option):
+        exitWith(.usage(tr("unknown option '{option}'", ["option": option]) + "\n\n" + CommandTable.mainHelp))
     }
+    let arguments = options.rest
+    let socketPath = options.socketPath
 
     guard let name = arguments.first else {
         Output.standardError(CommandTable.mainHelp)

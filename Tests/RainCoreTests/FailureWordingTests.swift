@@ -69,6 +69,33 @@ final class FailureWordingTests: XCTestCase {
         XCTAssertEqual(shown, "an older daemon's words")
     }
 
+    /// A reader whose locale words failures as the daemon does (English,
+    /// numbers as C writes them) is shown the message as sent, worded
+    /// nowhere again; any other reader has it worded again in their way.
+    func testAnEnglishReader_isShownTheMessageAsSent() throws {
+        try XCTSkipIf(Self.catalogues == nil, "msgfmt is not installed")
+        XCTAssertEqual(Localization.with(locale: "C") { FailureWording.readerWordsAsDaemon() }, true)
+        XCTAssertEqual(Localization.with(locale: "C.UTF-8") { FailureWording.readerWordsAsDaemon() }, true)
+        XCTAssertEqual(Localization.with(locale: "en_GB.UTF-8") { FailureWording.readerWordsAsDaemon() }, true)
+        // A catalogue of its own (en_US), another language, another way with numbers: worded again.
+        XCTAssertEqual(Localization.with(locale: "en_US.UTF-8") { FailureWording.readerWordsAsDaemon() }, false)
+        XCTAssertEqual(Localization.with(locale: "de_DE.UTF-8") { FailureWording.readerWordsAsDaemon() }, false)
+        var german = try XCTUnwrap(Localization.with(locale: "de_DE.UTF-8") { LocaleConventions.current })
+        XCTAssertFalse(german.writesNumbersAsC)
+        german.decimalSeparator = "."
+        german.groupSeparator = ","
+        XCTAssertTrue(german.writesNumbersAsC, "the numbers alone decide")
+        let budget = FailureWording(.dailyBudgetUsed, ["budget": "1500"], cause: nil)
+        for locale in ["C.UTF-8", "en_GB.UTF-8"] {
+            XCTAssertEqual(Localization.with(locale: locale) { budget.localized(budget.message) }, budget.message)
+            XCTAssertEqual(
+                Localization.with(locale: locale) { budget.localized("an older daemon's words") },
+                "an older daemon's words")
+            let failed = AlertService(source: "dwd", problem: budget.message, wording: budget)
+            XCTAssertEqual(Localization.with(locale: locale) { failed.localizedProblem }, budget.message)
+        }
+    }
+
     func testBackingOff_wordsTheFailureItNamesInTheSameLanguage() throws {
         try XCTSkipIf(Self.catalogues == nil, "msgfmt is not installed")
         let cause = FailureWording(.notFound, ["provider": "metno"])

@@ -162,6 +162,29 @@ def test_help_command_is_listed_and_refuses_an_unknown_command(tmp_path):
     assert ctl("help", "now", "daily").returncode == 64
 
 
+def test_options_before_the_command_are_read_left_to_right(tmp_path):
+    def ctl(*args):
+        return subprocess.run([RAINDCTL, *args], capture_output=True, text=True, timeout=10,
+                              env=dict(os.environ, RAIND_SOCKET=str(tmp_path / "none.sock")))
+
+    version = ctl("--version")
+    assert version.returncode == 0 and version.stderr == "", version
+    assert version.stdout.startswith("raindctl ") and version.stdout.count("\n") == 1, version.stdout
+    # --version is answered as read, after a socket, whichever way the socket is given.
+    assert ctl("--socket", "/x", "--version").stdout == version.stdout
+    assert ctl("--socket=/x", "--version", "status").stdout == version.stdout
+    for args, message in ((["--socket"], "--socket needs a path"),
+                          (["--version=2"], "unknown option '--version=2'"),
+                          (["--bogus", "--version"], "unknown option '--bogus'"),
+                          (["-x"], "unknown option '-x'")):
+        result = ctl(*args)
+        assert result.returncode == 64 and result.stdout == "", (args, result)
+        assert result.stderr.startswith(f"raindctl: {message}"), (args, result.stderr)
+    assert ctl("-h").stdout == ctl("--help").stdout and ctl("-h").stdout.startswith("Usage: raindctl")
+    unreachable = ctl("--socket", str(tmp_path / "elsewhere.sock"), "status")
+    assert unreachable.returncode == 2 and "elsewhere.sock" in unreachable.stderr, unreachable
+
+
 def test_options_are_read_by_their_declaration(daemon):
     # Each refused before anything is asked of raind.
     for args, message in ((["now", "--format", "people"], "--format takes bar, waybar or a template"),

@@ -26,14 +26,20 @@ public enum DisplayWidth {
 
     /// The columns character by character, colour escapes taking none.
     private static func characterColumns(_ text: some StringProtocol) -> Int {
+        // A scalar at a time while each is a character of its own (one pass, most text).
         var count = 0
         var escapes = Escapes()
-        if text.unicodeScalars.allSatisfy(isOwnCharacter) {
-            for scalar in text.unicodeScalars {
-                count += escapes.columns(escape: scalar == "\u{1B}", ending: scalar == "m", 1)
-            }
-            return count
+        for scalar in text.unicodeScalars {
+            guard isOwnCharacter(scalar) else { return graphemeColumns(text) }
+            count += escapes.columns(escape: scalar == "\u{1B}", ending: scalar == "m", 1)
         }
+        return count
+    }
+
+    /// The columns a character (a grapheme) at a time, colour escapes taking none.
+    private static func graphemeColumns(_ text: some StringProtocol) -> Int {
+        var count = 0
+        var escapes = Escapes()
         for character in text {
             count += escapes.columns(escape: character == "\u{1B}", ending: character == "m", columns(of: character))
         }

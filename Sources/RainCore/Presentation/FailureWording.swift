@@ -249,7 +249,8 @@ public struct FailureWording: Codable, Equatable, Sendable {
     /// `message` in the reader's language when it is this wording's English
     /// (`PlaceWording.matching`), else `message` as sent.
     public func localized(_ message: String) -> String {
-        PlaceWording.matching(message, [{ text ?? "" }]) ?? message
+        if Self.readerWordsAsDaemon() { return message }
+        return PlaceWording.matching(message, [{ text ?? "" }]) ?? message
     }
 
     /// `problem`, one of raind's English sentences (an alert service's or
@@ -258,8 +259,19 @@ public struct FailureWording: Codable, Equatable, Sendable {
     /// for it (a sentence raind marked, such as why no service covers a
     /// place), else as sent (`HTTP 503`, a parser's words).
     public static func localized(_ problem: String, wording: FailureWording?) -> String {
+        if readerWordsAsDaemon() { return problem }
         if let wording, let text = PlaceWording.matching(problem, [{ wording.text ?? "" }]) { return text }
         return Localization.translate(problem)
+    }
+
+    /// Whether the calling thread words a failure as the daemon does (in C):
+    /// English, its literals looked up in no catalogue, and numbers written
+    /// as C writes them (`1,500`, `2.5`). Then a message that is a wording's
+    /// English is already the reader's, and any other is shown as sent:
+    /// either way the message as it came, with nothing worded twice to
+    /// compare (most of a status with failures, for an English reader).
+    static func readerWordsAsDaemon() -> Bool {
+        !Localization.shouldLookUp() && LocaleConventions.current.writesNumbersAsC
     }
 
     /// `" (libcurl's words)"`, or nothing: the `detail` parameter.

@@ -225,11 +225,17 @@ public struct ForecastPresenter: Sendable {
     /// failed poll, shown briefly).
     public static func brief(_ text: String) -> String {
         // ASCII text (most): its first clause found on the bytes, without Unicode's newline property.
-        let ascii = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? false
+        // The clause's length in bytes when the text is ASCII, found in place.
+        let asciiClause = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return bytes.firstIndex { $0 == UInt8(ascii: ";") || (0x0A...0x0D).contains($0) } ?? bytes.count
+        }
         let first =
-            ascii
-            ? text[..<(text.utf8.firstIndex { $0 == UInt8(ascii: ";") || (0x0A...0x0D).contains($0) } ?? text.endIndex)]
-            : text.prefix { $0 != ";" && $0 != "；" && !$0.isNewline }
+            if let length = asciiClause ?? nil {
+                text[..<text.utf8.index(text.utf8.startIndex, offsetBy: length)]
+            } else {
+                text.prefix { $0 != ";" && $0 != "；" && !$0.isNewline }
+            }
         return DisplayWidth.fitting(String(first).trimmingSpaces(), columns: 60)
     }
 

@@ -32,18 +32,21 @@ public enum LineWrap {
     }
 
     static func wrapLine(_ line: String, width: Int) -> [String] {
-        guard TextTable.width(line) > width else { return [line] }
+        // No character takes more columns than it has bytes: a line of `width` bytes fits.
+        guard line.utf8.count > width, TextTable.width(line) > width else { return [line] }
         let cells = Cells(line)
         let count = cells.count
         func text(_ range: Range<Int>) -> Substring {
-            line[cells.starts[range.lowerBound]..<cells.starts[range.upperBound]]
+            let utf8 = line.utf8
+            let start = utf8.index(utf8.startIndex, offsetBy: cells.start(range.lowerBound))
+            return Substring(utf8[start..<utf8.index(utf8.startIndex, offsetBy: cells.start(range.upperBound))])
         }
         // Columns before each character, so that any stretch's columns are one subtraction.
         var before = [0]
         before.reserveCapacity(count + 1)
-        for width in cells.widths { before.append(before[before.count - 1] + width) }
+        for cell in cells.cells { before.append(before[before.count - 1] + cell.width) }
         func columns(_ range: Range<Int>) -> Int { before[range.upperBound] - before[range.lowerBound] }
-        let isSpace = { (index: Int) in cells.kinds[index] == .space }
+        let isSpace = { (index: Int) in cells.cells[index].kind == .space }
         let leading = (0..<count).prefix(while: isSpace).count
         var indent = leading
         // The column after the first run of two or more spaces past the indent.
@@ -59,7 +62,9 @@ public enum LineWrap {
         }
         // A row whose label is the widest has one space after its colon.
         if indent == leading,
-            let colon = (0..<count).first(where: { cells.kinds[$0] == .colon && $0 + 1 < count && isSpace($0 + 1) }),
+            let colon = (0..<count).first(where: {
+                cells.cells[$0].kind == .colon && $0 + 1 < count && isSpace($0 + 1)
+            }),
             columns(0..<(colon + 2)) <= width / 2
         {
             indent = columns(0..<(colon + 2))
@@ -74,10 +79,11 @@ public enum LineWrap {
             var used = prefix
             var cut: Int?
             for position in start..<count {
-                if position > start, prefix > 0 || used > indent, isSpace(position) || cells.breaksBefore[position] {
+                let cell = cells.cells[position]
+                if position > start, prefix > 0 || used > indent, cell.kind == .space || cell.breaksBefore {
                     cut = position
                 }
-                used += cells.widths[position]
+                used += cell.width
                 if used > width { break }
             }
             guard let cut else { break }
@@ -93,61 +99,70 @@ public enum LineWrap {
     }
 
     /// A line's characters as the wrapper sees them: where each starts in
-    /// the line (its end last), its columns as `TextTable.width` counts
-    /// them (none for a colour escape's, `ESC [ ... m`), whether it is a
-    /// space or a colon, and whether the line may break before it with no
-    /// space (`breaksBetween`). ASCII and a line of scalars that are
-    /// characters of their own (`DisplayWidth.isOwnCharacter`), most lines,
-    /// are read on their bytes, a scalar a character.
+    /// the line's UTF-8, its columns as `TextTable.width` counts them (none
+    /// for a colour escape's, `ESC [ ... m`), whether it is a space or a
+    /// colon, and whether the line may break before it with no space
+    /// (`breaksBetween`). ASCII and a line of scalars that are characters of
+    /// their own (`DisplayWidth.isOwnCharacter`), most lines, are read on
+    /// their bytes, a scalar a character.
     private struct Cells {
         enum Kind { case space, colon, other }
-        var starts: [String.Index] = []
-        var widths: [Int] = []
-        var kinds: [Kind] = []
-        var breaksBefore: [Bool] = []
-        var count: Int { widths.count }
+        struct Cell {
+            /// Where the character starts in the line's UTF-8.
+            var start: Int
+            var width: Int
+            var kind: Kind
+            var breaksBefore: Bool
+        }
+        var cells: [Cell] = []
+        /// The line's UTF-8 length: where a character past the last would start.
+        let end: Int
+        var count: Int { cells.count }
+
+        /// Where character `index` starts; `end` for `count`.
+        func start(_ index: Int) -> Int { index < cells.count ? cells[index].start : end }
 
         init(_ line: String) {
+            end = line.utf8.count
             // As many characters as bytes at most.
-            let most = line.utf8.count + 1
-            starts.reserveCapacity(most)
-            widths.reserveCapacity(most)
-            kinds.reserveCapacity(most)
-            breaksBefore.reserveCapacity(most)
+            cells.reserveCapacity(end)
             var escapes = DisplayWidth.Escapes()
-            if line.utf8.allSatisfy({ $0 < 0x80 }) || line.unicodeScalars.allSatisfy(DisplayWidth.isOwnCharacter) {
-                // ASCII (a lone CR too, a byte a character here), accents, Cyrillic, "…": a scalar a
-                // character and a column, none wide. Read on the bytes: a scalar starts at each byte
-                // that does not continue another.
-                var position = line.utf8.startIndex
-                while position < line.utf8.endIndex {
-                    let byte = line.utf8[position]
-                    if byte & 0xC0 != 0x80 {
-                        starts.append(position)
-                        widths.append(escapes.columns(escape: byte == 0x1B, ending: byte == UInt8(ascii: "m"), 1))
-                        kinds.append(byte == UInt8(ascii: " ") ? .space : byte == UInt8(ascii: ":") ? .colon : .other)
-                        breaksBefore.append(false)
-                    }
-                    line.utf8.formIndex(after: &position)
-                }
-            } else {
-                var previous: Character?
-                var position = line.startIndex
-                while position < line.endIndex {
-                    let character = line[position]
-                    let afterWide = widths.last == 2
-                    starts.append(position)
-                    widths.append(
-                        escapes.columns(
-                            escape: character == "\u{1B}", ending: character == "m", TextTable.columns(of: character)))
-                    kinds.append(character == " " ? .space : character == ":" || character == "：" ? .colon : .other)
-                    breaksBefore.append(
-                        afterWide && widths.last == 2 && previous.map { breaksBetween($0, character) } == true)
-                    previous = character
-                    position = line.index(after: position)
-                }
+            var contiguous = line
+            let scalarPerCharacter = contiguous.withUTF8 { bytes in
+                // ASCII (a lone CR too, a byte a character here) before the scalars are decoded.
+                if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+                return line.unicodeScalars.allSatisfy(DisplayWidth.isOwnCharacter)
             }
-            starts.append(line.endIndex)
+            if scalarPerCharacter {
+                // ASCII, accents, Cyrillic, "…": a scalar a character and a column, none wide. A
+                // scalar starts at each byte that does not continue another.
+                contiguous.withUTF8 { bytes in
+                    for (offset, byte) in bytes.enumerated() where byte & 0xC0 != 0x80 {
+                        cells.append(
+                            Cell(
+                                start: offset,
+                                width: escapes.columns(escape: byte == 0x1B, ending: byte == UInt8(ascii: "m"), 1),
+                                kind: byte == UInt8(ascii: " ") ? .space : byte == UInt8(ascii: ":") ? .colon : .other,
+                                breaksBefore: false))
+                    }
+                }
+                return
+            }
+            var previous: Character?
+            var position = line.startIndex
+            while position < line.endIndex {
+                let character = line[position]
+                let afterWide = cells.last?.width == 2
+                let width = escapes.columns(
+                    escape: character == "\u{1B}", ending: character == "m", TextTable.columns(of: character))
+                cells.append(
+                    Cell(
+                        start: line.utf8.distance(from: line.startIndex, to: position), width: width,
+                        kind: character == " " ? .space : character == ":" || character == "：" ? .colon : .other,
+                        breaksBefore: afterWide && width == 2 && previous.map { breaksBetween($0, character) } == true))
+                previous = character
+                position = line.index(after: position)
+            }
         }
     }
 
