@@ -171,6 +171,29 @@ final class TextFastPathTests: XCTestCase {
         XCTAssertFalse(DisplayWidth.isOwnCharacter("東"))
     }
 
+    /// Decoded on the bytes, a text is found made of characters of their own
+    /// exactly where its scalars each are one: every scalar of one, two,
+    /// three and four bytes up to U+2FFF and a few past it, alone and
+    /// between others.
+    func testOwnCharacters_readOnTheBytes_asOnTheScalars() {
+        let values = (UInt32(0)...0x2FFF).map { $0 } + [0xFEFF, 0xFFFD, 0x1F600, 0x10FFFF]
+        let scalars = values.compactMap(Unicode.Scalar.init)
+        for scalar in scalars {
+            for text in [String(Character(scalar)), "a" + String(Character(scalar)) + "é", "Ж…" + String(scalar)] {
+                var copy = text
+                let onBytes = copy.withUTF8 { DisplayWidth.allOwnCharacters($0) }
+                XCTAssertEqual(
+                    onBytes, text.unicodeScalars.allSatisfy(DisplayWidth.isOwnCharacter),
+                    "U+\(String(scalar.value, radix: 16)) in \(text.debugDescription)")
+                // A column a character, but for an escape's (ESC starts one, which takes none).
+                if onBytes, scalar != "\u{1B}" {
+                    XCTAssertEqual(DisplayWidth.columns(text), text.count, text.debugDescription)
+                }
+            }
+        }
+        XCTAssertTrue(DisplayWidth.allOwnCharacters(UnsafeBufferPointer(start: nil, count: 0)))
+    }
+
     /// Text read a scalar a character (accents, Cyrillic, "…") measures and
     /// wraps as the same text read a character at a time: the second copy
     /// has each "é" written as "e" and a combining accent (one character, a

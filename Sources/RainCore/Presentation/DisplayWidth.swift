@@ -9,9 +9,46 @@ public enum DisplayWidth {
     /// The columns `text` takes on a terminal: a String's bytes read in
     /// place for the ASCII case, without the generic path's iterator.
     public static func columns(_ text: String) -> Int {
-        let ascii = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPlainASCII) }
-        if ascii == true { return text.utf8.count }
-        return characterColumns(text)
+        let counted = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            if bytes.allSatisfy(isPlainASCII) { return bytes.count }
+            guard allOwnCharacters(bytes) else { return nil }
+            // A column a scalar, and a scalar starts at each byte that continues none.
+            var count = 0
+            var escapes = Escapes()
+            for byte in bytes where byte & 0xC0 != 0x80 {
+                count += escapes.columns(escape: byte == 0x1B, ending: byte == UInt8(ascii: "m"), 1)
+            }
+            return count
+        }
+        return (counted ?? nil) ?? characterColumns(text)
+    }
+
+    /// Whether every scalar of the UTF-8 `bytes` (valid, as a String's are)
+    /// is a character of its own (`isOwnCharacter`), decoded in place: what
+    /// `unicodeScalars.allSatisfy(isOwnCharacter)` says, without its
+    /// iterator. None of four bytes is.
+    static func allOwnCharacters(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let value: UInt32
+            if lead < 0x80 {
+                value = UInt32(lead)
+                index += 1
+            } else if lead & 0xE0 == 0xC0, index + 1 < bytes.count {
+                value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+                index += 2
+            } else if lead & 0xF0 == 0xE0, index + 2 < bytes.count {
+                value =
+                    UInt32(lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6
+                    | UInt32(bytes[index + 2] & 0x3F)
+                index += 3
+            } else {
+                return false
+            }
+            guard let scalar = Unicode.Scalar(value), isOwnCharacter(scalar) else { return false }
+        }
+        return true
     }
 
     /// The columns `text` takes on a terminal.

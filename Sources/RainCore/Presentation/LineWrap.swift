@@ -130,8 +130,7 @@ public enum LineWrap {
             var contiguous = line
             let scalarPerCharacter = contiguous.withUTF8 { bytes in
                 // ASCII (a lone CR too, a byte a character here) before the scalars are decoded.
-                if bytes.allSatisfy({ $0 < 0x80 }) { return true }
-                return line.unicodeScalars.allSatisfy(DisplayWidth.isOwnCharacter)
+                bytes.allSatisfy({ $0 < 0x80 }) || DisplayWidth.allOwnCharacters(bytes)
             }
             if scalarPerCharacter {
                 // ASCII, accents, Cyrillic, "…": a scalar a character and a column, none wide. A
