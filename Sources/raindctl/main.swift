@@ -22,8 +22,8 @@ func exitWith(_ error: ClientError) -> Never {
 func main(_ arguments: [String]) -> Never {
     let options = GlobalOptions(reading: arguments)
     // The version has no text to translate: it is written before the catalogues and the
-    // locale are read, and straight to the descriptor, without `print`'s look-ups of how
-    // to write its arguments; each would be most of its memory (docs/PERFORMANCE.md).
+    // locale are read, which were most of its memory (docs/PERFORMANCE.md), in one write
+    // to the descriptor.
     if options.stop == .version {
         // Nowhere left to report a failure to write it.
         try? StandardStream.output.write("raindctl \(RaindVersion.string)\n")

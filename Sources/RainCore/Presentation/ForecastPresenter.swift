@@ -224,8 +224,8 @@ public struct ForecastPresenter: Sendable {
     /// A problem's first clause, at most 60 columns (an alert service's
     /// failed poll, shown briefly).
     public static func brief(_ text: String) -> String {
-        // ASCII text (most): its first clause found on the bytes, without Unicode's newline property.
-        // The clause's length in bytes when the text is ASCII, found in place.
+        // ASCII text (most): its first clause's length found on the bytes in place, without
+        // Unicode's newline property.
         let asciiClause = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
             return bytes.firstIndex { $0 == UInt8(ascii: ";") || (0x0A...0x0D).contains($0) } ?? bytes.count
