@@ -128,7 +128,7 @@ public struct LocaleConventions: Sendable, Equatable {
 
     /// Whether numbers are written as in the C locale, as the daemon writes
     /// them: `1,500.5` (`read()` gives C this grouping).
-    public var writesNumbersAsC: Bool { decimalSeparator == "." && groupSeparator == "," && groupSize == 3 }
+    var writesNumbersAsC: Bool { decimalSeparator == "." && groupSeparator == "," && groupSize == 3 }
 
     /// A number raind wrote with a `.` (`DecimalText`), in the locale's separator.
     public func decimal(_ text: String) -> String {

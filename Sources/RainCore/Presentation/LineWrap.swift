@@ -128,25 +128,22 @@ public enum LineWrap {
             cells.reserveCapacity(end)
             var escapes = DisplayWidth.Escapes()
             var contiguous = line
-            let scalarPerCharacter = contiguous.withUTF8 { bytes in
-                // ASCII (a lone CR too, a byte a character here) before the scalars are decoded.
-                bytes.allSatisfy({ $0 < 0x80 }) || DisplayWidth.allOwnCharacters(bytes)
-            }
-            if scalarPerCharacter {
-                // ASCII, accents, Cyrillic, "…": a scalar a character and a column, none wide. A
-                // scalar starts at each byte that does not continue another.
-                contiguous.withUTF8 { bytes in
-                    for (offset, byte) in bytes.enumerated() where byte & 0xC0 != 0x80 {
-                        cells.append(
-                            Cell(
-                                start: offset,
-                                width: escapes.columns(escape: byte == 0x1B, ending: byte == UInt8(ascii: "m"), 1),
-                                kind: byte == UInt8(ascii: " ") ? .space : byte == UInt8(ascii: ":") ? .colon : .other,
-                                breaksBefore: false))
-                    }
+            // ASCII (a lone CR too, a byte a character here), accents, Cyrillic, "…": a scalar a
+            // character and a column, none wide, read on the bytes. A scalar starts at each byte
+            // that does not continue another.
+            let readOnBytes = contiguous.withUTF8 { bytes in
+                guard bytes.allSatisfy({ $0 < 0x80 }) || DisplayWidth.allOwnCharacters(bytes) else { return false }
+                for (offset, byte) in bytes.enumerated() where byte & 0xC0 != 0x80 {
+                    cells.append(
+                        Cell(
+                            start: offset,
+                            width: escapes.columns(escape: byte == 0x1B, ending: byte == UInt8(ascii: "m"), 1),
+                            kind: byte == UInt8(ascii: " ") ? .space : byte == UInt8(ascii: ":") ? .colon : .other,
+                            breaksBefore: false))
                 }
-                return
+                return true
             }
+            if readOnBytes { return }
             var previous: Character?
             var position = line.startIndex
             while position < line.endIndex {
