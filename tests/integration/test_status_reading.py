@@ -67,6 +67,30 @@ def test_a_status_reads_whole(tmp_path):
     assert "Alert services: paris-fr: meteoalarm\n" in result.stdout
 
 
+def test_places_with_the_same_text_share_a_row(tmp_path):
+    # Ten places offline said ten times the same; now they share its row, in the order each text came.
+    unresolved = "could not resolve the host of https://aviationweather.gov/api/data/metar"
+    status = dict(STATUS, locations=4, placeAlertServices=[
+        {"id": "delhi-in", "service": {"problem": "no official alert service for this place"}},
+        {"id": "paris-fr", "service": {"source": "meteoalarm"}},
+        {"id": "tokyo-jp", "service": {"problem": "no official alert service for this place"}},
+        {"id": "lyon-fr", "service": {"source": "meteoalarm"}},
+    ], placeObservations=[
+        {"id": "delhi-in", "problem": unresolved},
+        {"id": "paris-fr", "problem": "no station within 25 km"},
+        {"id": "tokyo-jp", "problem": unresolved},
+        {"id": "lyon-fr", "problem": unresolved},
+    ])
+    result = status_with(json.dumps({"parameters": {"status": status}}).encode(), tmp_path)
+    assert result.returncode == 0, result
+    assert ("Alert services: delhi-in, tokyo-jp: none (no official alert service for this\n"
+            "                place)\n"
+            "                paris-fr, lyon-fr: meteoalarm\n") in result.stdout, result.stdout
+    assert ("Stations:       delhi-in, tokyo-jp, lyon-fr: none (could not resolve the host of\n"
+            "                https://aviationweather.gov/a…)\n"
+            "                paris-fr: none (no station within 25 km)\n") in result.stdout, result.stdout
+
+
 @pytest.mark.parametrize("reply, exit_code, message", [
     # An error reply: the daemon's error, as for any call.
     (json.dumps({"error": "io.raind.Weather.Offline", "parameters": {}}).encode(), 1, "raindctl: Offline"),

@@ -23,12 +23,6 @@ extension StatusCommand {
         return tr("every {interval} ({why}); warnings read within {delay}", values)
     }
 
-    /// "portland: every 5 min (…); warnings read within 8 min"; `places`: every
-    /// place asked at that pace for that reason ("boston-us, chicago-us: …").
-    private static func describe(pace text: String, places: [LocationID]) -> String {
-        tr("{name}: {text}", ["name": places.map(\.rawValue).joined(separator: ", "), "text": text])
-    }
-
     /// Why the place is asked at its pace.
     static func why(_ pace: AlertPace, now: Double) -> String {
         let signal: String
@@ -53,17 +47,8 @@ extension StatusCommand {
     /// places asked at one pace for one reason on one row (ten places with
     /// an alert in effect make one line, not ten).
     static func alertPaceRows(_ status: WeatherStatus, now: Double) -> [[String]] {
-        var groups: [(text: String, places: [LocationID])] = []
-        for pace in (status.alertSources ?? []).flatMap({ $0.paces ?? [] }) {
-            let text = Self.pace(pace, now: now)
-            if let index = groups.firstIndex(where: { $0.text == text }) {
-                groups[index].places.append(pace.place)
-            } else {
-                groups.append((text, [pace.place]))
-            }
-        }
-        return groups.enumerated().map { index, group in
-            [index == 0 ? tr("Alert pace:") : "", describe(pace: group.text, places: group.places)]
-        }
+        placeRows(
+            tr("Alert pace:"),
+            (status.alertSources ?? []).flatMap { $0.paces ?? [] }.map { ($0.place, Self.pace($0, now: now)) })
     }
 }

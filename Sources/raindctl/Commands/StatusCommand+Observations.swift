@@ -38,12 +38,10 @@ extension StatusCommand {
         return tr("{name}: {text}", ["name": source.name, "text": text])
     }
 
-    /// "berlin: Berlin-Tempelhof (dwd), 6 km away" or "oslo: none (the nearest station, …)".
+    /// "Berlin-Tempelhof (dwd), 6 km away" or "none (the nearest station, …)".
     static func describe(_ place: PlaceObservation) -> String {
         guard let station = place.station, let source = place.source else {
-            let problem = ForecastPresenter.brief(place.problem ?? "")
-            return tr(
-                "{name}: {text}", ["name": place.id.rawValue, "text": tr("none ({problem})", ["problem": problem])])
+            return tr("none ({problem})", ["problem": ForecastPresenter.brief(place.problem ?? "")])
         }
         let kilometres = (place.distanceMetres ?? 0) / 1000
         let distance = LocaleConventions.current.integer(
@@ -55,18 +53,16 @@ extension StatusCommand {
             text = tr(
                 "{text}; last check failed ({problem})", ["text": text, "problem": ForecastPresenter.brief(problem)])
         }
-        return tr("{name}: {text}", ["name": place.id.rawValue, "text": text])
+        return text
     }
 
-    /// The rows for `status`: each source's cost, then each place's station.
+    /// The rows for `status`: each source's cost, then each place's station
+    /// (places with the same on one row).
     static func observationRows(_ status: WeatherStatus, now: Double) -> [[String]] {
         var rows: [[String]] = []
         for (index, source) in (status.observationSources ?? []).enumerated() {
             rows.append([index == 0 ? tr("Observations:") : "", describe(source, now: now)])
         }
-        for (index, place) in (status.placeObservations ?? []).enumerated() {
-            rows.append([index == 0 ? tr("Stations:") : "", describe(place)])
-        }
-        return rows
+        return rows + placeRows(tr("Stations:"), (status.placeObservations ?? []).map { ($0.id, describe($0)) })
     }
 }

@@ -202,6 +202,24 @@ struct StatusCommand: ClientCommand {
         return tr("{name}: {text}", ["name": provider.name, "text": text])
     }
 
+    /// The rows under `label` of what each place has: places with the same
+    /// text share its row ("delhi-in, tokyo-jp: none (…)"), in the order each
+    /// text first comes, so that ten places offline make one line, not ten.
+    static func placeRows(_ label: String, _ places: [(id: LocationID, text: String)]) -> [[String]] {
+        var groups: [(text: String, places: [LocationID])] = []
+        for (id, text) in places {
+            if let index = groups.firstIndex(where: { $0.text == text }) {
+                groups[index].places.append(id)
+            } else {
+                groups.append((text, [id]))
+            }
+        }
+        return groups.enumerated().map { index, group in
+            let names = group.places.map(\.rawValue).joined(separator: ", ")
+            return [index == 0 ? label : "", tr("{name}: {text}", ["name": names, "text": group.text])]
+        }
+    }
+
     /// "every 2 h", "every 1 h 30 min", "every 45 min".
     static func every(minutes: Int) -> String {
         if minutes % 60 == 0 { return trn("{count} h", "{count} h", minutes / 60) }
@@ -276,12 +294,8 @@ struct StatusCommand: ClientCommand {
                 ])
             }
         }
-        for (index, (id, service)) in alertServices.enumerated() {
-            rows.append([
-                index == 0 ? tr("Alert services:") : "",
-                tr("{name}: {text}", ["name": id.rawValue, "text": Self.describe(service, now: now)]),
-            ])
-        }
+        rows += Self.placeRows(
+            tr("Alert services:"), alertServices.map { id, service in (id, Self.describe(service, now: now)) })
         for (index, source) in (status.alertSources ?? []).enumerated() {
             rows.append([index == 0 ? tr("Alert polling:") : "", Self.describe(source, now: now)])
         }
