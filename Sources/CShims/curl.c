@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* libcurl is opened with dlopen on the first request, not linked: linking it
  * loads about thirty more shared objects (its TLS, SSH, LDAP and Kerberos
@@ -48,8 +49,21 @@ static char load_error[512];
         }                                                                                         \
     } while (0)
 
+/* Debian's libcurl links librtmp, and librtmp GnuTLS, whose constructor sets
+ * GnuTLS up as it is loaded (its random generator, p11-kit's trust modules):
+ * 0.6 MiB of raind's memory and 47 page faults for a library raind never
+ * calls, as it never speaks RTMP and this libcurl speaks TLS through OpenSSL.
+ * GNUTLS_NO_IMPLICIT_INIT=1 skips that constructor, so it is set for the
+ * dlopen alone, unless the environment already has it. A libcurl built on
+ * GnuTLS is not changed by it: its curl_global_init sets GnuTLS up itself. */
+#define RAIND_GNUTLS_SKIP "GNUTLS_NO_IMPLICIT_INIT"
+
 static void load(void) {
+    int skip_set = getenv(RAIND_GNUTLS_SKIP) == NULL && setenv(RAIND_GNUTLS_SKIP, "1", 0) == 0;
     void *library = dlopen(RAIND_CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (skip_set) {
+        unsetenv(RAIND_GNUTLS_SKIP);
+    }
     if (!library) {
         const char *why = dlerror();
         snprintf(load_error, sizeof load_error, "%s", why ? why : "cannot open " RAIND_CURL_SONAME);

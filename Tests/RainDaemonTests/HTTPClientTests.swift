@@ -3,6 +3,7 @@ import Glibc
 import RainCore
 import RainDaemon
 import RainDaemonCore
+import RainSystem
 import XCTest
 
 /// HTTPClient against the fixture server, on a real sd-event loop.
@@ -301,6 +302,15 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertFalse("\(failure)".contains("SECRET-KEY-12345"), failure.message)
         XCTAssertFalse(failure.detail.contains("SECRET-KEY-12345"), failure.detail)
         XCTAssertTrue(failure.message.contains(redacted), failure.message)
+    }
+
+    func testLoadingLibcurl_leavesTheEnvironmentAsItFoundIt() throws {
+        // GNUTLS_NO_IMPLICIT_INIT is set for the dlopen of libcurl alone (curl.c): whichever test
+        // loaded libcurl first, the variable is gone after, as it was before the process began.
+        let before = ProcessEnvironment.value(of: "GNUTLS_NO_IMPLICIT_INIT")
+        let port = try Self.unusedPort()
+        _ = try ClientHarness().fetch(HTTPRequest(url: "http://127.0.0.1:\(port)/", redactedURL: "closed")).failure()
+        XCTAssertEqual(ProcessEnvironment.value(of: "GNUTLS_NO_IMPLICIT_INIT"), before)
     }
 
     func testGet_unknownHost_failsAsDNS() throws {
