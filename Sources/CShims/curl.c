@@ -51,7 +51,7 @@ static char load_error[512];
 
 /* Debian's libcurl links librtmp, and librtmp GnuTLS, whose constructor sets
  * GnuTLS up as it is loaded (its random generator, p11-kit's trust modules):
- * 0.6 MiB of raind's memory and 47 page faults for a library raind never
+ * 0.6 MiB of raind's memory and 47 page faults for a library it never
  * calls, as it never speaks RTMP and this libcurl speaks TLS through OpenSSL.
  * GNUTLS_NO_IMPLICIT_INIT=1 skips that constructor, so it is set for the
  * dlopen alone, unless the environment already has it. A libcurl built on
