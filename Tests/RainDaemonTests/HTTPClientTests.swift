@@ -305,12 +305,15 @@ final class HTTPClientTests: XCTestCase {
     }
 
     func testLoadingLibcurl_leavesTheEnvironmentAsItFoundIt() throws {
-        // GNUTLS_NO_IMPLICIT_INIT is set for the dlopen of libcurl alone (curl.c): whichever test
-        // loaded libcurl first, the variable is gone after, as it was before the process began.
-        let before = ProcessEnvironment.value(of: "GNUTLS_NO_IMPLICIT_INIT")
+        // GNUTLS_NO_IMPLICIT_INIT is set for the dlopen of libcurl alone (curl.c). libcurl is loaded
+        // once a process, maybe by an earlier test, so the variable is held to the environment the
+        // process began with (/proc/self/environ, which setenv and unsetenv leave as it was).
+        let initial = try String(contentsOfFile: "/proc/self/environ", encoding: .utf8)
+            .split(separator: "\0").first { $0.hasPrefix("GNUTLS_NO_IMPLICIT_INIT=") }
+            .map { String($0.dropFirst("GNUTLS_NO_IMPLICIT_INIT=".count)) }
         let port = try Self.unusedPort()
         _ = try ClientHarness().fetch(HTTPRequest(url: "http://127.0.0.1:\(port)/", redactedURL: "closed")).failure()
-        XCTAssertEqual(ProcessEnvironment.value(of: "GNUTLS_NO_IMPLICIT_INIT"), before)
+        XCTAssertEqual(ProcessEnvironment.value(of: "GNUTLS_NO_IMPLICIT_INIT"), initial)
     }
 
     func testGet_unknownHost_failsAsDNS() throws {

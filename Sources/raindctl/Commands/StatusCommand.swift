@@ -207,10 +207,12 @@ struct StatusCommand: ClientCommand {
     /// text first comes, so that ten places offline make one line, not ten.
     static func placeRows(_ label: String, _ places: [(id: LocationID, text: String)]) -> [[String]] {
         var groups: [(text: String, places: [LocationID])] = []
+        var groupOf: [String: Int] = [:]  // a thousand places with as many texts: no search of the groups each
         for (id, text) in places {
-            if let index = groups.firstIndex(where: { $0.text == text }) {
+            if let index = groupOf[text] {
                 groups[index].places.append(id)
             } else {
+                groupOf[text] = groups.count
                 groups.append((text, [id]))
             }
         }
