@@ -112,7 +112,8 @@ public final class Daemon {
                 languages: options.mode == .user ? nil : AlertWatcher.languages(options.environment))
             air = try AirWatcher(
                 context: context, http: http, store: forecasts, events: events, budget: refresher)
-            observations = try ObservationWatcher(context: context, http: http, books: refresher, events: events)
+            observations = try ObservationWatcher(
+                context: context, http: http, books: refresher, cache: forecasts.cache, events: events)
             accuracy = try AccuracyKeeper(
                 context: context, http: http, refresher: refresher, observations: observations)
         } catch {
@@ -359,10 +360,12 @@ public final class Daemon {
             "raind \(RaindVersion.string) serving on \(socketPath) (\(context.configuration.providerSetting))")
         lastStatus = statusLine()
         manager.ready(status: lastStatus)
-        // The other places' cached forecasts and air, before the loop runs: nothing
-        // can ask for them, or fetch them, before they are read.
+        // The other places' cached forecasts and air, and what their station
+        // searches settled on, before the loop runs: nothing can ask for
+        // them, or fetch them, before they are read.
         refresher.restoreOthers()
         air.restoreOthers()
+        observations.restoreKept()
         updateStatus()
         // Places without fresh data are fetched now that the socket serves.
         events.emit(.becameActive(reason: "start"))

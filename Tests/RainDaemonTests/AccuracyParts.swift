@@ -18,7 +18,8 @@ struct AccuracyParts {
     init(context: DaemonContext, http: any HTTPFetching, places: LocationList) throws {
         (store, refresher) = try Refresher.withStore(context: context, http: http, events: events, places: places)
         refresher.restore()
-        watcher = try ObservationWatcher(context: context, http: http, books: refresher, events: events)
+        watcher = try ObservationWatcher(
+            context: context, http: http, books: refresher, cache: store.cache, events: events)
         keeper = try AccuracyKeeper(context: context, http: http, refresher: refresher, observations: watcher)
         events.connect(EventParts(refresher: refresher, observations: watcher, accuracy: keeper))
         watcher.restore(places.locations)

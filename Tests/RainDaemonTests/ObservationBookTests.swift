@@ -24,6 +24,8 @@ final class ObservationBookTests: XCTestCase {
         let refresher: Refresher
         let watcher: ObservationWatcher
         let ids: [LocationID]
+        let store: ForecastStore
+        let named: [(String, Double, Double)]
     }
 
     private var directory: URL!
@@ -41,17 +43,24 @@ final class ObservationBookTests: XCTestCase {
     }
 
     /// Places near Los Angeles International: `names` with their coordinates.
-    private func rig(_ places: [(String, Double, Double)]) throws -> Rig {
+    /// `server` and `clock`: those of a rig before a restart (new ones by default).
+    private func rig(
+        _ places: [(String, Double, Double)], server given: FixtureServer? = nil, clock: FakeClock? = nil
+    ) throws -> Rig {
         let harness = try ClientHarness()
-        let server = try FixtureServer(
-            files: ["metar.json": try Fixtures.bytes("observations/aviationweather-metar-json-klax-kjfk-kord.json")],
-            routes: [Self.metar: "metar.json"])
+        let server =
+            try given
+            ?? FixtureServer(
+                files: [
+                    "metar.json": try Fixtures.bytes("observations/aviationweather-metar-json-klax-kjfk-kord.json")
+                ],
+                routes: [Self.metar: "metar.json"])
         self.server = server
         var configuration = Configuration()
         configuration.observationsBaseURL = server.url("")
         let paths = DaemonPaths.userInstance(under: directory.path)
         let logger = Logger(subsystem: "observation-book-test", threshold: .error)
-        let clock = FakeClock(wall: Self.start)
+        let clock = clock ?? FakeClock(wall: Self.start)
         let context = DaemonContext(
             loop: harness.loop, configuration: configuration, paths: paths, logger: logger, clock: clock)
         var list = LocationList()
@@ -65,11 +74,21 @@ final class ObservationBookTests: XCTestCase {
         let refresher = try Refresher(
             context: context, http: harness.http, store: store, events: DaemonEvents(), places: list,
             settings: Settings(units: .si, refreshMinutes: nil))
-        let watcher = try ObservationWatcher(context: context, http: harness.http, books: refresher)
+        let watcher = try ObservationWatcher(context: context, http: harness.http, books: refresher, cache: store.cache)
         watcher.restore(list.locations)
         return Rig(
             harness: harness, server: server, clock: clock, refresher: refresher, watcher: watcher,
-            ids: list.locations.map(\.id))
+            ids: list.locations.map(\.id), store: store, named: places)
+    }
+
+    /// The rig as after a restart: a new loop, ledger and watcher on the
+    /// same cache, the same server and clock; the watcher reads what the
+    /// first one kept (as raind does after READY=1).
+    private func restarted(_ rig: Rig) throws -> Rig {
+        rig.watcher.cancelAll()
+        let again = try self.rig(rig.named, server: rig.server, clock: rig.clock)
+        again.watcher.restoreKept()
+        return again
     }
 
     /// Runs `wakes` in order in one run of the loop: each moves the clock
@@ -143,5 +162,130 @@ final class ObservationBookTests: XCTestCase {
         XCTAssertNil(observed.station)
         XCTAssertEqual(observed.problem?.hasPrefix("the nearest station, Los Angeles Intl, CA, US, is "), true)
         XCTAssertEqual(try rig.server.countTargets(Self.metar + "?ids="), 0, "no station is polled")
+    }
+
+    func testARestartAsksNothingBeforeItIsDue() throws {
+        let first = try rig([("Inglewood", 33.96, -118.35), ("El Segundo", 33.92, -118.42)])
+        try run(first, [(0, { XCTAssertEqual(try first.server.countTargets(Self.metar + "?ids=KLAX"), 1) })])
+        let rig = try restarted(first)
+        // Served at once from the cache: the station, its distance and its latest report.
+        for place in rig.ids {
+            let observed = try XCTUnwrap(rig.watcher.observed(at: place), "\(place)")
+            XCTAssertEqual(observed.station?.id, "KLAX")
+            XCTAssertNotNil(observed.distanceMetres)
+            XCTAssertEqual(observed.observation?.temperature, 21.7)
+        }
+        try run(
+            rig,
+            [
+                (
+                    0,
+                    {
+                        XCTAssertEqual(try rig.server.countTargets(Self.metar + "?bbox="), 2, "no box asked again")
+                        XCTAssertEqual(try rig.server.countTargets(Self.metar + "?ids="), 1, "not within the hour")
+                    }
+                ),
+                (1800, { XCTAssertEqual(try rig.server.countTargets(Self.metar + "?ids="), 1, "not within the hour") }),
+                (
+                    1800 + 360,
+                    {
+                        XCTAssertEqual(try rig.server.countTargets(Self.metar + "?ids="), 2, "its hour's poll")
+                        XCTAssertEqual(try rig.server.countTargets(Self.metar + "?bbox="), 2, "the week is not out")
+                    }
+                ),
+            ])
+        let status = try XCTUnwrap(rig.watcher.sourceStatuses(now: rig.clock.wallNow).first { $0.name == "metar" })
+        XCTAssertEqual(status.stations, ["KLAX"])
+        XCTAssertEqual(Set(status.places), Set(rig.ids))
+    }
+
+    func testAKeptSearchThatBreaksTheRulesIsDiscardedAndThePlaceSearchedAgain() throws {
+        typealias Change = (inout [String: Any]) -> Void
+        let changes: [(String, Change)] = [
+            (
+                "a station id that is no path segment",
+                { file in file["station"] = ["id": "K/../X", "name": "X", "latitude": 33.9, "longitude": -118.4] }
+            ),
+            (
+                "an observation no station makes",
+                { file in
+                    var latest = file["latest"] as? [String: Any] ?? [:]
+                    latest["temperature"] = 500
+                    file["latest"] = latest
+                }
+            ),
+            ("a time past the year 3000", { file in file["nextSearch"] = 1e20 }),
+            ("a source raind does not have", { file in file["source"] = "nowhere" }),
+            ("another position", { file in file["latitude"] = 34.5 }),
+            ("another service", { file in file["baseURL"] = "http://127.0.0.1:9" }),
+            ("another version", { file in file["version"] = 2 }),
+            (
+                "no station and no reason",
+                { file in
+                    file["station"] = nil
+                    file["source"] = nil
+                    file["latest"] = nil
+                }
+            ),
+        ]
+        for (what, change) in changes {
+            // Each change on a cache of its own.
+            try FileManager.default.removeItem(at: directory)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let first = try rig([("Inglewood", 33.96, -118.35)])
+            try run(first, [(0, {})])
+            let id = try XCTUnwrap(first.ids.first)
+            let path = try XCTUnwrap(first.store.cache.stationSearchPath(for: id))
+            var file = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            change(&file)
+            try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+            let rig = try restarted(first)
+            XCTAssertNil(rig.watcher.observed(at: id)?.station, what)
+            try run(
+                rig,
+                [
+                    (
+                        0,
+                        {
+                            XCTAssertEqual(
+                                try rig.server.countTargets(Self.metar + "?bbox="), 2, "\(what): searched again")
+                        }
+                    )
+                ])
+            XCTAssertEqual(rig.watcher.observed(at: id)?.station?.id, "KLAX", what)
+            // Written again, whole.
+            let again = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            XCTAssertEqual((again["station"] as? [String: Any])?["id"] as? String, "KLAX", what)
+            rig.watcher.cancelAll()
+            first.server.stop()
+        }
+        // Not JSON at all.
+        try FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let first = try rig([("Inglewood", 33.96, -118.35)])
+        try run(first, [(0, {})])
+        let id = try XCTUnwrap(first.ids.first)
+        let path = try XCTUnwrap(first.store.cache.stationSearchPath(for: id))
+        try Data("{\"version\":1,".utf8).write(to: URL(fileURLWithPath: path))
+        let rig = try restarted(first)
+        try run(rig, [(0, { XCTAssertEqual(try rig.server.countTargets(Self.metar + "?bbox="), 2, "searched again") })])
+        XCTAssertEqual(rig.watcher.observed(at: id)?.station?.id, "KLAX")
+    }
+
+    func testARemovedPlacesKeptSearchIsDeleted() throws {
+        let rig = try rig([("Inglewood", 33.96, -118.35), ("El Segundo", 33.92, -118.42)])
+        try run(rig, [(0, {})])
+        let paths = try rig.ids.map { try XCTUnwrap(rig.store.cache.stationSearchPath(for: $0)) }
+        XCTAssertTrue(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        let settings = Settings(units: .si, refreshMinutes: nil)
+        let places = try rig.ids.map { id in try XCTUnwrap(rig.refresher.list.locations.first { $0.id == id }) }
+        let old = PersistentState(places: LocationList(locations: places), settings: settings)
+        let new = PersistentState(places: LocationList(locations: Array(places.prefix(1))), settings: settings)
+        rig.watcher.stateChanged(from: old, to: new)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: paths[0]))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: paths[1]), "the removed place's file")
+        rig.watcher.cancelAll()
     }
 }

@@ -81,6 +81,26 @@ def test_two_places_near_one_station_share_its_request(daemon_factory, service):
     assert "arlington-us: Washington/Reagan National Airport, DC (nws), 7 km away" in shown, shown
 
 
+def test_a_restart_looks_for_no_station_again_and_polls_none_before_its_hour(daemon_factory, service):
+    daemon = start(daemon_factory, service)
+    daemon.ctl("add", "--coords", "38.89,-77.04", "--name", "Washington", check=True)
+    place_id = daemon.client().call("ListLocations")["parameters"]["locations"][0]["id"]
+    wait_for(lambda: (observed(daemon, place_id) or {}).get("observation"), timeout=10, what="the observation")
+    daemon.stop()
+    daemon.start()
+    # Served at once from the cache, before anything could be asked.
+    place = observed(daemon, place_id)
+    assert place["station"]["id"] == "KDCA" and place["observation"]["temperature"] == -1, place
+    # A place added now is looked for; the station both share is not polled again within its hour.
+    daemon.ctl("add", "--coords", "38.88,-77.1", "--name", "Arlington", check=True)
+    added = [p["id"] for p in daemon.client().call("ListLocations")["parameters"]["locations"] if p["id"] != place_id]
+    wait_for(lambda: (observed(daemon, added[0]) or {}).get("observation"), timeout=10, what="the new place's")
+    targets = service.stats()["targets"]
+    assert sum(n for t, n in targets.items() if t.startswith("/points/")) == 2, targets
+    assert {t: n for t, n in targets.items() if t.startswith("/stations/")} == {
+        "/stations/KDCA/observations/latest": 1}, targets
+
+
 def test_now_shows_the_latest_observation_beside_the_forecast(daemon_factory, service):
     daemon = start(daemon_factory, service)
     daemon.ctl("add", "--coords", "38.89,-77.04", "--name", "Washington", check=True)

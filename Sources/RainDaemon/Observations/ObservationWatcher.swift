@@ -12,9 +12,13 @@ import RainSystem
 /// more, jittered), conditionally, once for all the places it verifies.
 /// Each source keeps its book in the one ledger (`ServiceBooks`, under
 /// `ProviderName.observations(_:)`): every request that reached it counts
-/// against its daily budget, and after failures it backs off. All on the loop.
+/// against its daily budget, and after failures it backs off. What a
+/// search settled on and each station's next poll are kept in the cache
+/// (`KeptStationSearch`), so a restart asks nothing that is not due. All on the loop.
 final class ObservationWatcher {
     private let context: DaemonContext
+    /// Where each place's station search is kept (`stations/<id>.json`).
+    private let cache: ForecastCache
     private let books: any ServiceBooks
     private let events: DaemonEvents
     /// Every request goes through it: one request in flight per URL, validators kept.
@@ -64,9 +68,11 @@ final class ObservationWatcher {
     }
 
     init(
-        context: DaemonContext, http: any HTTPFetching, books: any ServiceBooks, events: DaemonEvents = DaemonEvents()
+        context: DaemonContext, http: any HTTPFetching, books: any ServiceBooks, cache: ForecastCache,
+        events: DaemonEvents = DaemonEvents()
     ) throws(SystemError) {
         self.context = context
+        self.cache = cache
         self.events = events
         self.books = books
         let clock = context.clock
@@ -88,10 +94,63 @@ final class ObservationWatcher {
 
     // MARK: Places
 
-    /// At start: takes up the saved places; the first requests go out from the loop.
+    /// At start: takes up the saved places; the first requests go out from
+    /// the loop, after `restoreKept` has read what the searches settled on.
     func restore(_ list: [Location]) {
         takeUp(list)
         reschedule(at: now)
+    }
+
+    /// What each place's search settled on before the restart, read from the
+    /// cache after READY=1, before the loop runs: a place whose station is
+    /// known is not looked for again before its time, its station not
+    /// polled before its hour, and its latest observation is served at once.
+    func restoreKept() {
+        let time = now
+        let baseURL = context.configuration.observationsBaseURL
+        for place in places {
+            guard var search = searches[place.id], search.transfer == nil,
+                let kept = cache.loadStationSearch(of: place, baseURL: baseURL, sources: search.sources, now: time)
+            else { continue }
+            search.nextSearch = min(kept.nextSearch, time + Self.longestSearchWait)
+            search.lookup = kept.lookup
+            search.problem = kept.problem
+            if let station = kept.station, let index = search.sources.firstIndex(where: { $0.name == kept.source }) {
+                let source = search.sources[index]
+                let key = source.name + "/" + station.id
+                search.index = index
+                (search.station, search.distanceMetres, search.heightDifferenceMetres) =
+                    (key, kept.distanceMetres, kept.heightDifferenceMetres)
+                let nextPoll = min(
+                    kept.nextPoll ?? time, time + source.terms.pollingInterval * (1 + source.terms.jitterFraction))
+                var watch = stations[key] ?? StationWatch(source: source, station: station, nextPoll: nextPoll)
+                watch.nextPoll = min(watch.nextPoll, nextPoll)
+                if let latest = kept.latest, latest.time > watch.latest?.time ?? -.infinity { watch.latest = latest }
+                stations[key] = watch
+            }
+            searches[place.id] = search
+        }
+        changes += 1
+        setBudgets()
+        reschedule(at: time)
+    }
+
+    /// Writes what `id`'s search settled on and its station's poll (`KeptStationSearch`).
+    private func keep(_ id: LocationID) {
+        guard let search = searches[id], let place = places.first(where: { $0.id == id }) else { return }
+        let watch = search.station.flatMap { stations[$0] }
+        let problem = search.problem.map {
+            AlertLimits.truncated($0.strippingControlCharacters(), toBytes: KeptStationSearch.maximumProblemBytes)
+        }
+        let kept = KeptStationSearch(
+            latitude: place.latitude, longitude: place.longitude, baseURL: context.configuration.observationsBaseURL,
+            nextSearch: search.nextSearch, lookup: search.lookup, source: watch?.source.name, station: watch?.station,
+            distanceMetres: watch == nil ? nil : search.distanceMetres,
+            heightDifferenceMetres: watch == nil ? nil : search.heightDifferenceMetres,
+            problem: watch == nil ? problem ?? "no station found" : nil,
+            // A poll under way when raind stops is sent again at its start.
+            nextPoll: watch.map { $0.transfer == nil ? $0.nextPoll : now }, latest: watch?.latest)
+        cache.storeStationSearch(kept, for: id)
     }
 
     func stateChanged(from old: PersistentState, to new: PersistentState) {
@@ -111,6 +170,9 @@ final class ObservationWatcher {
 
     private func takeUp(_ list: [Location]) {
         changes += 1
+        for place in saved where !list.contains(where: { $0.id == place.id }) {
+            if let file = cache.stationSearchPath(for: place.id) { try? FileIO.removeFile(file) }
+        }
         saved = list
         places = context.configuration.observationsEnabled ? list : []
         let time = now
@@ -306,6 +368,7 @@ final class ObservationWatcher {
         dropUnusedStations()
         setBudgets()
         timerFired()
+        keep(id)
     }
 
     private func poll(_ key: String, time: Double) {
@@ -353,6 +416,7 @@ final class ObservationWatcher {
         }
         stations[key] = watch
         changes += 1
+        for (id, search) in searches where search.station == key { keep(id) }
         settle(at: time)
     }
 
@@ -385,6 +449,9 @@ final class ObservationWatcher {
     static let refusedRetry: Double = 3600
     /// A place with no station is looked at again after a day (a station may start reporting).
     static let noStationRetry: Double = 86_400
+    /// The furthest ahead a search is ever set (a source's station lifetime, a
+    /// day for a place with none): a kept time beyond it is cut to it.
+    static let longestSearchWait = ObservationSources.all.map(\.terms.stationLifetime).reduce(noStationRetry, max)
 
     // MARK: What it holds
 

@@ -28,7 +28,7 @@ public final class ForecastCache {
 
     /// Removes the temporary files a killed raind left in the cache.
     func removeLeftovers() {
-        for folder in [directory, forecastDirectory, alertsDirectory] {
+        for folder in [directory, forecastDirectory, alertsDirectory, stationsDirectory] {
             for name in FileIO.removeLeftoverTemporaries(in: folder) {
                 logger.info("removed \(folder)/\(name), left over from an interrupted write")
             }
