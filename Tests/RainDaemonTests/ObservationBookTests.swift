@@ -200,33 +200,41 @@ final class ObservationBookTests: XCTestCase {
     }
 
     func testAKeptSearchThatBreaksTheRulesIsDiscardedAndThePlaceSearchedAgain() throws {
-        typealias Change = (inout [String: Any]) -> Void
-        let changes: [(String, Change)] = [
+        /// The file as raind wrote it, one field changed.
+        func edited(_ change: @escaping (inout [String: Any]) -> Void) -> (Data) throws -> Data {
+            { bytes in
+                var file = try XCTUnwrap(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+                change(&file)
+                return try JSONSerialization.data(withJSONObject: file)
+            }
+        }
+        let changes: [(String, (Data) throws -> Data)] = [
             (
                 "a station id that is no path segment",
-                { file in file["station"] = ["id": "K/../X", "name": "X", "latitude": 33.9, "longitude": -118.4] }
+                edited { $0["station"] = ["id": "K/../X", "name": "X", "latitude": 33.9, "longitude": -118.4] }
             ),
             (
                 "an observation no station makes",
-                { file in
+                edited { file in
                     var latest = file["latest"] as? [String: Any] ?? [:]
                     latest["temperature"] = 500
                     file["latest"] = latest
                 }
             ),
-            ("a time past the year 3000", { file in file["nextSearch"] = 1e20 }),
-            ("a source raind does not have", { file in file["source"] = "nowhere" }),
-            ("another position", { file in file["latitude"] = 34.5 }),
-            ("another service", { file in file["baseURL"] = "http://127.0.0.1:9" }),
-            ("another version", { file in file["version"] = 2 }),
+            ("a time past the year 3000", edited { $0["nextSearch"] = 1e20 }),
+            ("a source raind does not have", edited { $0["source"] = "nowhere" }),
+            ("another position", edited { $0["latitude"] = 34.5 }),
+            ("another service", edited { $0["baseURL"] = "http://127.0.0.1:9" }),
+            ("another version", edited { $0["version"] = 2 }),
             (
                 "no station and no reason",
-                { file in
+                edited { file in
                     file["station"] = nil
                     file["source"] = nil
                     file["latest"] = nil
                 }
             ),
+            ("no JSON", { _ in Data("{\"version\":1,".utf8) }),
         ]
         for (what, change) in changes {
             // Each change on a cache of its own.
@@ -235,11 +243,8 @@ final class ObservationBookTests: XCTestCase {
             let first = try rig([("Inglewood", 33.96, -118.35)])
             try run(first, [(0, {})])
             let id = try XCTUnwrap(first.ids.first)
-            let path = try XCTUnwrap(first.store.cache.stationSearchPath(for: id))
-            var file = try XCTUnwrap(
-                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-            change(&file)
-            try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+            let file = URL(fileURLWithPath: try XCTUnwrap(first.store.cache.stationSearchPath(for: id)))
+            try change(try Data(contentsOf: file)).write(to: file)
             let rig = try restarted(first)
             XCTAssertNil(rig.watcher.observed(at: id)?.station, what)
             try run(
@@ -255,23 +260,11 @@ final class ObservationBookTests: XCTestCase {
                 ])
             XCTAssertEqual(rig.watcher.observed(at: id)?.station?.id, "KLAX", what)
             // Written again, whole.
-            let again = try XCTUnwrap(
-                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            let again = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
             XCTAssertEqual((again["station"] as? [String: Any])?["id"] as? String, "KLAX", what)
             rig.watcher.cancelAll()
             first.server.stop()
         }
-        // Not JSON at all.
-        try FileManager.default.removeItem(at: directory)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let first = try rig([("Inglewood", 33.96, -118.35)])
-        try run(first, [(0, {})])
-        let id = try XCTUnwrap(first.ids.first)
-        let path = try XCTUnwrap(first.store.cache.stationSearchPath(for: id))
-        try Data("{\"version\":1,".utf8).write(to: URL(fileURLWithPath: path))
-        let rig = try restarted(first)
-        try run(rig, [(0, { XCTAssertEqual(try rig.server.countTargets(Self.metar + "?bbox="), 2, "searched again") })])
-        XCTAssertEqual(rig.watcher.observed(at: id)?.station?.id, "KLAX")
     }
 
     func testARemovedPlacesKeptSearchIsDeleted() throws {
