@@ -351,12 +351,7 @@ final class AirWatcher {
     private func save(_ air: AirQuality, for place: Location) {
         guard let file = path(place.id) else { return }
         let cached = CachedAir(latitude: place.latitude, longitude: place.longitude, air: air)
-        do {
-            try FileIO.makeDirectories(directory, mode: 0o700)
-            try FileIO.writeAtomically(cached.jsonBytes, to: file, durability: .disposable)
-        } catch {
-            logger.warning("cannot write the air cache for \(place.id): \(error)")
-        }
+        store.cache.write(cached.jsonBytes, to: file, in: directory, what: "air", for: place.id)
     }
 
     private func removeFile(_ id: LocationID) {

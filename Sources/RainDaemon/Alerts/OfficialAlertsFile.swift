@@ -96,13 +96,8 @@ extension ForecastCache {
             try? FileIO.removeFile(file)
             return
         }
-        do {
-            try FileIO.makeDirectories(alertsDirectory, mode: 0o700)
-            let saved = OfficialAlertsFile(
-                messages: Array(alerts.messages.prefix(OfficialAlertsFile.maximumMessages)), service: alerts.service)
-            try FileIO.writeAtomically(saved.jsonBytes, to: file, durability: .disposable)
-        } catch {
-            logger.warning("cannot write the alerts cache for \(id): \(error)")
-        }
+        let saved = OfficialAlertsFile(
+            messages: Array(alerts.messages.prefix(OfficialAlertsFile.maximumMessages)), service: alerts.service)
+        write(saved.jsonBytes, to: file, in: alertsDirectory, what: "alerts", for: id)
     }
 }

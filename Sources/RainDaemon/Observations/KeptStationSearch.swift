@@ -124,11 +124,6 @@ extension ForecastCache {
     /// Writes a place's station search. A failure is logged: it stays in memory.
     func storeStationSearch(_ kept: KeptStationSearch, for id: LocationID) {
         guard let file = stationSearchPath(for: id) else { return }
-        do {
-            try FileIO.makeDirectories(stationsDirectory, mode: 0o700)
-            try FileIO.writeAtomically(kept.jsonBytes, to: file, durability: .disposable)
-        } catch {
-            logger.warning("cannot write the station cache for \(id): \(error)")
-        }
+        write(kept.jsonBytes, to: file, in: stationsDirectory, what: "station", for: id)
     }
 }

@@ -124,11 +124,18 @@ public final class ForecastCache {
     /// Writes a place's forecast. A failure is logged: the data stays in memory and is served.
     func store(_ cached: CachedForecast, for id: LocationID) {
         guard let file = path(for: id) else { return }
+        write(cached.jsonBytes, to: file, in: forecastDirectory, what: "forecast", for: id)
+    }
+
+    /// Writes one of a place's cache files into `folder` (made when
+    /// missing), atomically but without fsync. A failure is logged, naming
+    /// `what` the file holds: the data stays in memory and is served.
+    func write(_ bytes: [UInt8], to file: String, in folder: String, what: String, for id: LocationID) {
         do {
-            try FileIO.makeDirectories(forecastDirectory, mode: 0o700)
-            try FileIO.writeAtomically(cached.jsonBytes, to: file, durability: .disposable)
+            try FileIO.makeDirectories(folder, mode: 0o700)
+            try FileIO.writeAtomically(bytes, to: file, durability: .disposable)
         } catch {
-            logger.warning("cannot write the forecast cache for \(id): \(error)")
+            logger.warning("cannot write the \(what) cache for \(id): \(error)")
         }
     }
 
