@@ -2,7 +2,8 @@
 """`raindctl status` as a real user's: 10 places, each with a forecast, its
 official alert service (with alerts) and air quality cached, raind started
 on them; start to exit and peak resident memory against `mpc status` (MPD
-with an empty library on a local socket), measured in the same run.
+with an empty library on a local socket), measured in the same run; and
+raind's own memory 0.5 s after a start on those files against MPD's after its start.
 
     python3 bench/status_bench.py BIN [NAME=RAINDCTL...]
 
@@ -203,7 +204,8 @@ def main():
 
     mpc_ms = medians[-1]
     rows = [(f"raind RSS 0.5 s after a start on these cache files (median of 5; {max(asked)} requests asked)",
-             mib(restart_rss), f"MPD after its start (empty library, plugins loaded) {mib(mpd_rss)}", f"{restart_rss / mpd_rss:.2f}×")]
+             mib(restart_rss), f"MPD after its start (empty library, plugins loaded) {mib(mpd_rss)}",
+             f"{restart_rss / mpd_rss:.2f}×")]
     for index, name in enumerate(names):
         rows.append((f"{name}, start to exit (median of {RUNS}, alternated)", f"{medians[index]:.2f} ms",
                      f"mpc status {mpc_ms:.2f} ms", f"{medians[index] / mpc_ms:.2f}×"))
@@ -222,8 +224,8 @@ def main():
         "ru_maxrss through `bench/yardstick/peak_rss.c`. mpc talks to an MPD with an empty library on a",
         "local socket. Goals (issue 31): start to exit ≤ 1.3×, peak RSS ≤ 2× `mpc status`. The first row is",
         "raind's own memory in this scene: with every answer cached, a start asks nothing upstream and does",
-        "not open libcurl (\"Daemon\" measures a start that asks). A row that",
-        "names a build in brackets is another raindctl given on the command line, against the same raind.",
+        "not open libcurl (\"Daemon\" measures a start that asks). A row that names a build in brackets",
+        "is another raindctl given on the command line, against the same raind.",
         "",
         "| figure | measured | yardstick (same run) | ratio |",
         "| --- | --- | --- | --- |",
