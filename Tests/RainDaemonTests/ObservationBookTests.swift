@@ -281,4 +281,22 @@ final class ObservationBookTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: paths[1]), "the removed place's file")
         rig.watcher.cancelAll()
     }
+
+    func testWithoutANetworkRouteNothingIsAskedUntilItComesBack() throws {
+        let rig = try rig([("Inglewood", 33.96, -118.35)])
+        rig.refresher.setNetworkUp(false)
+        try run(
+            rig,
+            [
+                (0, { XCTAssertEqual(try rig.server.countTargets(Self.metar), 0, "nothing asked without a route") }),
+                (
+                    60,
+                    {
+                        rig.refresher.setNetworkUp(true)
+                        XCTAssertEqual(try rig.server.countTargets(Self.metar), 0)
+                    }
+                ),
+                (0, { XCTAssertEqual(try rig.server.countTargets(Self.metar + "?bbox="), 1, "asked once it is back") }),
+            ])
+    }
 }

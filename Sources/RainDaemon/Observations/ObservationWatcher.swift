@@ -209,18 +209,24 @@ final class ObservationWatcher {
 
     // MARK: Polling
 
+    /// Asks what is due and arms the timer for the next; without a network
+    /// route nothing is asked, as for the forecasts, alerts and air, until
+    /// the route comes back (`networkChanged` calls this again).
     func timerFired() {
         let time = now
-        for (id, search) in searches where search.transfer == nil && search.nextSearch <= time {
-            self.search(id, time: time)
-        }
-        for (key, watch) in stations where watch.transfer == nil && watch.nextPoll <= time {
-            poll(key, time: time)
+        if books.networkUp {
+            for (id, search) in searches where search.transfer == nil && search.nextSearch <= time {
+                self.search(id, time: time)
+            }
+            for (key, watch) in stations where watch.transfer == nil && watch.nextPoll <= time {
+                poll(key, time: time)
+            }
         }
         reschedule(at: time)
     }
 
     private func reschedule(at time: Double) {
+        guard books.networkUp else { return timer.disarm() }
         let searchTimes = searches.values.filter { $0.transfer == nil }.map(\.nextSearch)
         let pollTimes = stations.values.filter { $0.transfer == nil }.map(\.nextPoll)
         timer.arm(at: (searchTimes + pollTimes).min(), now: time)
