@@ -112,6 +112,27 @@ def test_a_command_that_fails_stops_the_trace(tmp_path):
     assert set(scratch.glob("raindctl-order-*")) == before
 
 
+@pytest.mark.parametrize("now", [1_796_680_020.0, 1_796_680_059.9, 1_796_680_080.0, 1_796_680_139.99])
+def test_raind_is_traced_on_a_clock_set_to_a_fixed_minute(now):
+    """Whenever the build runs, raind's clock reads a minute fixed by the script (what raind runs
+    depends on the hour, the day and the forecast's age), moved from the real one by whole
+    minutes so that their minutes turn together."""
+    at = ORDER_RAIND.FORECAST_RECORDED_AT + ORDER_RAIND.AGE
+    offset = int(ORDER_RAIND.fake_clock(at, now=now)["FAKETIME"])
+    assert offset % 60 == 0
+    assert at <= now + offset < at + 60
+
+
+@pytest.mark.skipif(ORDER_RAIND.LIBFAKETIME is None or not shutil.which("valgrind"),
+                    reason="needs libfaketime and valgrind (apt-get install faketime valgrind)")
+def test_the_fake_clock_is_what_a_traced_program_reads():
+    at = ORDER_RAIND.FORECAST_RECORDED_AT + ORDER_RAIND.AGE
+    clock = ORDER_RAIND.fake_clock(at)
+    read = subprocess.run(["valgrind", "-q", "--tool=none", "date", "+%s"], env={**os.environ, **clock},
+                          capture_output=True, text=True, check=True).stdout
+    assert at <= int(read) < at + 60 + 5, read
+
+
 def fixture_servers():
     """The fixture servers this test process runs (the session's own among them)."""
     found = set()
