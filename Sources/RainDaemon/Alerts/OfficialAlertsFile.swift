@@ -40,15 +40,15 @@ struct OfficialAlertsFile: Codable {
         if let count = service.unread, count < 0 {
             return WireDecodingError(field: "service.unread", reason: "\(count) is no count")
         }
-        if let checked = service.checkedAt, !Forecast.plausibleTimes.contains(checked) {
-            return WireDecodingError(field: "service.checkedAt", reason: "\(checked) is no time raind accepts")
+        if let problem = WireDecodingError.implausible("service.checkedAt", time: service.checkedAt) {
+            return problem
         }
         for (index, message) in messages.enumerated() {
-            for (name, time) in [("start", message.start), ("end", message.end), ("onset", message.onset)] {
-                if let time, !Forecast.plausibleTimes.contains(time) {
-                    return WireDecodingError(
-                        field: "messages[\(index)].\(name)", reason: "\(time) is no time raind accepts")
-                }
+            if let problem = WireDecodingError.implausible("messages[\(index)].start", time: message.start)
+                ?? WireDecodingError.implausible("messages[\(index)].end", time: message.end)
+                ?? WireDecodingError.implausible("messages[\(index)].onset", time: message.onset)
+            {
+                return problem
             }
             if message.source != source {
                 return WireDecodingError(field: "messages[\(index)].source", reason: "is not the service's")

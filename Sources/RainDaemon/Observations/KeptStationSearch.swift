@@ -42,10 +42,10 @@ struct KeptStationSearch: Codable {
     /// What is wrong with the values read, naming the field; nil when
     /// usable. `sources`: those that may verify the place.
     func validationProblem(sources: [any ObservationSource], now: Double) -> WireDecodingError? {
-        for (field, time) in [("nextSearch", Optional(nextSearch)), ("nextPoll", nextPoll)] {
-            if let time, !(time.isFinite && Forecast.plausibleTimes.contains(time)) {
-                return WireDecodingError(field: field, reason: "\(time) is no time raind accepts")
-            }
+        if let problem = WireDecodingError.implausible("nextSearch", time: nextSearch)
+            ?? WireDecodingError.implausible("nextPoll", time: nextPoll)
+        {
+            return problem
         }
         if let problem = lookup?.validationProblem { return WireDecodingError(field: "lookup", reason: problem) }
         if let problem, problem.utf8.count > Self.maximumProblemBytes || problem.strippingControlCharacters() != problem
@@ -65,11 +65,10 @@ struct KeptStationSearch: Codable {
         guard let source, sources.contains(where: { $0.name == source }) else {
             return WireDecodingError(field: "source", reason: "names no observation source that covers the place")
         }
-        let measured = [("distanceMetres", distanceMetres), ("heightDifferenceMetres", heightDifferenceMetres)]
-        for (field, metres) in measured {
-            if let metres, !(metres.isFinite && abs(metres) <= 100_000) {
-                return WireDecodingError(field: field, reason: "\(metres) m is no distance raind measures")
-            }
+        if let problem = Self.distanceProblem("distanceMetres", distanceMetres)
+            ?? Self.distanceProblem("heightDifferenceMetres", heightDifferenceMetres)
+        {
+            return problem
         }
         if let latest {
             if let problem = latest.validationProblem(now: now) { return problem }
@@ -78,6 +77,13 @@ struct KeptStationSearch: Codable {
             }
         }
         return nil
+    }
+
+    /// `field`'s distance, when it is none raind measures (one call a field:
+    /// see `WireDecodingError.implausible`).
+    private static func distanceProblem(_ field: String, _ metres: Double?) -> WireDecodingError? {
+        guard let metres, !(metres.isFinite && abs(metres) <= 100_000) else { return nil }
+        return WireDecodingError(field: field, reason: "\(metres) m is no distance raind measures")
     }
 }
 
