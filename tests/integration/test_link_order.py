@@ -115,7 +115,7 @@ def test_a_command_that_fails_stops_the_trace(tmp_path):
 @pytest.mark.parametrize("now", [1_796_680_020.0, 1_796_680_059.9, 1_796_680_080.0, 1_796_680_139.99])
 def test_raind_is_traced_on_a_clock_set_to_a_fixed_minute(now):
     """Whenever the build runs, raind's clock reads a minute fixed by the script (what raind runs
-    depends on the hour, the day and the forecast's age), moved from the real one by whole
+    can depend on the moment: a stale forecast runs other code), moved from the real one by whole
     minutes so that their minutes turn together."""
     at = ORDER_RAIND.FORECAST_RECORDED_AT + ORDER_RAIND.AGE
     offset = int(ORDER_RAIND.fake_clock(at, now=now)["FAKETIME"])
