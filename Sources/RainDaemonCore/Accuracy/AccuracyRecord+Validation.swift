@@ -51,9 +51,7 @@ extension AccuracyRecord {
     }
 
     private static func problem(of backfill: AccuracyBackfill) -> WireDecodingError? {
-        if !Forecast.plausibleTimes.contains(backfill.at) {
-            return WireDecodingError(field: "at", reason: "\(backfill.at) is no time raind accepts")
-        }
+        if let problem = WireDecodingError.implausible("at", time: backfill.at) { return problem }
         if !isProviderName(backfill.provider) {
             return WireDecodingError(field: "provider", reason: "is no provider name")
         }
@@ -80,9 +78,7 @@ extension AccuracyRecord {
             return WireDecodingError(
                 field: "streak", reason: "\(ranking.streak) is not 0 to \(ProviderRanking.decisionsToMove - 1)")
         }
-        if let time = ranking.decidedAt, !Forecast.plausibleTimes.contains(time) {
-            return WireDecodingError(field: "decidedAt", reason: "\(time) is no time raind accepts")
-        }
+        if let problem = WireDecodingError.implausible("decidedAt", time: ranking.decidedAt) { return problem }
         return nil
     }
 

@@ -9,7 +9,7 @@ extension WireDecodingError {
     /// `(name, time)` pairs: Swift 6.3's optimizer made such a loop into
     /// other IR from one build to the next, and the package built from one
     /// commit differed (tests/systemd/test_reproducible.py).
-    static func implausible(_ field: @autoclosure () -> String, time: Double?) -> WireDecodingError? {
+    public static func implausible(_ field: @autoclosure () -> String, time: Double?) -> WireDecodingError? {
         guard let time, !Forecast.plausibleTimes.contains(time) else { return nil }
         return WireDecodingError(field: field(), reason: "\(time) is no time raind accepts")
     }
